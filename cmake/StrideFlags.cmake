@@ -1,0 +1,13 @@
+# Flags every stride target gets: warnings, and the sanitizers chosen with
+# STRIDE_SANITIZE. Applied per target, never globally.
+function(stride_apply_flags target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra -Wpedantic>
+    $<$<AND:$<BOOL:${STRIDE_WERROR}>,$<COMPILE_LANGUAGE:C,CXX>>:-Werror>)
+  if(STRIDE_SANITIZE)
+    string(REPLACE ";" "," _san "${STRIDE_SANITIZE}")
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=${_san} -fno-omit-frame-pointer -fno-sanitize-recover=all>)
+    target_link_options(${target} PRIVATE -fsanitize=${_san})
+  endif()
+endfunction()

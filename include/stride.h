@@ -1,0 +1,540 @@
+/*
+ * stride.h — strided tensors behind a small, stable C ABI.
+ *
+ * stride creates tensors, makes views of them (permute, slice, expand, flip,
+ * ...) and copies between any two layouts and dtypes. Every object is a
+ * handle; every call returns a status; nothing ever throws, aborts or
+ * signals for bad input.
+ *
+ * The life of a tensor:
+ *
+ * @code
+ *   int64_t sizes[3] = {2, 3, 4};
+ *   st_tensor x, xt;
+ *   if (st_tensor_create(sizes, 3, ST_FLOAT32, (st_device){ST_DEVICE_CPU, 0}, &x) != ST_OK) {
+ *     fprintf(stderr, "%s\n", st_last_error_message());
+ *     return 1;
+ *   }
+ *   float* p;
+ *   st_tensor_data_ptr(x, (void**)&p);          // fill x through p ...
+ *   st_transpose(x, 0, 2, &xt);                  // a view: shares x's memory
+ *   st_tensor_release(x);                        // xt keeps the memory alive
+ *   int64_t st[3];
+ *   st_tensor_strides(xt, st, 3);                // {1, 4, 12}
+ *   st_tensor_release(xt);                       // memory freed here
+ * @endcode
+ *
+ * Ownership rules:
+ *  - Every call that writes a handle to `out` hands the caller one
+ *    reference. Drop it with st_tensor_release(); st_tensor_retain() adds one.
+ *  - A view shares its source's storage and keeps it alive on its own.
+ *  - Handles are generational: a released handle, or one never issued,
+ *    answers ST_ERROR_INVALID_HANDLE; it never crashes.
+ *  - Strings returned by the library are owned by it; never free them.
+ *
+ * What stride deliberately does not do: resize or restride a tensor in
+ * place (metadata never changes after creation), automatic differentiation,
+ * arithmetic beyond copying, converting and filling.
+ *
+ * Every function may be called from any thread at any time.
+ */
+#ifndef STRIDE_H
+#define STRIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#  if defined(STRIDE_BUILDING)
+#    define ST_API __declspec(dllexport)
+#  else
+#    define ST_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define ST_API __attribute__((visibility("default")))
+#else
+#  define ST_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/** @name Versions and errors                                              */
+/* ======================================================================== */
+/** @{ */
+
+/** Major version of this header. The SONAME changes with it once it is 1 or more. */
+#define ST_VERSION_MAJOR 0
+/** Minor version: new functions and enum values are added here. */
+#define ST_VERSION_MINOR 1
+/** Patch version: fixes only. */
+#define ST_VERSION_PATCH 0
+/** The most dimensions a tensor may have. */
+#define ST_MAX_DIMS 25
+
+/**
+ * @brief The version of the loaded library, not of this header.
+ * @return MAJOR*10000 + MINOR*100 + PATCH, e.g. 100 for 0.1.0.
+ */
+ST_API uint32_t st_version(void);
+
+/**
+ * @brief The version of the loaded library as text.
+ * @return A static string such as "0.1.0"; never NULL, never freed.
+ */
+ST_API const char* st_version_string(void);
+
+/**
+ * @brief The result of every call that can fail. The numbers are ABI.
+ */
+typedef enum st_status {
+  ST_OK = 0,                       /**< Success. */
+  ST_ERROR_INVALID_ARGUMENT = 1,   /**< NULL pointer, unknown enum value, dim out of range, negative size, ndim > ST_MAX_DIMS. */
+  ST_ERROR_INVALID_HANDLE = 2,     /**< Null, released or never-issued handle. */
+  ST_ERROR_OUT_OF_MEMORY = 3,      /**< Allocation failed, or a byte count overflows int64. */
+  ST_ERROR_SHAPE_MISMATCH = 4,     /**< Not broadcastable; view() incompatible with strides; numel differs. */
+  ST_ERROR_UNSUPPORTED_DTYPE = 5,  /**< A known dtype that an operation or backend cannot handle. */
+  ST_ERROR_DEVICE_UNAVAILABLE = 6, /**< CUDA not built in, no driver, no such device. */
+  ST_ERROR_OVERLAP = 7,            /**< The written tensor is not provably free of self-overlap. */
+  ST_ERROR_OUT_OF_BOUNDS = 8,      /**< View or index outside the storage or the size. */
+  ST_ERROR_NOT_IMPLEMENTED = 9,    /**< No kernel registered for this operator and backend. */
+  ST_ERROR_DEVICE_FAILURE = 10,    /**< An error reported by the CUDA runtime. */
+  ST_ERROR_INTERNAL = 11,          /**< A bug in stride; please report it with the message. */
+  ST_ERROR_READ_ONLY = 12          /**< Writing into a tensor imported read-only (DLPack flag). */
+} st_status;
+
+/**
+ * @brief The name of a status, e.g. "ST_ERROR_OVERLAP".
+ * @return A static string; "ST_UNKNOWN_STATUS" for a value not listed in
+ *         st_status. Never NULL.
+ */
+ST_API const char* st_status_name(st_status s);
+
+/**
+ * @brief This thread's message for its last failing call.
+ *
+ * The message names the function, the argument and the values involved,
+ * e.g. "st_permute: dims[2] = 3 is out of range for a tensor of 3 dims".
+ * Successful calls leave it alone. Decide by the status, not by the text.
+ *
+ * @return A string owned by the library, valid until the next failing call
+ *         on the same thread; "" if no call on this thread has failed.
+ */
+ST_API const char* st_last_error_message(void);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Types                                                            */
+/* ======================================================================== */
+/** @{ */
+
+/** @brief Element types. The numbers are ABI. */
+typedef enum st_dtype {
+  ST_BOOL = 0,        /**< 1 byte, 0 or 1. */
+  ST_UINT8 = 1,       /**< 1 byte. */
+  ST_INT8 = 2,        /**< 1 byte. */
+  ST_INT16 = 3,       /**< 2 bytes. */
+  ST_INT32 = 4,       /**< 4 bytes. */
+  ST_INT64 = 5,       /**< 8 bytes. */
+  ST_FLOAT16 = 6,     /**< IEEE 754 binary16, 2 bytes. */
+  ST_BFLOAT16 = 7,    /**< bfloat16 (the upper half of a float32), 2 bytes. */
+  ST_FLOAT32 = 8,     /**< 4 bytes. */
+  ST_FLOAT64 = 9,     /**< 8 bytes. */
+  ST_COMPLEX64 = 10,  /**< Two float32: real, imaginary. 8 bytes. */
+  ST_COMPLEX128 = 11  /**< Two float64: real, imaginary. 16 bytes. */
+} st_dtype;
+
+/**
+ * @brief Bytes per element of a dtype.
+ * @return 1, 2, 4, 8 or 16; 0 for a value not listed in st_dtype.
+ */
+ST_API size_t st_dtype_itemsize(st_dtype d);
+
+/**
+ * @brief The name of a dtype, e.g. "float32".
+ * @return A static string; "unknown" for a value not listed in st_dtype.
+ */
+ST_API const char* st_dtype_name(st_dtype d);
+
+/** @brief Kinds of memory; the same numbers as DLPack's DLDeviceType. */
+typedef enum st_device_type {
+  ST_DEVICE_CPU = 1,       /**< Ordinary host memory. Index must be 0. */
+  ST_DEVICE_CUDA = 2,      /**< CUDA device memory; index is the CUDA device ordinal. */
+  ST_DEVICE_CUDA_HOST = 3  /**< Page-locked (pinned) host memory. */
+} st_device_type;
+
+/** @brief Where a tensor's memory lives. `type` holds an st_device_type. */
+typedef struct st_device {
+  int32_t type;   /**< An st_device_type value. */
+  int32_t index;  /**< Device ordinal; 0 for the CPU. */
+} st_device;
+
+/** @brief Orders of dims in memory. The numbers are ABI. */
+typedef enum st_memory_format {
+  ST_MEMORY_FORMAT_CONTIGUOUS = 0,       /**< Row-major: the last dim moves fastest. */
+  ST_MEMORY_FORMAT_CHANNELS_LAST = 1,    /**< 4-d only: NHWC order in memory for an NCHW shape. */
+  ST_MEMORY_FORMAT_CHANNELS_LAST_3D = 2, /**< 5-d only: NDHWC order for an NCDHW shape. */
+  ST_MEMORY_FORMAT_PRESERVE = 3          /**< Keep the source's stride order (see st_clone). */
+} st_memory_format;
+
+/**
+ * @brief A tensor handle: a plain value, safe to copy and pass through any FFI.
+ *
+ * `{0}` is the null handle. A handle is generational: using a released
+ * handle is detected and answered with ST_ERROR_INVALID_HANDLE.
+ */
+typedef struct st_tensor {
+  uint64_t id;  /**< Opaque; 0 is null. */
+} st_tensor;
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Creating and releasing                                           */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief Frees memory wrapped by st_tensor_from_data().
+ * @param data The `data` pointer that was passed to st_tensor_from_data().
+ * @param ctx  The `deleter_ctx` that was passed with it.
+ */
+typedef void (*st_deleter)(void* data, void* ctx);
+
+/**
+ * @brief Creates a contiguous (row-major) tensor; its elements are uninitialized.
+ *
+ * @param sizes  `ndim` sizes, each >= 0; may be NULL when `ndim` is 0 (a scalar).
+ * @param ndim   0 to ST_MAX_DIMS.
+ * @param dtype  Element type.
+ * @param device Where to allocate; the CPU has index 0.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ *
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `sizes` NULL with ndim > 0,
+ *         ndim < 0 or > ST_MAX_DIMS, a negative size, an unknown dtype or
+ *         device type, a CPU index other than 0, a negative device index.
+ * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed, or numel × itemsize
+ *         overflows int64.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support,
+ *         driver or such a device.
+ */
+ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype,
+                                  st_device device, st_tensor* out);
+
+/**
+ * @brief Creates a tensor with the given strides; its elements are uninitialized.
+ *
+ * The storage is the span the strides need: 1 + Σ (size − 1) × stride
+ * elements (none when a size is 0). Strides may be 0 (the elements then
+ * share memory) but not negative.
+ *
+ * @param sizes   `ndim` sizes, each >= 0; may be NULL when `ndim` is 0.
+ * @param strides `ndim` strides in elements, each >= 0; may be NULL when `ndim` is 0.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ *
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT as st_tensor_create(), plus `strides`
+ *         NULL with ndim > 0 or a negative stride.
+ * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed or the span overflows int64.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_tensor_create().
+ */
+ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides,
+                                          int32_t ndim, st_dtype dtype, st_device device,
+                                          st_tensor* out);
+
+/**
+ * @brief Creates an uninitialized tensor with the shape, dtype and device of `src`.
+ *
+ * The strides follow `fmt`: row-major, channels-last (4-d `src` only),
+ * channels-last-3d (5-d only), or with PRESERVE those of `src` when `src`
+ * is non-overlapping and dense, else dense strides in `src`'s stride order
+ * (a negative stride counts by its absolute value).
+ *
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ *
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, unknown `fmt`, or a
+ *         channels-last format on a tensor of the wrong rank.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` lives on a CUDA device that is gone.
+ */
+ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief Wraps memory the caller owns as a tensor, without copying.
+ *
+ * `data` is the address of element (0, …, 0); strides may be negative
+ * (NumPy style). The storage is exactly the span of the wrapped elements.
+ * On success the storage owns `data`: `deleter(data, deleter_ctx)` is called
+ * exactly once, when the last tensor sharing it is released. A NULL deleter
+ * means the caller keeps ownership and must keep the memory alive as long as
+ * any tensor uses it. On failure the deleter is not called.
+ *
+ * @param data    Address of element (0, …, 0); NULL only when a size is 0.
+ * @param strides `ndim` strides in elements; NULL means row-major.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ *
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `data` NULL for a non-empty
+ *         tensor, and the argument errors of st_tensor_create().
+ * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
+ *         or the bookkeeping could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support.
+ */
+ST_API st_status st_tensor_from_data(void* data, const int64_t* sizes, const int64_t* strides,
+                                     int32_t ndim, st_dtype dtype, st_device device,
+                                     st_deleter deleter, void* deleter_ctx, st_tensor* out);
+
+/**
+ * @brief Adds one reference to a handle; pair it with st_tensor_release().
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `t` is null, released or never issued.
+ * @retval ST_ERROR_OUT_OF_MEMORY the handle already holds 2^32 − 1 references.
+ */
+ST_API st_status st_tensor_retain(st_tensor t);
+
+/**
+ * @brief Drops one reference. The last one frees the handle; the storage is
+ *        freed when no tensor uses it any more.
+ * @retval ST_OK also for the null handle, which is ignored.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is released (a double release) or never issued.
+ */
+ST_API st_status st_tensor_release(st_tensor t);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Reading metadata                                                 */
+/* ======================================================================== */
+/** @{
+ * Each of these writes `*out` on success only and answers
+ * ST_ERROR_INVALID_HANDLE for a handle that is not live and
+ * ST_ERROR_INVALID_ARGUMENT for a NULL `out`.
+ */
+
+/** @brief Number of dims, 0 to ST_MAX_DIMS. */
+ST_API st_status st_tensor_ndim(st_tensor t, int32_t* out);
+
+/**
+ * @brief Copies the sizes into `out[0..ndim)`.
+ * @param capacity Number of elements `out` can hold.
+ * @retval ST_ERROR_INVALID_ARGUMENT also when `capacity` < ndim (nothing is written).
+ */
+ST_API st_status st_tensor_sizes(st_tensor t, int64_t* out, int32_t capacity);
+
+/**
+ * @brief Copies the strides, in elements, into `out[0..ndim)`.
+ * @param capacity Number of elements `out` can hold.
+ * @retval ST_ERROR_INVALID_ARGUMENT also when `capacity` < ndim (nothing is written).
+ */
+ST_API st_status st_tensor_strides(st_tensor t, int64_t* out, int32_t capacity);
+
+/** @brief The element type. */
+ST_API st_status st_tensor_dtype(st_tensor t, st_dtype* out);
+
+/** @brief Where the data lives. */
+ST_API st_status st_tensor_device(st_tensor t, st_device* out);
+
+/** @brief Number of elements: the product of the sizes (1 for a scalar). */
+ST_API st_status st_tensor_numel(st_tensor t, int64_t* out);
+
+/**
+ * @brief Elements from the storage's lowest address to element (0, …, 0).
+ *
+ * With negative strides element (0, …, 0) is not at the start of the
+ * storage, so the offset can be positive even for a fresh wrap.
+ */
+ST_API st_status st_tensor_storage_offset(st_tensor t, int64_t* out);
+
+/**
+ * @brief The address of element (0, …, 0). Valid while any tensor shares the storage.
+ *
+ * May be NULL for a tensor without elements.
+ */
+ST_API st_status st_tensor_data_ptr(st_tensor t, void** out);
+
+/**
+ * @brief Whether the tensor is laid out as `fmt` asks, as PyTorch decides it.
+ *
+ * Dims of size 1 are ignored. An empty tensor is CONTIGUOUS; for the
+ * channels-last formats the stride rule applies even when it is empty.
+ * CHANNELS_LAST answers 0 for a tensor that is not 4-d, CHANNELS_LAST_3D
+ * for one that is not 5-d. PRESERVE answers whether the tensor is
+ * non-overlapping and dense (some permutation of a contiguous tensor).
+ *
+ * @param[out] out 1 or 0.
+ * @retval ST_ERROR_INVALID_ARGUMENT also for an unknown `fmt`.
+ */
+ST_API st_status st_tensor_is_contiguous(st_tensor t, st_memory_format fmt, int32_t* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Views                                                            */
+/* ======================================================================== */
+/** @{
+ * A view shares its source's storage; no data is copied. Each writes one
+ * new reference to `out` on success and `{0}` on failure, and answers
+ * ST_ERROR_INVALID_HANDLE when `src` is not live and
+ * ST_ERROR_INVALID_ARGUMENT when `out` is NULL. Dims may be negative:
+ * -1 is the last one.
+ */
+
+/**
+ * @brief A view with any sizes, strides (negative allowed) and offset,
+ *        which must stay inside `src`'s storage.
+ *
+ * @param sizes          `ndim` sizes, each >= 0.
+ * @param strides        `ndim` strides in elements, any sign.
+ * @param storage_offset Elements from the storage's lowest address to the new element (0, …, 0).
+ * @retval ST_ERROR_INVALID_ARGUMENT NULL arrays with ndim > 0, bad ndim, a
+ *         negative size or offset.
+ * @retval ST_ERROR_OUT_OF_BOUNDS some element would lie outside the storage
+ *         (either end, negative strides included).
+ * @retval ST_ERROR_OUT_OF_MEMORY numel × itemsize overflows int64.
+ */
+ST_API st_status st_as_strided(st_tensor src, const int64_t* sizes, const int64_t* strides,
+                               int32_t ndim, int64_t storage_offset, st_tensor* out);
+
+/**
+ * @brief Reorders the dims: dim i of the result is dim `dims[i]` of `src`.
+ * @param dims A permutation of 0..ndim-1 (negative values count from the end).
+ * @param ndim Must equal `src`'s number of dims.
+ * @retval ST_ERROR_INVALID_ARGUMENT `dims` NULL, `ndim` different from
+ *         `src`'s, a dim out of range or repeated.
+ */
+ST_API st_status st_permute(st_tensor src, const int32_t* dims, int32_t ndim, st_tensor* out);
+
+/**
+ * @brief Swaps two dims.
+ * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range.
+ */
+ST_API st_status st_transpose(st_tensor src, int32_t dim0, int32_t dim1, st_tensor* out);
+
+/**
+ * @brief Elements start, start+step, … below stop along `dim`, by Python's rules.
+ *
+ * Negative `start`/`stop` count from the end; both are then clamped to
+ * [0, size]; stop <= start gives an empty dim.
+ * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range or `step` < 1.
+ */
+ST_API st_status st_slice(st_tensor src, int32_t dim, int64_t start, int64_t stop, int64_t step,
+                          st_tensor* out);
+
+/**
+ * @brief Element `index` along `dim`; the result has one dim fewer.
+ * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range (a 0-d `src` has none).
+ * @retval ST_ERROR_OUT_OF_BOUNDS `index` outside [-size, size).
+ */
+ST_API st_status st_select(st_tensor src, int32_t dim, int64_t index, st_tensor* out);
+
+/**
+ * @brief Broadcasts `src` to `sizes` with stride 0 on the expanded dims.
+ *
+ * `sizes` is aligned with `src`'s dims from the right; new leading dims are
+ * allowed. -1 keeps `src`'s size (not in a new leading dim). Only dims of
+ * size 1 can grow. A 0-d tensor expands to any shape.
+ * @retval ST_ERROR_INVALID_ARGUMENT `sizes` NULL with ndim > 0, bad ndim, a
+ *         size below -1, or -1 in a new leading dim.
+ * @retval ST_ERROR_SHAPE_MISMATCH `ndim` below `src`'s, or a dim whose size
+ *         is not 1 would change.
+ * @retval ST_ERROR_OUT_OF_MEMORY numel × itemsize overflows int64.
+ */
+ST_API st_status st_expand(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+
+/**
+ * @brief Inserts a dim of size 1 before `dim` (dim in [-(ndim+1), ndim]).
+ * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range, or `src` already has ST_MAX_DIMS dims.
+ */
+ST_API st_status st_unsqueeze(st_tensor src, int32_t dim, st_tensor* out);
+
+/**
+ * @brief Removes `dim` when its size is 1; otherwise the view has `src`'s shape.
+ * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range (a 0-d tensor accepts 0 and -1).
+ */
+ST_API st_status st_squeeze(st_tensor src, int32_t dim, st_tensor* out);
+
+/**
+ * @brief Reverses `dim`: a view with a negative stride on it.
+ * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range.
+ */
+ST_API st_status st_flip(st_tensor src, int32_t dim, st_tensor* out);
+
+/**
+ * @brief The same elements with a new shape, without copying.
+ *
+ * Follows PyTorch's rule (computeStride): possible when every group of
+ * merged or split dims is contiguous within itself. One size may be -1; it
+ * is inferred from the number of elements.
+ * @retval ST_ERROR_INVALID_ARGUMENT `sizes` NULL with ndim > 0, bad ndim, a
+ *         size below -1, more than one -1.
+ * @retval ST_ERROR_SHAPE_MISMATCH numel differs, or the strides forbid the view.
+ */
+ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Runtime                                                          */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief Sets how many threads CPU kernels may use (process-wide).
+ *
+ * The default is the number of cores, or ST_NUM_THREADS from the
+ * environment when it holds a positive integer.
+ * @retval ST_ERROR_INVALID_ARGUMENT `n` < 1.
+ */
+ST_API st_status st_set_num_threads(int32_t n);
+
+/** @brief The thread count CPU kernels use now (>= 1). */
+ST_API int32_t st_get_num_threads(void);
+
+/**
+ * @brief A CPU memory provider (an engine's own heap, a tracking allocator).
+ *
+ * `alloc` returns memory aligned to `alignment` bytes (a power of two,
+ * 64 today), or NULL on failure. `free` receives the pointer and the byte
+ * count that `alloc` was given. Both may be called from any thread.
+ */
+typedef struct st_allocator {
+  void* (*alloc)(void* ctx, size_t nbytes, size_t alignment); /**< Returns NULL on failure. */
+  void (*free)(void* ctx, void* ptr, size_t nbytes);          /**< Never called with NULL. */
+  void* ctx;                                                  /**< Passed back to both. */
+} st_allocator;
+
+/**
+ * @brief Routes later CPU allocations to `allocator` (copied); NULL restores the default.
+ *
+ * A storage is always freed by the allocator it came from, so the old
+ * allocator must stay usable until every tensor it allocated is released.
+ * Tensors with no elements allocate nothing.
+ * @retval ST_ERROR_INVALID_ARGUMENT `allocator` has a NULL `alloc` or `free`.
+ */
+ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
+
+/** @} */
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#if defined(__cplusplus)
+static_assert(sizeof(st_status) == sizeof(int32_t), "st_status must be 32-bit");
+static_assert(sizeof(st_dtype) == sizeof(int32_t), "st_dtype must be 32-bit");
+static_assert(sizeof(st_device_type) == sizeof(int32_t), "st_device_type must be 32-bit");
+static_assert(sizeof(st_memory_format) == sizeof(int32_t), "st_memory_format must be 32-bit");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(st_status) == sizeof(int32_t), "st_status must be 32-bit");
+_Static_assert(sizeof(st_dtype) == sizeof(int32_t), "st_dtype must be 32-bit");
+_Static_assert(sizeof(st_device_type) == sizeof(int32_t), "st_device_type must be 32-bit");
+_Static_assert(sizeof(st_memory_format) == sizeof(int32_t), "st_memory_format must be 32-bit");
+#endif
+
+#endif /* STRIDE_H */

@@ -1,0 +1,27 @@
+// Runtime: st_set_num_threads, st_get_num_threads, st_set_cpu_allocator.
+#include "api/guard.h"
+#include "core/allocator.h"
+#include "cpu/thread_count.h"
+
+using namespace st;
+
+extern "C" {
+
+st_status st_set_num_threads(int32_t n) {
+  return api::guarded("st_set_num_threads", [&] {
+    ST_CHECK(n >= 1, ST_ERROR_INVALID_ARGUMENT, "n = %d must be at least 1", n);
+    cpu::set_num_threads(n);
+  });
+}
+
+int32_t st_get_num_threads(void) { return cpu::num_threads(); }
+
+st_status st_set_cpu_allocator(const st_allocator* allocator) {
+  return api::guarded("st_set_cpu_allocator", [&] {
+    ST_CHECK(!allocator || (allocator->alloc && allocator->free), ST_ERROR_INVALID_ARGUMENT,
+             "allocator->%s is NULL", allocator && !allocator->alloc ? "alloc" : "free");
+    set_cpu_allocator(allocator);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,121 @@
+// Creating and releasing: st_tensor_create*, st_tensor_from_data, retain, release.
+#include "api/returning.h"
+#include "core/contiguity.h"
+#include "core/cuda_hooks.h"
+#include "core/extent.h"
+#include "core/views.h"
+#include "ops/empty.h"
+
+using namespace st;
+using namespace st::api;
+
+namespace {
+
+// The storage of a foreign buffer calls the user's deleter exactly once.
+void run_user_deleter(const MemoryRelease& r) {
+  reinterpret_cast<st_deleter>(r.fn)(r.ptr, r.ctx);
+}
+
+// A tensor over foreign memory whose storage does not own it yet.
+Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_strides, ScalarType dtype,
+                    Device device) {
+  check_sizes_nonnegative(sizes);
+  const DimVector strides = given_strides ? *given_strides : contiguous_strides(sizes);
+  const int64_t item = static_cast<int64_t>(itemsize(dtype));
+  int64_t bytes = 0, lowest = 0;  // the span in bytes, and element (0, …, 0)'s place in it
+  if (!has_zero_size(sizes)) {
+    ST_CHECK(data != nullptr, ST_ERROR_INVALID_ARGUMENT, "data is NULL for a tensor of sizes %s",
+             format_dims(sizes).c_str());
+    Extent e;
+    int64_t span;
+    ST_CHECK(compute_extent(sizes, strides, &e) && checked_add(e.hi - e.lo, 1, &span) &&
+                 checked_mul(span, item, &bytes),
+             ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes",
+             format_dims(sizes).c_str(), format_dims(strides).c_str());
+    lowest = e.lo;  // |lo| * item <= bytes, so the pointer arithmetic below cannot overflow
+  }
+  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
+  char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;
+  Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{});
+  return Tensor::make(storage, sizes, strides, -lowest, dtype);
+}
+
+}  // namespace
+
+extern "C" {
+
+st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype, st_device device, st_tensor* out) {
+  return guarded_out("st_tensor_create", out, [&] {
+    DimVector s = read_dims(sizes, ndim, "sizes");
+    ScalarType t = read_dtype(dtype);
+    Device d = read_device(device);
+    check_sizes_nonnegative(s);
+    return ops::empty(s, t, d);
+  });
+}
+
+st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides, int32_t ndim, st_dtype dtype,
+                                   st_device device, st_tensor* out) {
+  return guarded_out("st_tensor_create_strided", out, [&] {
+    DimVector s = read_dims(sizes, ndim, "sizes");
+    DimVector st = read_dims(strides, ndim, "strides");
+    ScalarType t = read_dtype(dtype);
+    Device d = read_device(device);
+    return ops::empty_strided(s, st, t, d);
+  });
+}
+
+st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out) {
+  return guarded_out("st_tensor_create_like", out, [&] {
+    MemoryFormat f = read_memory_format(fmt);
+    PinnedHandle s(src, "src");
+    return ops::empty_like(*s, f);
+  });
+}
+
+st_status st_tensor_from_data(void* data, const int64_t* sizes, const int64_t* strides, int32_t ndim,
+                              st_dtype dtype, st_device device, st_deleter deleter, void* deleter_ctx,
+                              st_tensor* out) {
+  if (out) out->id = 0;
+  return guarded("st_tensor_from_data", [&] {
+    check_out(out);
+    DimVector s = read_dims(sizes, ndim, "sizes");
+    DimVector st;
+    if (strides) st = read_dims(strides, ndim, "strides");
+    ScalarType t = read_dtype(dtype);
+    Device d = read_device(device);
+    Tensor tensor = wrap_foreign(data, s, strides ? &st : nullptr, t, d);
+    Storage storage = tensor.storage();
+    st_tensor handle = HandleTable::instance().insert(std::move(tensor));
+    // Ownership passes only now that nothing can fail: on failure the
+    // caller still owns `data` and the deleter is never called.
+    if (deleter) {
+      MemoryRelease release;
+      release.run = run_user_deleter;
+      release.fn = reinterpret_cast<MemoryRelease::GenericFn>(deleter);
+      release.ptr = data;
+      release.ctx = deleter_ctx;
+      storage->adopt_release(release);
+    }
+    *out = handle;
+  });
+}
+
+st_status st_tensor_retain(st_tensor t) {
+  return guarded("st_tensor_retain", [&] {
+    st_status s = HandleTable::instance().retain(t.id);
+    ST_CHECK(s != ST_ERROR_INVALID_HANDLE, s, "t = {0x%llx} is not a live handle", static_cast<unsigned long long>(t.id));
+    ST_CHECK(s == ST_OK, s, "t = {0x%llx} already holds the most references", static_cast<unsigned long long>(t.id));
+  });
+}
+
+st_status st_tensor_release(st_tensor t) {
+  if (t.id == 0) return ST_OK;
+  return guarded("st_tensor_release", [&] {
+    ST_CHECK(HandleTable::instance().release(t.id) == ST_OK, ST_ERROR_INVALID_HANDLE,
+             "t = {0x%llx} is not a live handle (released already, or never issued)",
+             static_cast<unsigned long long>(t.id));
+  });
+}
+
+}  // extern "C"

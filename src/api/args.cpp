@@ -1,0 +1,39 @@
+#include "api/args.h"
+
+namespace st {
+namespace api {
+
+void check_ndim(int32_t ndim, const char* arg) {
+  ST_CHECK(ndim >= 0 && ndim <= kMaxDims, ST_ERROR_INVALID_ARGUMENT, "%s = %d is outside 0..%d", arg, ndim,
+           kMaxDims);
+}
+
+DimVector read_dims(const int64_t* p, int32_t ndim, const char* arg) {
+  check_ndim(ndim);
+  ST_CHECK(p != nullptr || ndim == 0, ST_ERROR_INVALID_ARGUMENT, "%s is NULL but ndim = %d", arg, ndim);
+  return DimVector(p, ndim);
+}
+
+ScalarType read_dtype(st_dtype d, const char* arg) {
+  ST_CHECK(is_valid_dtype(static_cast<int32_t>(d)), ST_ERROR_INVALID_ARGUMENT, "%s = %d is not an st_dtype", arg,
+           static_cast<int>(d));
+  return static_cast<ScalarType>(d);
+}
+
+Device read_device(st_device d, const char* arg) {
+  ST_CHECK(d.type == ST_DEVICE_CPU || d.type == ST_DEVICE_CUDA || d.type == ST_DEVICE_CUDA_HOST,
+           ST_ERROR_INVALID_ARGUMENT, "%s.type = %d is not an st_device_type", arg, d.type);
+  ST_CHECK(d.index >= 0, ST_ERROR_INVALID_ARGUMENT, "%s.index = %d is negative", arg, d.index);
+  ST_CHECK(d.type != ST_DEVICE_CPU || d.index == 0, ST_ERROR_INVALID_ARGUMENT,
+           "%s.index = %d, but the CPU device has index 0", arg, d.index);
+  return Device{static_cast<DeviceType>(d.type), d.index};
+}
+
+MemoryFormat read_memory_format(st_memory_format f, const char* arg) {
+  ST_CHECK(is_valid_memory_format(static_cast<int32_t>(f)), ST_ERROR_INVALID_ARGUMENT,
+           "%s = %d is not an st_memory_format", arg, static_cast<int>(f));
+  return static_cast<MemoryFormat>(f);
+}
+
+}  // namespace api
+}  // namespace st

@@ -1,0 +1,134 @@
+#include "core/contiguity.h"
+
+#include <cstdlib>
+
+namespace st {
+
+bool compute_contiguous(const DimVector& sizes, const DimVector& strides, int64_t numel) {
+  if (numel == 0) return true;
+  int64_t expected = 1;
+  for (int d = sizes.size() - 1; d >= 0; --d) {
+    if (sizes[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
+namespace {
+
+template <int N>
+bool channels_last_in_order(const DimVector& sizes, const DimVector& strides, const int (&order)[N]) {
+  if (sizes.size() != N) return false;
+  int64_t expected = 1;
+  for (int d : order) {
+    if (sizes[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
+template <int N>
+DimVector strides_in_order(const DimVector& sizes, const int (&order)[N]) {
+  DimVector strides(sizes.size(), 0);
+  int64_t next = 1;
+  for (int d : order) {
+    strides[d] = next;
+    next *= sizes[d] > 1 ? sizes[d] : 1;
+  }
+  return strides;
+}
+
+constexpr int kChannelsLast2dOrder[4] = {1, 3, 2, 0};     // C fastest, then W, H, N
+constexpr int kChannelsLast3dOrder[5] = {1, 4, 3, 2, 0};  // C, W, H, D, N
+
+}  // namespace
+
+bool compute_channels_last_2d(const DimVector& sizes, const DimVector& strides) {
+  return channels_last_in_order(sizes, strides, kChannelsLast2dOrder);
+}
+
+bool compute_channels_last_3d(const DimVector& sizes, const DimVector& strides) {
+  return channels_last_in_order(sizes, strides, kChannelsLast3dOrder);
+}
+
+bool compute_non_overlapping_and_dense(const DimVector& sizes, const DimVector& strides) {
+  const int ndim = sizes.size();
+  if (ndim == 1) return sizes[0] < 2 || strides[0] == 1;
+  // Dims ordered by stride; dims of size < 2 sort last and end the walk.
+  InlineVector<int> perm(ndim, 0);
+  for (int i = 0; i < ndim; ++i) perm[i] = i;
+  for (int i = 1; i < ndim; ++i) {
+    for (int j = i; j > 0; --j) {
+      int a = perm[j - 1], b = perm[j];
+      bool b_first = sizes[a] < 2 ? sizes[b] >= 2 : (sizes[b] >= 2 && strides[b] < strides[a]);
+      if (!b_first) break;
+      perm[j - 1] = b;
+      perm[j] = a;
+    }
+  }
+  int64_t required = 1;
+  for (int i = 0; i < ndim; ++i) {
+    int d = perm[i];
+    if (sizes[d] < 2) return true;
+    if (strides[d] != required) return false;
+    required *= sizes[d];
+  }
+  return true;
+}
+
+DimVector contiguous_strides(const DimVector& sizes) {
+  DimVector strides(sizes.size(), 1);
+  int64_t next = 1;
+  for (int d = sizes.size() - 1; d >= 0; --d) {
+    strides[d] = next;
+    next *= sizes[d] > 1 ? sizes[d] : 1;
+  }
+  return strides;
+}
+
+DimVector channels_last_strides_2d(const DimVector& sizes) { return strides_in_order(sizes, kChannelsLast2dOrder); }
+
+DimVector channels_last_strides_3d(const DimVector& sizes) { return strides_in_order(sizes, kChannelsLast3dOrder); }
+
+DimVector infer_dense_strides(const DimVector& sizes, const DimVector& strides) {
+  const int ndim = sizes.size();
+  if (ndim == 0) return DimVector();
+  if (ndim == 1) return DimVector(1, 1);
+  // perm[0] is the fastest-moving dim; start from row-major order.
+  InlineVector<int> perm(ndim, 0);
+  for (int i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
+  // -1: dim0 before dim1, 1: after, 0: ambiguous (a zero stride never moves).
+  auto should_swap = [&](int dim0, int dim1) {
+    int64_t s0 = std::llabs(strides[dim0]), s1 = std::llabs(strides[dim1]);
+    if (s0 == 0 || s1 == 0) return 0;
+    if (s0 < s1) return -1;
+    if (s0 > s1) return 1;
+    return sizes[dim0] > sizes[dim1] ? 1 : 0;
+  };
+  for (int i = 1; i < ndim; ++i) {
+    int dim1 = i;
+    for (int dim0 = i - 1; dim0 >= 0; --dim0) {
+      int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        int t = perm[dim0];
+        perm[dim0] = perm[dim1];
+        perm[dim1] = t;
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  DimVector out(ndim, 0);
+  int64_t next = 1;
+  for (int i = 0; i < ndim; ++i) {
+    int d = perm[i];
+    out[d] = next;
+    if (sizes[d] > 1) next *= sizes[d];
+  }
+  return out;
+}
+
+}  // namespace st

@@ -1,0 +1,16 @@
+// Fresh CPU tensors: the storage a layout needs, allocated and wrapped.
+#pragma once
+
+#include "core/tensor.h"
+
+namespace st {
+
+// Elements a layout with non-negative strides spans: 1 + Σ (size − 1) × stride,
+// or 0 when a size is 0. Throws ST_ERROR_OUT_OF_MEMORY when the span in
+// bytes of `dtype` overflows int64.
+int64_t storage_span(const DimVector& sizes, const DimVector& strides, ScalarType dtype);
+
+// An uninitialized CPU tensor; strides must be >= 0 (checked).
+Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype);
+
+}  // namespace st

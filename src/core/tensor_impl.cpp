@@ -1,0 +1,46 @@
+#include "core/tensor_impl.h"
+
+#include "core/checked_math.h"
+#include "core/contiguity.h"
+#include "core/error.h"
+
+namespace st {
+
+TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
+                       ScalarType dtype)
+    : storage_(std::move(storage)),
+      sizes_(sizes),
+      strides_(strides),
+      storage_offset_(storage_offset),
+      numel_(1),
+      data_(nullptr),
+      dtype_(dtype) {
+  for (int64_t s : sizes_) {
+    ST_CHECK(checked_mul(numel_, s, &numel_), ST_ERROR_OUT_OF_MEMORY, "the number of elements overflows int64");
+  }
+  int64_t bytes;
+  ST_CHECK(checked_mul(numel_, static_cast<int64_t>(itemsize()), &bytes), ST_ERROR_OUT_OF_MEMORY,
+           "%lld elements of %s overflow int64 bytes", static_cast<long long>(numel_),
+           dtype_name(static_cast<int32_t>(dtype)));
+  if (storage_->base()) data_ = static_cast<char*>(storage_->base()) + storage_offset_ * static_cast<int64_t>(itemsize());
+  contiguous_ = compute_contiguous(sizes_, strides_, numel_);
+  channels_last_ = compute_channels_last_2d(sizes_, strides_);
+  channels_last_3d_ = compute_channels_last_3d(sizes_, strides_);
+  non_overlapping_and_dense_ = contiguous_ || compute_non_overlapping_and_dense(sizes_, strides_);
+}
+
+bool TensorImpl::is_contiguous(MemoryFormat fmt) const {
+  switch (fmt) {
+    case MemoryFormat::Contiguous:
+      return contiguous_;
+    case MemoryFormat::ChannelsLast:
+      return channels_last_;
+    case MemoryFormat::ChannelsLast3d:
+      return channels_last_3d_;
+    case MemoryFormat::Preserve:
+      return non_overlapping_and_dense_;
+  }
+  return false;
+}
+
+}  // namespace st

@@ -1,0 +1,62 @@
+// TensorImpl: the immutable description of one tensor — a view of a storage.
+//
+// Sizes, strides (in elements, any sign), storage offset, dtype and device
+// never change after construction; the layout flags are computed once here,
+// so queries and the copy fast paths read a bool. Any thread may read a
+// TensorImpl without a lock.
+#pragma once
+
+#include <cstdint>
+
+#include "core/dim_vector.h"
+#include "core/dtype.h"
+#include "core/memory_format.h"
+#include "core/storage.h"
+
+namespace st {
+
+class TensorImpl final : public RefCounted {
+ public:
+  // Trusts its arguments to describe elements inside `storage` (views check
+  // that before they get here). Throws ST_ERROR_OUT_OF_MEMORY when
+  // numel × itemsize overflows int64.
+  TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
+             ScalarType dtype);
+
+  int ndim() const { return sizes_.size(); }
+  const DimVector& sizes() const { return sizes_; }
+  const DimVector& strides() const { return strides_; }
+  int64_t size(int d) const { return sizes_[d]; }
+  int64_t stride(int d) const { return strides_[d]; }
+  int64_t storage_offset() const { return storage_offset_; }
+  int64_t numel() const { return numel_; }
+  ScalarType dtype() const { return dtype_; }
+  size_t itemsize() const { return st::itemsize(dtype_); }
+  int64_t nbytes() const { return numel_ * static_cast<int64_t>(itemsize()); }
+  Device device() const { return storage_->device(); }
+  const Storage& storage() const { return storage_; }
+  // Address of element (0, …, 0); NULL only for a tensor over an empty storage.
+  void* data() const { return data_; }
+
+  bool is_contiguous() const { return contiguous_; }
+  bool is_channels_last() const { return channels_last_; }
+  bool is_channels_last_3d() const { return channels_last_3d_; }
+  bool is_non_overlapping_and_dense() const { return non_overlapping_and_dense_; }
+  // PRESERVE asks for non-overlapping and dense.
+  bool is_contiguous(MemoryFormat fmt) const;
+
+ private:
+  Storage storage_;
+  DimVector sizes_;
+  DimVector strides_;
+  int64_t storage_offset_;
+  int64_t numel_;
+  void* data_;
+  ScalarType dtype_;
+  bool contiguous_;
+  bool channels_last_;
+  bool channels_last_3d_;
+  bool non_overlapping_and_dense_;
+};
+
+}  // namespace st
