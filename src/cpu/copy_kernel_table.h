@@ -34,7 +34,15 @@ struct Transpose2d {
   int64_t itemsize;  // 1, 2, 4, 8 or 16
   bool nt;           // stream full 64-byte dst lines; set only when every
                      // tile row of `rows` elements starts 64-byte aligned
+  bool prefetch;     // the copy is larger than the caches: prefetch src
 };
+
+// Transposes work in blocks of kBlockRowBytes of each dst row by
+// kBlockColBytes of each src row (Note [Transpose blocking] in
+// transpose_blocked.h); the driver splits work between threads at block
+// column boundaries.
+constexpr int64_t kBlockRowBytes = 128;
+constexpr int64_t kBlockColBytes = 1024;
 
 struct CopyKernelTable {
   const char* name;

@@ -2,6 +2,7 @@
 // (src/CMakeLists.txt); called only when cpu_isa() is Avx2 or higher.
 // Everything stays in an unnamed namespace (see copy_kernels_avx512.cpp).
 #include "cpu/copy_kernel_table.h"
+#include "cpu/transpose_blocked.h"
 
 #if defined(__x86_64__)
 
@@ -176,7 +177,8 @@ void gather_rows_e(const Rows2d& r) {
 // ---------------------------------------------------------------------------
 // Transposes: 8x8 dword tiles in registers; 2- and 1-byte elements are first
 // paired into dwords along the dst-contiguous dim, 8-byte ones use 4x4
-// qword tiles. Partial tiles at the edges go element by element.
+// qword tiles. Partial tiles at the edges go element by element. The
+// blocking is transpose_blocked.h's.
 
 inline void transpose8x8_epi32(__m256i r[8]) {
   __m256i t[8], u[8];
@@ -222,9 +224,10 @@ struct Tile;
 
 template <>
 struct Tile<4> {
-  static constexpr int64_t Ti = 8, Tj = 8;
-  template <bool NT>
-  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol) {
+  static constexpr int64_t E = 4, Ti = 8, Tj = 8;
+  template <bool Full, bool NT>
+  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
+    if (!Full) return tile_scalar<E>(src, srow, dst, dcol, ri, cj);
     __m256i r[8];
 #pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) r[k] = load(src + k * srow);
@@ -236,9 +239,10 @@ struct Tile<4> {
 
 template <>
 struct Tile<8> {
-  static constexpr int64_t Ti = 4, Tj = 4;
-  template <bool NT>
-  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol) {
+  static constexpr int64_t E = 8, Ti = 4, Tj = 4;
+  template <bool Full, bool NT>
+  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
+    if (!Full) return tile_scalar<E>(src, srow, dst, dcol, ri, cj);
     __m256i r[4];
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) r[k] = load(src + k * srow);
@@ -250,9 +254,10 @@ struct Tile<8> {
 
 template <>
 struct Tile<16> {
-  static constexpr int64_t Ti = 2, Tj = 2;
-  template <bool NT>
-  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol) {
+  static constexpr int64_t E = 16, Ti = 2, Tj = 2;
+  template <bool Full, bool NT>
+  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
+    if (!Full) return tile_scalar<E>(src, srow, dst, dcol, ri, cj);
     const __m256i a = load(src), b = load(src + srow);
     store<NT>(dst, _mm256_permute2x128_si256(a, b, 0x20));
     store<NT>(dst + dcol, _mm256_permute2x128_si256(a, b, 0x31));
@@ -261,9 +266,10 @@ struct Tile<16> {
 
 template <>
 struct Tile<2> {
-  static constexpr int64_t Ti = 16, Tj = 8;
-  template <bool NT>
-  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol) {
+  static constexpr int64_t E = 2, Ti = 16, Tj = 8;
+  template <bool Full, bool NT>
+  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
+    if (!Full) return tile_scalar<E>(src, srow, dst, dcol, ri, cj);
     __m256i r[8];
 #pragma GCC unroll 8
     for (int q = 0; q < 8; ++q) {
@@ -279,9 +285,10 @@ struct Tile<2> {
 
 template <>
 struct Tile<1> {
-  static constexpr int64_t Ti = 32, Tj = 8;
-  template <bool NT>
-  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol) {
+  static constexpr int64_t E = 1, Ti = 32, Tj = 8;
+  template <bool Full, bool NT>
+  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
+    if (!Full) return tile_scalar<E>(src, srow, dst, dcol, ri, cj);
     __m256i r[8];
 #pragma GCC unroll 8
     for (int q = 0; q < 8; ++q) {
@@ -297,37 +304,6 @@ struct Tile<1> {
   }
 };
 
-template <int E>
-void transpose_e(const Transpose2d& t) {
-  using T = Tile<E>;
-  constexpr int64_t kPanel = 64 / E < 16 ? 16 : 64 / E;
-  for (int64_t b = 0; b < t.batch; ++b) {
-    const char* src = t.src + b * t.src_batch;
-    char* dst = t.dst + b * t.dst_batch;
-    for (int64_t i0 = 0; i0 < t.rows; i0 += kPanel) {
-      const int64_t i1 = i0 + kPanel < t.rows ? i0 + kPanel : t.rows;
-      for (int64_t j0 = 0; j0 < t.cols; j0 += T::Tj) {
-        const int64_t cj = t.cols - j0 < T::Tj ? t.cols - j0 : T::Tj;
-        for (int64_t i = i0; i < i1; i += T::Ti) {
-          const int64_t ri = i1 - i < T::Ti ? i1 - i : T::Ti;
-          const char* s = src + i * t.src_row + j0 * E;
-          char* d = dst + j0 * t.dst_col + i * E;
-          if (ri == T::Ti && cj == T::Tj) {
-            if (t.nt) {
-              T::template run<true>(s, t.src_row, d, t.dst_col);
-            } else {
-              T::template run<false>(s, t.src_row, d, t.dst_col);
-            }
-          } else {
-            tile_scalar<E>(s, t.src_row, d, t.dst_col, ri, cj);
-          }
-        }
-      }
-    }
-  }
-  if (t.nt) _mm_sfence();
-}
-
 void gather_rows(const Rows2d& r) {
   switch (r.itemsize) {
     case 1: return gather_rows_e<1>(r);
@@ -340,12 +316,13 @@ void gather_rows(const Rows2d& r) {
 
 void transpose(const Transpose2d& t) {
   switch (t.itemsize) {
-    case 1: return transpose_e<1>(t);
-    case 2: return transpose_e<2>(t);
-    case 4: return transpose_e<4>(t);
-    case 8: return transpose_e<8>(t);
-    default: return transpose_e<16>(t);
+    case 1: transpose_blocked<Tile<1>>(t); break;
+    case 2: transpose_blocked<Tile<2>>(t); break;
+    case 4: transpose_blocked<Tile<4>>(t); break;
+    case 8: transpose_blocked<Tile<8>>(t); break;
+    default: transpose_blocked<Tile<16>>(t); break;
   }
+  if (t.nt) _mm_sfence();
 }
 
 const CopyKernelTable kTable = {"avx2", stream_copy, copy_rows, fill_rows, gather_rows, transpose};

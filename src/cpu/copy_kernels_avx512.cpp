@@ -3,6 +3,7 @@
 // CPU has it. Everything here stays in an unnamed namespace so no inline
 // code built with these flags can be picked by the linker for other files.
 #include "cpu/copy_kernel_table.h"
+#include "cpu/transpose_blocked.h"
 
 #if defined(__x86_64__)
 
@@ -21,9 +22,11 @@ namespace st {
 namespace cpu {
 namespace {
 
-inline __mmask16 mask16(int64_t n) { return n >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1); }
-inline __mmask32 mask32(int64_t n) { return n >= 32 ? ~__mmask32{0} : static_cast<__mmask32>((1u << n) - 1); }
-inline __mmask64 mask64(int64_t n) { return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>((1ull << n) - 1); }
+// The first n lanes (none for n <= 0).
+inline __mmask16 mask16(int64_t n) {
+  return n >= 16 ? static_cast<__mmask16>(0xFFFF) : n <= 0 ? 0 : static_cast<__mmask16>((1u << n) - 1);
+}
+inline __mmask64 mask64(int64_t n) { return n >= 64 ? ~__mmask64{0} : n <= 0 ? 0 : static_cast<__mmask64>((1ull << n) - 1); }
 
 inline __m512i load(const char* p) { return _mm512_loadu_si512(p); }
 
@@ -317,7 +320,7 @@ struct Tile;
 
 template <>
 struct Tile<4> {
-  static constexpr int64_t Ti = 16, Tj = 16;
+  static constexpr int64_t E = 4, Ti = 16, Tj = 16;
   template <bool Full, bool NT>
   static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
     __m512i r[16];
@@ -336,7 +339,7 @@ struct Tile<4> {
 
 template <>
 struct Tile<8> {
-  static constexpr int64_t Ti = 8, Tj = 8;
+  static constexpr int64_t E = 8, Ti = 8, Tj = 8;
   template <bool Full, bool NT>
   static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
     __m512i r[8];
@@ -355,7 +358,7 @@ struct Tile<8> {
 
 template <>
 struct Tile<16> {
-  static constexpr int64_t Ti = 4, Tj = 4;
+  static constexpr int64_t E = 16, Ti = 4, Tj = 4;
   template <bool Full, bool NT>
   static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
     __m512i r[4];
@@ -373,7 +376,7 @@ struct Tile<16> {
 // (element pairs that are neighbours in dst), then a 16x16 dword transpose.
 template <>
 struct Tile<2> {
-  static constexpr int64_t Ti = 32, Tj = 16;
+  static constexpr int64_t E = 2, Ti = 32, Tj = 16;
   template <bool Full, bool NT>
   static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
     const __m512i idx = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, 39, 7, 38, 6,
@@ -401,7 +404,7 @@ struct Tile<2> {
 // dword transpose.
 template <>
 struct Tile<1> {
-  static constexpr int64_t Ti = 64, Tj = 16;
+  static constexpr int64_t E = 1, Ti = 64, Tj = 16;
   template <bool Full, bool NT>
   static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
     const __mmask16 m = mask16(cj);
@@ -431,37 +434,107 @@ struct Tile<1> {
   }
 };
 
-// Rows of src are read in panels of kPanel rows swept along the columns:
-// kPanel sequential read streams, and full 64-byte dst lines written.
-template <int E>
-void transpose_e(const Transpose2d& t) {
-  using T = Tile<E>;
-  constexpr int64_t kPanel = T::Ti * (E == 1 ? 1 : (E == 2 ? 2 : 4));
+// ---------------------------------------------------------------------------
+// Transposes with one tiny dim of 4-byte elements (2 to 4: NHWC with 3
+// channels, complex parts), when the tiny side is contiguous: a few
+// two-table permutes per 16 elements instead of a masked 16x16 tile.
+
+// For n <= 4 input vectors in[0..n) of 16 dwords each (viewed as one flat
+// array), output vector k takes lane l from flat[source(k, l)]; built once
+// per call, applied as two masked two-source permutes.
+struct SmallPermute {
+  __m512i idx[4][2];
+  __mmask16 mask[4][2];
+  template <typename Source>
+  void build(int outputs, Source source) {
+    for (int k = 0; k < outputs; ++k) {
+      alignas(64) int32_t lo[16], hi[16];
+      unsigned mlo = 0, mhi = 0;
+      for (int l = 0; l < 16; ++l) {
+        const int f = source(k, l);
+        lo[l] = f & 31;
+        hi[l] = (f - 32) & 31;
+        if (f < 32) mlo |= 1u << l;
+        else mhi |= 1u << l;
+      }
+      idx[k][0] = _mm512_load_si512(lo);
+      idx[k][1] = _mm512_load_si512(hi);
+      mask[k][0] = static_cast<__mmask16>(mlo);
+      mask[k][1] = static_cast<__mmask16>(mhi);
+    }
+  }
+  // in must hold 4 vectors (unused ones may be anything).
+  inline __m512i apply(int k, const __m512i* in) const {
+    const __m512i a = _mm512_maskz_permutex2var_epi32(mask[k][0], in[0], idx[k][0], in[1]);
+    const __m512i b = _mm512_maskz_permutex2var_epi32(mask[k][1], in[2], idx[k][1], in[3]);
+    return _mm512_or_si512(a, b);
+  }
+};
+
+// dst row c (c < cols <= 4) gets src elements c, c + cols, c + 2*cols, ...
+// of the contiguous src block.
+void deinterleave4(const Transpose2d& t) {
+  const int n = static_cast<int>(t.cols);
+  SmallPermute p;
+  p.build(n, [n](int k, int l) { return n * l + k; });
   for (int64_t b = 0; b < t.batch; ++b) {
     const char* src = t.src + b * t.src_batch;
     char* dst = t.dst + b * t.dst_batch;
-    for (int64_t i0 = 0; i0 < t.rows; i0 += kPanel) {
-      const int64_t i1 = i0 + kPanel < t.rows ? i0 + kPanel : t.rows;
-      for (int64_t j0 = 0; j0 < t.cols; j0 += T::Tj) {
-        const int64_t cj = t.cols - j0 < T::Tj ? t.cols - j0 : T::Tj;
-        for (int64_t i = i0; i < i1; i += T::Ti) {
-          const int64_t ri = i1 - i < T::Ti ? i1 - i : T::Ti;
-          const char* s = src + i * t.src_row + j0 * E;
-          char* d = dst + j0 * t.dst_col + i * E;
-          if (ri == T::Ti && cj == T::Tj) {
-            if (t.nt) {
-              T::template run<true, true>(s, t.src_row, d, t.dst_col, ri, cj);
-            } else {
-              T::template run<true, false>(s, t.src_row, d, t.dst_col, ri, cj);
-            }
-          } else {
-            T::template run<false, false>(s, t.src_row, d, t.dst_col, ri, cj);
-          }
+    int64_t i = 0;
+    __m512i in[4];
+    for (; i + 16 <= t.rows; i += 16) {
+      const char* s = src + i * 4 * n;
+      for (int q = 0; q < 4; ++q) in[q] = q < n ? load(s + 64 * q) : in[0];
+      for (int c = 0; c < n; ++c) {
+        const __m512i v = p.apply(c, in);
+        if (t.nt) {
+          store<true>(dst + c * t.dst_col + i * 4, v);
+        } else {
+          store<false>(dst + c * t.dst_col + i * 4, v);
         }
       }
     }
+    if (i < t.rows) {
+      const int64_t left = t.rows - i, flat = left * n;
+      const char* s = src + i * 4 * n;
+      for (int q = 0; q < 4; ++q) in[q] = q < n ? _mm512_maskz_loadu_epi32(mask16(flat - 16 * q), s + 64 * q) : in[0];
+      for (int c = 0; c < n; ++c) _mm512_mask_storeu_epi32(dst + c * t.dst_col + i * 4, mask16(left), p.apply(c, in));
+    }
   }
-  if (t.nt) _mm_sfence();
+}
+
+// The contiguous dst block takes element j of src row i at j*rows + i.
+void interleave4(const Transpose2d& t) {
+  const int n = static_cast<int>(t.rows);
+  SmallPermute p;
+  p.build(n, [n](int k, int l) { return (16 * k + l) % n * 16 + (16 * k + l) / n; });
+  for (int64_t b = 0; b < t.batch; ++b) {
+    const char* src = t.src + b * t.src_batch;
+    char* dst = t.dst + b * t.dst_batch;
+    const bool nt = t.prefetch && (reinterpret_cast<uintptr_t>(dst) & 63) == 0;
+    int64_t j = 0;
+    __m512i in[4];
+    for (; j + 16 <= t.cols; j += 16) {
+      for (int q = 0; q < 4; ++q) in[q] = q < n ? load(src + q * t.src_row + j * 4) : in[0];
+      char* d = dst + j * 4 * n;
+      for (int k = 0; k < n; ++k) {
+        if (nt) {
+          store<true>(d + 64 * k, p.apply(k, in));
+        } else {
+          store<false>(d + 64 * k, p.apply(k, in));
+        }
+      }
+    }
+    if (j < t.cols) {
+      const int64_t left = t.cols - j, flat = left * n;
+      for (int q = 0; q < 4; ++q) {
+        in[q] = q < n ? _mm512_maskz_loadu_epi32(mask16(left), src + q * t.src_row + j * 4) : in[0];
+      }
+      char* d = dst + j * 4 * n;
+      for (int k = 0; k < n; ++k) _mm512_mask_storeu_epi32(d + 64 * k, mask16(flat - 16 * k), p.apply(k, in));
+    }
+    if (nt) _mm_sfence();
+  }
 }
 
 void gather_rows(const Rows2d& r) {
@@ -475,13 +548,16 @@ void gather_rows(const Rows2d& r) {
 }
 
 void transpose(const Transpose2d& t) {
+  if (t.itemsize == 4 && t.cols <= 4 && t.src_row == 4 * t.cols) return deinterleave4(t);
+  if (t.itemsize == 4 && t.rows <= 4 && t.dst_col == 4 * t.rows) return interleave4(t);
   switch (t.itemsize) {
-    case 1: return transpose_e<1>(t);
-    case 2: return transpose_e<2>(t);
-    case 4: return transpose_e<4>(t);
-    case 8: return transpose_e<8>(t);
-    default: return transpose_e<16>(t);
+    case 1: transpose_blocked<Tile<1>>(t); break;
+    case 2: transpose_blocked<Tile<2>>(t); break;
+    case 4: transpose_blocked<Tile<4>>(t); break;
+    case 8: transpose_blocked<Tile<8>>(t); break;
+    default: transpose_blocked<Tile<16>>(t); break;
   }
+  if (t.nt) _mm_sfence();
 }
 
 const CopyKernelTable kTable = {"avx512", stream_copy, copy_rows, fill_rows, gather_rows, transpose};

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cpu/copy_kernel_table.h"
+#include "cpu/transpose_blocked.h"
 
 namespace st {
 namespace cpu {
@@ -48,25 +49,19 @@ void gather_rows_e(const Rows2d& r) {
   }
 }
 
-// Tiles small enough that a tile's rows of src and dst stay in L1.
-template <int E>
-void transpose_e(const Transpose2d& t) {
-  constexpr int64_t kTile = E >= 8 ? 8 : 16;
-  for (int64_t b = 0; b < t.batch; ++b) {
-    char* dst = t.dst + b * t.dst_batch;
-    const char* src = t.src + b * t.src_batch;
-    for (int64_t j0 = 0; j0 < t.cols; j0 += kTile) {
-      const int64_t j1 = j0 + kTile < t.cols ? j0 + kTile : t.cols;
-      for (int64_t i0 = 0; i0 < t.rows; i0 += kTile) {
-        const int64_t i1 = i0 + kTile < t.rows ? i0 + kTile : t.rows;
-        for (int64_t j = j0; j < j1; ++j) {
-          char* d = dst + j * t.dst_col;
-          for (int64_t i = i0; i < i1; ++i) move_one<E>(d + i * E, src + i * t.src_row + j * E);
-        }
-      }
+// An 8x8 or 16x16 tile element by element, dst rows innermost.
+template <int ElemSize>
+struct Tile {
+  static constexpr int64_t E = ElemSize, Ti = E >= 8 ? 8 : 16, Tj = Ti;
+  template <bool Full, bool NT>
+  static inline void run(const char* src, int64_t srow, char* dst, int64_t dcol, int64_t ri, int64_t cj) {
+    const int64_t rows = Full ? Ti : ri, cols = Full ? Tj : cj;
+    for (int64_t j = 0; j < cols; ++j) {
+      char* d = dst + j * dcol;
+      for (int64_t i = 0; i < rows; ++i) move_one<E>(d + i * E, src + i * srow + j * E);
     }
   }
-}
+};
 
 template <template <int> class F, typename Args>
 void by_itemsize(const Args& a) {
@@ -89,7 +84,7 @@ struct Gather {
 };
 template <int E>
 struct Transpose {
-  static void run(const Transpose2d& t) { transpose_e<E>(t); }
+  static void run(const Transpose2d& t) { transpose_blocked<Tile<E>>(t); }
 };
 
 void fill_rows(const Rows2d& r) { by_itemsize<Fill>(r); }

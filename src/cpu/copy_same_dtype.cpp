@@ -5,7 +5,7 @@
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
-#include "cpu/outer_walk.h"
+#include "cpu/row_tasks.h"
 
 namespace st {
 namespace cpu {
@@ -62,38 +62,21 @@ void strided_rows(const Rows2d& r) {
   }
 }
 
-// Dim 0 is a kernel's inner loop, dim 1 its rows, the rest walked here;
-// tasks are rows, so a task range may span several outer steps.
 void run_rows(const CopyGeometry& g, int64_t itemsize, bool stream, void (*kernel)(const Rows2d&)) {
   Rows2d base{};
-  base.dst = g.dst;
-  base.src = g.src;
   base.n = g.sizes[0];
   base.dst_inner = g.dst_strides[0];
   base.src_inner = g.src_strides[0];
-  base.itemsize = itemsize;
-  base.nt = stream;
-  const int64_t m = g.ndim > 1 ? g.sizes[1] : 1;
   base.dst_outer = g.ndim > 1 ? g.dst_strides[1] : 0;
   base.src_outer = g.ndim > 1 ? g.src_strides[1] : 0;
-  OuterWalk outer;
-  for (int d = 2; d < g.ndim; ++d) outer.add_dim(g.sizes[d], g.dst_strides[d], g.src_strides[d]);
-  const int64_t total_rows = m * outer.count();
-  run_tasks(total_rows, grain_for_bytes(base.n * itemsize), [&](int64_t begin, int64_t end) {
-    OuterWalk walk = outer;
-    walk.seek(begin / m);
-    int64_t r = begin % m;
-    for (int64_t cur = begin; cur < end;) {
-      const int64_t cnt = m - r < end - cur ? m - r : end - cur;
-      Rows2d piece = base;
-      piece.dst = g.dst + walk.dst_offset() + r * base.dst_outer;
-      piece.src = g.src + walk.src_offset() + r * base.src_outer;
-      piece.m = cnt;
-      kernel(piece);
-      cur += cnt;
-      r = 0;
-      walk.next();
-    }
+  base.itemsize = itemsize;
+  base.nt = stream;
+  run_row_tasks(g, base.n * itemsize, [&](char* dst, const char* src, int64_t m) {
+    Rows2d piece = base;
+    piece.dst = dst;
+    piece.src = src;
+    piece.m = m;
+    kernel(piece);
   });
 }
 

@@ -9,11 +9,10 @@ namespace st {
 namespace cpu {
 namespace {
 
-// A task transposes a stripe of rows (a multiple of 64 rows, so every
-// stripe starts where a tile does and keeps the 64-byte alignment of the
-// dst lines) of about this many bytes.
-constexpr int64_t kTaskBytes = 512 * 1024;
-constexpr int64_t kStripeUnit = 64;
+// A task transposes a stripe of columns (whole blocks of
+// kBlockColBytes, so the block walk inside a task is the one a single
+// thread would do) of at least this many bytes.
+constexpr int64_t kTaskBytes = 1 << 20;
 
 bool aligned64(int64_t v) { return (v & 63) == 0; }
 
@@ -59,22 +58,25 @@ void copy_transposed(const CopyGeometry& geometry, int k, int64_t itemsize, bool
   }
   base.nt = nt && aligned64(base.dst_col);
 
-  const int64_t plane_bytes = base.cols * base.batch * itemsize;
-  int64_t stripe = kStripeUnit * (kTaskBytes / (kStripeUnit * plane_bytes));
-  if (stripe < kStripeUnit) stripe = kStripeUnit;
-  if (stripe > base.rows) stripe = base.rows;
-  const int64_t stripes = (base.rows + stripe - 1) / stripe;
+  base.prefetch = stream;
+
+  // Tasks: (outer index, column stripe).
+  const int64_t unit = kBlockColBytes / itemsize;
+  const int64_t unit_bytes = unit * base.rows * base.batch * itemsize;
+  int64_t stripe = unit * (kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1);
+  if (stripe > base.cols) stripe = base.cols;
+  const int64_t stripes = (base.cols + stripe - 1) / stripe;
   const int64_t tasks = outer.count() * stripes;
-  run_tasks(tasks, grain_for_bytes(stripe * plane_bytes), [&](int64_t begin, int64_t end) {
+  run_tasks(tasks, grain_for_bytes(stripe * base.rows * base.batch * itemsize), [&](int64_t begin, int64_t end) {
     OuterWalk walk = outer;
     walk.seek(begin / stripes);
     int64_t s = begin % stripes;
     for (int64_t t = begin; t < end; ++t) {
       Transpose2d piece = base;
-      const int64_t row0 = s * stripe;
-      piece.rows = base.rows - row0 < stripe ? base.rows - row0 : stripe;
-      piece.dst = g.dst + walk.dst_offset() + row0 * itemsize;
-      piece.src = g.src + walk.src_offset() + row0 * base.src_row;
+      const int64_t col0 = s * stripe;
+      piece.cols = base.cols - col0 < stripe ? base.cols - col0 : stripe;
+      piece.dst = g.dst + walk.dst_offset() + col0 * base.dst_col;
+      piece.src = g.src + walk.src_offset() + col0 * itemsize;
       kernels.transpose(piece);
       if (++s == stripes) {
         s = 0;

@@ -12,20 +12,29 @@
 namespace st {
 namespace cpu {
 
-// A non-owning reference to a callable `void(int64_t begin, int64_t end)`;
-// valid only while the callable it was made from is alive.
-class TaskRange {
+template <typename Sig>
+class FunctionRef;
+
+// A non-owning reference to a callable; valid only while the callable it
+// was made from is alive (pass lambdas straight to the call).
+template <typename R, typename... Args>
+class FunctionRef<R(Args...)> {
  public:
-  template <typename F, typename = std::enable_if_t<!std::is_same<std::decay_t<F>, TaskRange>::value>>
-  TaskRange(F&& f)  // NOLINT: implicit, as a lambda argument
+  template <typename F, typename = std::enable_if_t<!std::is_same<std::decay_t<F>, FunctionRef>::value>>
+  FunctionRef(F&& f)  // NOLINT: implicit, so a lambda can be passed directly
       : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* obj, int64_t begin, int64_t end) { (*static_cast<std::remove_reference_t<F>*>(obj))(begin, end); }) {}
-  void operator()(int64_t begin, int64_t end) const { call_(obj_, begin, end); }
+        call_([](void* obj, Args... args) -> R {
+          return (*static_cast<std::remove_reference_t<F>*>(obj))(std::forward<Args>(args)...);
+        }) {}
+  R operator()(Args... args) const { return call_(obj_, std::forward<Args>(args)...); }
 
  private:
   void* obj_;
-  void (*call_)(void*, int64_t, int64_t);
+  R (*call_)(void*, Args...);
 };
+
+// Runs tasks [begin, end).
+using TaskRange = FunctionRef<void(int64_t begin, int64_t end)>;
 
 // Runs fn over disjoint ranges covering [0, num_tasks), each at least
 // `grain` tasks long (except the last), on up to st_get_num_threads()
