@@ -21,9 +21,17 @@ constexpr int kNumConvertPairs = 6;
 // nt: stream the stores past the caches (the output is large).
 using ConvertRowFn = void (*)(char* dst, const char* src, int64_t n, bool nt);
 
+// A converting transpose from a tiny contiguous src dim: src holds rows of
+// `cols` (2 to 4) adjacent elements, dst row j (at dst + j*dst_col) gets
+// element j of each src row, converted: dst[j*dst_col + i] = src[i*cols + j].
+// Returns false, writing nothing, when the level has no kernel for it.
+using ConvertDeinterleaveFn = bool (*)(ConvertPair pair, char* dst, int64_t dst_col, const char* src, int64_t rows,
+                                       int64_t cols, bool nt);
+
 struct ConvertKernelTable {
   const char* name;
   ConvertRowFn row[kNumConvertPairs];
+  ConvertDeinterleaveFn deinterleave;  // may be null
 };
 
 const ConvertKernelTable& scalar_convert_kernels();

@@ -135,6 +135,7 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
 const ConvertKernelTable kTable = {
     "avx2",
     {row<F32ToF16>, row<F32ToBF16>, row<I64ToF64>, row<U8ToF32>, row<F16ToF32>, row<BF16ToF32>},
+    nullptr,
 };
 
 }  // namespace

@@ -14,6 +14,8 @@
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 
+#include "cpu/small_permute_avx512.h"
+
 namespace st {
 namespace cpu {
 namespace {
@@ -150,9 +152,49 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
   if (i < n) P::part(dst + i * P::Out, src + i * P::In, n - i);
 }
 
+// uint8 pixels of 2-4 channels to float32 planes (NHWC -> NCHW): 16
+// pixels per step, widened and converted in registers, then split into
+// channels by SmallPermute.
+bool deinterleave(ConvertPair pair, char* dst, int64_t dst_col, const char* src, int64_t rows, int64_t cols, bool nt) {
+  if (pair != ConvertPair::UInt8ToFloat32 || cols < 2 || cols > 4) return false;
+  const int n = static_cast<int>(cols);
+  SmallPermute p;
+  p.build(n, [n](int k, int l) { return n * l + k; });
+  const bool stream = nt && (reinterpret_cast<uintptr_t>(dst) & 63) == 0 && (dst_col & 63) == 0;
+  __m512i in[4];
+  int64_t i = 0;
+  for (; i + 16 <= rows; i += 16) {
+    const char* s = src + i * n;
+    for (int q = 0; q < 4; ++q) {
+      in[q] = q < n ? _mm512_castps_si512(_mm512_cvtepi32_ps(
+                          _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16 * q)))))
+                    : in[0];
+    }
+    for (int c = 0; c < n; ++c) {
+      if (stream) {
+        store64<true>(dst + c * dst_col + i * 4, p.apply(c, in));
+      } else {
+        store64<false>(dst + c * dst_col + i * 4, p.apply(c, in));
+      }
+    }
+  }
+  if (i < rows) {
+    const int64_t left = rows - i, flat = left * n;
+    const char* s = src + i * n;
+    for (int q = 0; q < 4; ++q) {
+      in[q] = q < n ? _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(mask16(flat - 16 * q), s + 16 * q))))
+                    : in[0];
+    }
+    for (int c = 0; c < n; ++c) _mm512_mask_storeu_epi32(dst + c * dst_col + i * 4, mask16(left), p.apply(c, in));
+  }
+  if (stream) _mm_sfence();
+  return true;
+}
+
 const ConvertKernelTable kTable = {
     "avx512",
     {row<F32ToF16>, row<F32ToBF16>, row<I64ToF64>, row<U8ToF32>, row<F16ToF32>, row<BF16ToF32>},
+    deinterleave,
 };
 
 }  // namespace

@@ -31,6 +31,7 @@ const ConvertKernelTable kTable = {
         row<float, uint16_t, half_bits_to_float>,
         row<float, uint16_t, bfloat16_bits_to_float>,
     },
+    nullptr,
 };
 
 }  // namespace

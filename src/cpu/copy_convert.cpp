@@ -81,8 +81,12 @@ void convert_strided(const CopyGeometry& g, int64_t de, int64_t se, ConvertRowFn
 
 // dst contiguous along dim 0, src along dim k: blocks of src rows are
 // converted into scratch (one call when the block is contiguous in src),
-// then transposed out by the same-dtype transpose of the dst dtype.
-void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t se, bool stream, ConvertRowFn row) {
+// then transposed out by the same-dtype transpose of the dst dtype; a
+// tiny contiguous src dim (NHWC pixels) goes through the level's fused
+// deinterleave when it has one.
+void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t se, bool stream, ConvertPair pair) {
+  const ConvertKernelTable& converters = active_convert_kernels();
+  const ConvertRowFn row = converters.row[static_cast<int>(pair)];
   CopyGeometry g = geometry;
   if (g.src_strides[k] < 0) {
     g.dst += (g.sizes[k] - 1) * g.dst_strides[k];
@@ -116,23 +120,28 @@ void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t
       const int64_t i0 = (blk % row_blocks) * bi, j0 = (blk / row_blocks) * bj;
       const int64_t ni = rows - i0 < bi ? rows - i0 : bi, nj = cols - j0 < bj ? cols - j0 : bj;
       const char* src = g.src + walk.src_offset() + i0 * src_row + j0 * se;
-      if (src_row == nj * se) {
-        row(scratch.get(), src, ni * nj, false);
-      } else {
-        for (int64_t i = 0; i < ni; ++i) row(scratch.get() + i * nj * de, src + i * src_row, nj, false);
+      char* dst = g.dst + walk.dst_offset() + i0 * de + j0 * dst_col;
+      const bool nt = stream && aligned && ni * de >= 64;
+      const bool contiguous = src_row == nj * se;
+      if (!(contiguous && converters.deinterleave && converters.deinterleave(pair, dst, dst_col, src, ni, nj, nt))) {
+        if (contiguous) {
+          row(scratch.get(), src, ni * nj, false);
+        } else {
+          for (int64_t i = 0; i < ni; ++i) row(scratch.get() + i * nj * de, src + i * src_row, nj, false);
+        }
+        Transpose2d tr{};
+        tr.dst = dst;
+        tr.src = scratch.get();
+        tr.rows = ni;
+        tr.cols = nj;
+        tr.batch = 1;
+        tr.src_row = nj * de;
+        tr.dst_col = dst_col;
+        tr.itemsize = de;
+        tr.nt = nt;
+        tr.prefetch = stream;
+        kernels.transpose(tr);
       }
-      Transpose2d tr{};
-      tr.dst = g.dst + walk.dst_offset() + i0 * de + j0 * dst_col;
-      tr.src = scratch.get();
-      tr.rows = ni;
-      tr.cols = nj;
-      tr.batch = 1;
-      tr.src_row = nj * de;
-      tr.dst_col = dst_col;
-      tr.itemsize = de;
-      tr.nt = stream && aligned && ni * de >= 64;
-      tr.prefetch = stream;
-      kernels.transpose(tr);
       if (++blk == per_outer) {
         blk = 0;
         walk.next();
@@ -169,7 +178,7 @@ bool copy_convert(const CopyGeometry& geometry, ScalarType dst_type, ScalarType 
   }
   const int k = g.dst_strides[0] == de ? find_src_unit_dim(g, se) : -1;
   if (k > 0 && g.src_strides[0] != 0) {
-    convert_transposed(g, k, de, se, stream, row);
+    convert_transposed(g, k, de, se, stream, static_cast<ConvertPair>(pair));
   } else {
     convert_strided(g, de, se, row);
   }

@@ -16,6 +16,8 @@
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 
+#include "cpu/small_permute_avx512.h"
+
 #include <cstring>
 
 namespace st {
@@ -438,38 +440,6 @@ struct Tile<1> {
 // Transposes with one tiny dim of 4-byte elements (2 to 4: NHWC with 3
 // channels, complex parts), when the tiny side is contiguous: a few
 // two-table permutes per 16 elements instead of a masked 16x16 tile.
-
-// For n <= 4 input vectors in[0..n) of 16 dwords each (viewed as one flat
-// array), output vector k takes lane l from flat[source(k, l)]; built once
-// per call, applied as two masked two-source permutes.
-struct SmallPermute {
-  __m512i idx[4][2];
-  __mmask16 mask[4][2];
-  template <typename Source>
-  void build(int outputs, Source source) {
-    for (int k = 0; k < outputs; ++k) {
-      alignas(64) int32_t lo[16], hi[16];
-      unsigned mlo = 0, mhi = 0;
-      for (int l = 0; l < 16; ++l) {
-        const int f = source(k, l);
-        lo[l] = f & 31;
-        hi[l] = (f - 32) & 31;
-        if (f < 32) mlo |= 1u << l;
-        else mhi |= 1u << l;
-      }
-      idx[k][0] = _mm512_load_si512(lo);
-      idx[k][1] = _mm512_load_si512(hi);
-      mask[k][0] = static_cast<__mmask16>(mlo);
-      mask[k][1] = static_cast<__mmask16>(mhi);
-    }
-  }
-  // in must hold 4 vectors (unused ones may be anything).
-  inline __m512i apply(int k, const __m512i* in) const {
-    const __m512i a = _mm512_maskz_permutex2var_epi32(mask[k][0], in[0], idx[k][0], in[1]);
-    const __m512i b = _mm512_maskz_permutex2var_epi32(mask[k][1], in[2], idx[k][1], in[3]);
-    return _mm512_or_si512(a, b);
-  }
-};
 
 // dst row c (c < cols <= 4) gets src elements c, c + cols, c + 2*cols, ...
 // of the contiguous src block.
