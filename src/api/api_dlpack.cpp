@@ -8,6 +8,7 @@
 // every stride as it is: DLPack strides count elements and may be negative.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "api/dlpack_abi.h"
 #include "api/returning.h"
@@ -117,8 +118,12 @@ DLDevice to_dl_device(Device d) {
   return out;
 }
 
-Device read_dl_device(DLDevice d) {
-  const int32_t type = static_cast<int32_t>(d.device_type);
+Device read_dl_device(const DLDevice& d) {
+  // Read as the 32-bit integer it is: a producer may send device types this
+  // header's enum does not list, and loading those as the enum is undefined.
+  static_assert(sizeof(d.device_type) == sizeof(int32_t), "DLDeviceType is 32-bit");
+  int32_t type;
+  std::memcpy(&type, &d.device_type, sizeof type);
   ST_CHECK(type == kDLCPU || type == kDLCUDA || type == kDLCUDAHost, ST_ERROR_DEVICE_UNAVAILABLE,
            "in->dl_tensor.device.device_type = %d is not one stride handles (CPU 1, CUDA 2, CUDA host 3)", type);
   return read_device(st_device{type, static_cast<int32_t>(d.device_id)}, "in->dl_tensor.device");
