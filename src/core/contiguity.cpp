@@ -1,6 +1,9 @@
 #include "core/contiguity.h"
 
+#include <cstdint>
 #include <cstdlib>
+
+#include "core/checked_math.h"
 
 namespace st {
 
@@ -83,7 +86,9 @@ DimVector contiguous_strides(const DimVector& sizes) {
   int64_t next = 1;
   for (int d = sizes.size() - 1; d >= 0; --d) {
     strides[d] = next;
-    next *= sizes[d] > 1 ? sizes[d] : 1;
+    // Saturates: sizes whose product overflows are refused later by the
+    // byte-count check (or have a size 0 and no elements at all).
+    if (!checked_mul(next, sizes[d] > 1 ? sizes[d] : 1, &next)) next = INT64_MAX;
   }
   return strides;
 }
