@@ -58,8 +58,6 @@ std::atomic<const HostHook*> g_host_hook{nullptr};
 std::mutex g_intern_mutex;
 std::deque<HostHook>* g_interned = nullptr;
 
-int64_t divup(int64_t a, int64_t b) { return a / b + (a % b != 0); }
-
 // What a host chunk needs: the user's range offset, the work, the error
 // slot, and a count of the elements run, to detect a job system that skips
 // part of the range.
@@ -105,6 +103,8 @@ void run_on_host(const HostHook& hook, int64_t begin, int64_t end, int64_t grain
 }
 
 #if defined(STRIDE_HAVE_OPENMP)
+int64_t divup(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
 void run_on_openmp(int64_t begin, int64_t end, int threads, FunctionRef<void(int64_t, int64_t)> f) {
   FirstError error;
 #pragma omp parallel num_threads(threads)
