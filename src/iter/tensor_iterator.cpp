@@ -17,6 +17,18 @@ namespace {
 
 int64_t magnitude_of(int64_t v) { return v < 0 ? -v : v; }
 
+// DimVector's assignment copies its whole inline capacity; build() copies
+// only the dims in use, which is most of its cost saved for small tensors.
+void assign_dims(DimVector& dst, const DimVector& src) {
+  dst.resize(src.size());
+  for (int i = 0; i < src.size(); ++i) dst[i] = src[i];
+}
+
+void fill_dims(DimVector& dst, int n, int64_t value) {
+  dst.resize(n);
+  for (int i = 0; i < n; ++i) dst[i] = value;
+}
+
 Tensor allocate_on_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   ST_CHECK(device.type == DeviceType::CPU, ST_ERROR_NOT_IMPLEMENTED,
            "TensorIterator allocates CPU outputs only; an output on %s needs allocate_outputs_with",
@@ -102,7 +114,7 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
     if (!out.defined()) continue;
     if (fixed < 0) {
       fixed = i;
-      shape_ = out.sizes();
+      assign_dims(shape_, out.sizes());
       continue;
     }
     ST_CHECK(out.sizes() == shape_, ST_ERROR_SHAPE_MISMATCH, "%s has sizes %s but %s has sizes %s",
@@ -132,7 +144,7 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
   }
   // No defined output: the inputs' broadcast shape (PyTorch's infer_size).
   ST_CHECK(ninputs() > 0, ST_ERROR_INVALID_ARGUMENT, "no operand is defined, so nothing gives the shape");
-  shape_ = operands_[noutputs_].tensor.sizes();
+  assign_dims(shape_, operands_[noutputs_].tensor.sizes());
   for (int j = noutputs_ + 1; j < ntensors_; ++j) {
     const DimVector& in = operands_[j].tensor.sizes();
     if (in == shape_) continue;
@@ -149,7 +161,7 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
                static_cast<long long>(b), static_cast<long long>(a));
       result[d] = a == 1 ? b : a;
     }
-    shape_ = result;
+    assign_dims(shape_, result);
   }
   int64_t numel = 1;
   for (int64_t s : shape_) {
@@ -215,8 +227,8 @@ bool TensorIterator::fast_set_up(const TensorIteratorConfig& config) {
     allocate(config, op, shape_, strides);
   }
   const int64_t n = numel();
-  if (ndim() >= 1) shape_ = DimVector{n};
-  for (int i = 0; i < ntensors_; ++i) operands_[i].stride_bytes = DimVector(ndim(), element_size(i));
+  if (ndim() >= 1) fill_dims(shape_, 1, n);
+  for (int i = 0; i < ntensors_; ++i) fill_dims(operands_[i].stride_bytes, ndim(), element_size(i));
   return true;
 }
 
@@ -227,7 +239,7 @@ void TensorIterator::compute_strides() {
     if (op.will_allocate) continue;
     const Tensor& t = op.tensor;
     const int lead = ndim - t.ndim();
-    op.stride_bytes = DimVector(ndim, 0);
+    fill_dims(op.stride_bytes, ndim, 0);
     for (int d = 0; d < t.ndim(); ++d) {
       // Size-1 dims (broadcast ones included) never step: stride 0.
       if (t.size(d) == 1) continue;
@@ -246,7 +258,7 @@ void TensorIterator::compute_strides() {
 void TensorIterator::reorder_dimensions(InlineVector<int>* perm_out) {
   const int ndim = shape_.size();
   InlineVector<int>& perm = *perm_out;
-  perm = InlineVector<int>(ndim, 0);
+  perm.resize(ndim);
   for (int i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
   if (ndim <= 1) return;
   auto should_swap = [&](int dim0, int dim1) {
@@ -275,13 +287,14 @@ void TensorIterator::reorder_dimensions(InlineVector<int>* perm_out) {
       }
     }
   }
-  const DimVector shape = shape_;
-  for (int i = 0; i < ndim; ++i) shape_[i] = shape[perm[i]];
+  int64_t before[kMaxDims];
+  for (int i = 0; i < ndim; ++i) before[i] = shape_[i];
+  for (int i = 0; i < ndim; ++i) shape_[i] = before[perm[i]];
   for (int k = 0; k < ntensors_; ++k) {
     Operand& op = operands_[k];
     if (op.will_allocate) continue;
-    const DimVector strides = op.stride_bytes;
-    for (int i = 0; i < ndim; ++i) op.stride_bytes[i] = strides[perm[i]];
+    for (int i = 0; i < ndim; ++i) before[i] = op.stride_bytes[i];
+    for (int i = 0; i < ndim; ++i) op.stride_bytes[i] = before[perm[i]];
   }
 }
 
@@ -303,7 +316,7 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& config, const 
       if (checked_mul(next, shape_[k] > 1 ? shape_[k] : 1, &grown)) next = grown;
     }
     allocate(config, op, sizes, strides);
-    op.stride_bytes = DimVector(ndim, 0);
+    fill_dims(op.stride_bytes, ndim, 0);
     for (int k = 0; k < ndim; ++k) {
       int64_t bytes;
       if (shape_[k] != 1 && checked_mul(strides[perm[k]], element_size(i), &bytes)) op.stride_bytes[k] = bytes;
