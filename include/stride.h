@@ -544,7 +544,8 @@ typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_paral
  *
  * Work that is smaller than its grain, or that runs while
  * st_get_num_threads() is 1, stays on the calling thread and never reaches
- * `fn`; work started inside a chunk is never split again. Calls already
+ * `fn`; work started inside a chunk is never split again. Otherwise the job
+ * system, not st_set_num_threads(), decides how many threads run the chunks. Calls already
  * running when the hook changes finish with the hook they started with,
  * so `fn` and `ctx` must stay usable after they are replaced. A job system
  * that leaves part of [0, n) unrun makes the operator fail with

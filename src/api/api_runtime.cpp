@@ -28,8 +28,8 @@ st_status st_set_cpu_allocator(const st_allocator* allocator) {
 
 st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx) {
   return api::guarded("st_set_parallel_for", [&] {
-    ST_CHECK(fn || !ctx, ST_ERROR_INVALID_ARGUMENT, "fn is NULL but ctx = %p is not; pass NULL for both to remove the hook",
-             ctx);
+    ST_CHECK(fn || !ctx, ST_ERROR_INVALID_ARGUMENT,
+             "fn is NULL but ctx = %p is not; pass NULL for both to remove the hook", ctx);
     cpu::set_parallel_for_hook(fn, ctx);
   });
 }

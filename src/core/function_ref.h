@@ -15,9 +15,8 @@ class FunctionRef;
 template <typename R, typename... Args>
 class FunctionRef<R(Args...)> {
  public:
-  template <typename Callable,
-            typename = std::enable_if_t<!std::is_same<std::decay_t<Callable>, FunctionRef>::value &&
-                                        std::is_invocable_r<R, Callable&, Args...>::value>>
+  template <typename Callable, typename = std::enable_if_t<!std::is_same<std::decay_t<Callable>, FunctionRef>::value &&
+                                                           std::is_invocable_r<R, Callable&, Args...>::value>>
   FunctionRef(Callable&& callable)  // NOLINT: implicit, as a lambda argument
       : callable_(const_cast<void*>(static_cast<const void*>(&callable))),
         trampoline_(&call<std::remove_reference_t<Callable>>) {}

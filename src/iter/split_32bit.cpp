@@ -1,8 +1,7 @@
 // Splitting a TensorIterator until 32-bit index arithmetic serves each part
 // (as PyTorch's SplitUntil32Bit), for the CUDA kernels' offset calculators.
-#include "iter/tensor_iterator.h"
-
 #include "core/error.h"
+#include "iter/tensor_iterator.h"
 
 namespace st {
 namespace {

@@ -80,8 +80,7 @@ void TensorIterator::populate_operands(const TensorIteratorConfig& config) {
       op.dtype = op.tensor.dtype();
       op.device = op.tensor.device();
     } else {
-      ST_CHECK(op.is_output, ST_ERROR_INVALID_ARGUMENT, "%s is undefined; only outputs may be",
-               name_of(i).c_str());
+      ST_CHECK(op.is_output, ST_ERROR_INVALID_ARGUMENT, "%s is undefined; only outputs may be", name_of(i).c_str());
       ST_CHECK(config.resize_outputs_, ST_ERROR_INVALID_ARGUMENT,
                "%s is undefined, but its shape is fixed (resize_outputs(false))", name_of(i).c_str());
       op.will_allocate = true;
@@ -117,9 +116,8 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
       assign_dims(shape_, out.sizes());
       continue;
     }
-    ST_CHECK(out.sizes() == shape_, ST_ERROR_SHAPE_MISMATCH, "%s has sizes %s but %s has sizes %s",
-             name_of(i).c_str(), format_dims(out.sizes()).c_str(), name_of(fixed).c_str(),
-             format_dims(shape_).c_str());
+    ST_CHECK(out.sizes() == shape_, ST_ERROR_SHAPE_MISMATCH, "%s has sizes %s but %s has sizes %s", name_of(i).c_str(),
+             format_dims(out.sizes()).c_str(), name_of(fixed).c_str(), format_dims(shape_).c_str());
   }
   if (fixed >= 0) {
     for (int j = noutputs_; j < ntensors_; ++j) {
@@ -136,8 +134,8 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
         const int64_t s = in[d - lead];
         ST_CHECK(s == shape_[d] || s == 1, ST_ERROR_SHAPE_MISMATCH,
                  "%s of sizes %s cannot be broadcast to %s's sizes %s: at dim %d the size is %lld, not %lld or 1",
-                 name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(shape_).c_str(),
-                 d, static_cast<long long>(s), static_cast<long long>(shape_[d]));
+                 name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(shape_).c_str(), d,
+                 static_cast<long long>(s), static_cast<long long>(shape_[d]));
       }
     }
     return;
@@ -157,8 +155,8 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
       ST_CHECK(a == b || a == 1 || b == 1, ST_ERROR_SHAPE_MISMATCH,
                "%s of sizes %s cannot be broadcast with sizes %s (the inputs before it): at dim %d the sizes are "
                "%lld and %lld, and neither is 1",
-               name_of(j).c_str(), format_dims(in).c_str(), format_dims(shape_).c_str(), d,
-               static_cast<long long>(b), static_cast<long long>(a));
+               name_of(j).c_str(), format_dims(in).c_str(), format_dims(shape_).c_str(), d, static_cast<long long>(b),
+               static_cast<long long>(a));
       result[d] = a == 1 ? b : a;
     }
     assign_dims(shape_, result);
@@ -183,11 +181,11 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
              "%s has dtype %s but %s has dtype %s; this operation needs one dtype", name_of(i).c_str(),
              dtype_name(static_cast<int32_t>(operands_[i].dtype)), name_of(0).c_str(),
              dtype_name(static_cast<int32_t>(operands_[0].dtype)));
-    ST_CHECK(!config.check_all_same_device_ || operands_[i].device == operands_[0].device,
-             ST_ERROR_INVALID_ARGUMENT, "%s is on %s:%d but %s is on %s:%d; this operation needs one device",
-             name_of(i).c_str(), device_type_name(static_cast<int32_t>(operands_[i].device.type)),
-             operands_[i].device.index, name_of(0).c_str(),
-             device_type_name(static_cast<int32_t>(operands_[0].device.type)), operands_[0].device.index);
+    ST_CHECK(!config.check_all_same_device_ || operands_[i].device == operands_[0].device, ST_ERROR_INVALID_ARGUMENT,
+             "%s is on %s:%d but %s is on %s:%d; this operation needs one device", name_of(i).c_str(),
+             device_type_name(static_cast<int32_t>(operands_[i].device.type)), operands_[i].device.index,
+             name_of(0).c_str(), device_type_name(static_cast<int32_t>(operands_[0].device.type)),
+             operands_[0].device.index);
   }
 }
 
@@ -206,8 +204,8 @@ bool TensorIterator::fast_set_up(const TensorIteratorConfig& config) {
     contiguous = contiguous && t.is_contiguous();
     channels_last = channels_last && t.is_contiguous(MemoryFormat::ChannelsLast);
     channels_last_3d = channels_last_3d && t.is_contiguous(MemoryFormat::ChannelsLast3d);
-    same_dense = same_dense && t.is_non_overlapping_and_dense() &&
-                 same_strides_where_it_matters(t, operands_[layout_of].tensor);
+    same_dense =
+        same_dense && t.is_non_overlapping_and_dense() && same_strides_where_it_matters(t, operands_[layout_of].tensor);
   }
   if (!contiguous && !channels_last && !channels_last_3d && !same_dense) return false;
   for (int i = 0; i < noutputs_; ++i) {

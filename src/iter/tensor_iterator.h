@@ -17,7 +17,19 @@
 // it with for_each. Element (i0, i1, …) of operand k sits at
 // data_ptr(k) + Σ i_d × strides(k)[d].
 //
-// build() allocates nothing on the heap (unless it allocates an output).
+// A kernel over (out, in):
+//
+//   iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+//     for (int64_t j = 0; j < n1; ++j) {
+//       char* out = data[0] + j * strides[2];       // dim 1 of operand 0
+//       const char* in = data[1] + j * strides[3];  // dim 1 of operand 1
+//       for (int64_t i = 0; i < n0; ++i) ...        // out + i * strides[0], in + i * strides[1]
+//     }
+//   });
+//
+// A successful build() allocates nothing on the heap unless it allocates an
+// output; it keeps a reference to every operand, so the iterator may
+// outlive the tensors handed to the config.
 #pragma once
 
 #include <climits>

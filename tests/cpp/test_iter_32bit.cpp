@@ -96,7 +96,8 @@ static void split_handles_broadcast_inputs(void**) {
 }
 
 static void narrow_moves_data_and_coalesces(void**) {
-  Tensor out = contiguous_tensor({3, 4}, ScalarType::Float32), in = st::transpose(contiguous_tensor({4, 3}, ScalarType::Float32), 0, 1);
+  Tensor out = contiguous_tensor({3, 4}, ScalarType::Float32),
+         in = st::transpose(contiguous_tensor({4, 3}, ScalarType::Float32), 0, 1);
   TensorIterator it = TensorIteratorConfig().add_output(out).add_input(in).build();
   // Shape (4, 3): out strides (4, 16), in strides (12, 4). Keep row 2 only.
   it.narrow(1, 2, 1);

@@ -114,7 +114,8 @@ Case make_case(uint64_t seed) {
   const int nd = out_sizes.size();
   const int lead = allocate_out ? 0 : (pick(rng, 3) == 0 ? pick(rng, nd + 1) : 0);
   DimVector in_sizes(nd - lead, 1);
-  for (int j = 0; j < in_sizes.size(); ++j) in_sizes[j] = (!allocate_out && pick(rng, 5) == 0) ? 1 : out_sizes[j + lead];
+  for (int j = 0; j < in_sizes.size(); ++j)
+    in_sizes[j] = (!allocate_out && pick(rng, 5) == 0) ? 1 : out_sizes[j + lead];
   Case c;
   if (!allocate_out) c.out = random_layout(rng, out_sizes, out_dtype, false);
   c.in = random_layout(rng, in_sizes, in_dtype, true);
@@ -153,11 +154,8 @@ void run_case(uint64_t seed, int threads) {
   alignas(TensorIterator) unsigned char storage[sizeof(TensorIterator)];
   const st_status status = status_of(
       [&] {
-        built = new (storage) TensorIterator(TensorIteratorConfig()
-                                                 .add_output(c.out)
-                                                 .add_input(c.in)
-                                                 .check_all_same_dtype(false)
-                                                 .build());
+        built = new (storage) TensorIterator(
+            TensorIteratorConfig().add_output(c.out).add_input(c.in).check_all_same_dtype(false).build());
       },
       &message);
   if (status != ST_OK) {

@@ -36,8 +36,8 @@ static void span_rule_boundary(void**) {
 static void stride_zero_fails_only_on_dims_that_repeat(void**) {
   assert_false(is_non_overlapping({2}, {0}));
   assert_false(is_non_overlapping({3, 4}, {0, 1}));
-  assert_true(is_non_overlapping({1, 4}, {0, 1}));     // size 1: never stepped
-  assert_true(is_non_overlapping({0, 4}, {0, 0}));     // no elements at all
+  assert_true(is_non_overlapping({1, 4}, {0, 1}));  // size 1: never stepped
+  assert_true(is_non_overlapping({0, 4}, {0, 0}));  // no elements at all
 }
 
 static void negative_strides_count_by_magnitude(void**) {
@@ -55,8 +55,8 @@ static void extreme_strides_do_not_overflow(void**) {
   assert_true(is_non_overlapping({2, 2}, {INT64_MAX, INT64_MAX / 2}));
   assert_true(is_non_overlapping({2}, {INT64_MIN}));
   assert_true(is_non_overlapping({2, 2}, {INT64_MIN, INT64_MAX / 2}));
-  assert_true(is_non_overlapping({2, 2}, {INT64_MIN, INT64_MIN + 1}));  // 2^63 clears 2^63 − 1
-  assert_false(is_non_overlapping({2, 3}, {INT64_MIN, INT64_MIN / 2}));   // 2^63 does not clear 2·2^62
+  assert_true(is_non_overlapping({2, 2}, {INT64_MIN, INT64_MIN + 1}));   // 2^63 clears 2^63 − 1
+  assert_false(is_non_overlapping({2, 3}, {INT64_MIN, INT64_MIN / 2}));  // 2^63 does not clear 2·2^62
   assert_false(is_non_overlapping({INT64_MAX, 2}, {2, INT64_MAX}));
 }
 
@@ -69,8 +69,11 @@ static void tensors_use_the_same_rule(void**) {
   assert_true(is_non_overlapping(st::as_strided(base, {3, 3}, {3, 1}, 0)));
   assert_true(is_non_overlapping(st::as_strided(base, {2, 3}, {-3, 1}, 3)));
   std::string msg;
-  assert_int_equal(status_of([&] { st::assert_no_internal_overlap(st::as_strided(base, {3, 3}, {2, 1}, 0), "dst"); },
-                             &msg),
+  assert_int_equal(status_of(
+                       [&] {
+                         st::assert_no_internal_overlap(st::as_strided(base, {3, 3}, {2, 1}, 0), "dst");
+                       },
+                       &msg),
                    ST_ERROR_OVERLAP);
   expect_contains(msg, "dst of sizes (3, 3) and strides (2, 1)");
 }
@@ -91,8 +94,8 @@ static void overlap_status_of_views(void**) {
   assert_true(st::get_overlap_status(st::slice(base, 1, 0, 4, 2), st::slice(base, 1, 1, 4, 2)) ==
               OverlapStatus::Partial);
   // Size-1 dims with other strides still describe the same elements.
-  assert_true(st::get_overlap_status(st::as_strided(base, {1, 4}, {4, 1}, 0), st::as_strided(base, {1, 4}, {7, 1}, 0)) ==
-              OverlapStatus::Full);
+  assert_true(st::get_overlap_status(st::as_strided(base, {1, 4}, {4, 1}, 0),
+                                     st::as_strided(base, {1, 4}, {7, 1}, 0)) == OverlapStatus::Full);
   // Empty tensors and different storages never overlap.
   assert_true(st::get_overlap_status(st::slice(base, 0, 0, 0, 1), base) == OverlapStatus::No);
   assert_true(st::get_overlap_status(base, contiguous_tensor({4, 4}, ScalarType::Float32)) == OverlapStatus::No);
@@ -108,8 +111,8 @@ static void overlap_status_compares_bytes_and_dtypes(void**) {
   assert_true(st::get_overlap_status(st::slice(base, 0, 1, 2, 1), halves) == OverlapStatus::Partial);
   assert_true(st::get_overlap_status(st::slice(base, 0, 2, 4, 1), halves) == OverlapStatus::No);
   // Two storages that wrap the same memory are compared by address.
-  st::Storage alias = st::Storage::make(base.storage()->base(), base.storage()->nbytes(), st::cpu_device(),
-                                        st::MemoryRelease{});
+  st::Storage alias =
+      st::Storage::make(base.storage()->base(), base.storage()->nbytes(), st::cpu_device(), st::MemoryRelease{});
   Tensor twin = Tensor::make(alias, {4}, {1}, 0, ScalarType::Float32);
   assert_true(st::get_overlap_status(base, twin) == OverlapStatus::Full);
   assert_true(st::get_overlap_status(base, st::flip(twin, 0)) == OverlapStatus::Partial);

@@ -62,8 +62,8 @@ void expect_exact_cover(const std::vector<Chunk>& chunks, int64_t begin, int64_t
 struct JobSystem {
   int threads = 3;
   bool uneven = false;
-  int run_only = -1;        // >= 0: run only this many chunks (a broken job system)
-  bool bad_range = false;   // pass [0, n + 1) (a broken job system)
+  int run_only = -1;       // >= 0: run only this many chunks (a broken job system)
+  bool bad_range = false;  // pass [0, n + 1) (a broken job system)
   std::atomic<int> calls{0};
   std::mutex mutex;
   std::vector<Chunk> chunks;

@@ -105,7 +105,8 @@ static void shared_dense_layouts_take_the_fast_set_up(void**) {
   Tensor in = st::permute(contiguous_tensor({2, 4, 5, 3}, F32), {0, 3, 1, 2});
   expect_geometry(copy_iter(out, in), {120}, {4}, {4});
   // The same permuted dense layout that is no named format: (3, 4) stored column-major.
-  Tensor a = st::transpose(contiguous_tensor({4, 3}, F32), 0, 1), b = st::transpose(contiguous_tensor({4, 3}, F32), 0, 1);
+  Tensor a = st::transpose(contiguous_tensor({4, 3}, F32), 0, 1),
+         b = st::transpose(contiguous_tensor({4, 3}, F32), 0, 1);
   expect_geometry(copy_iter(a, b), {12}, {4}, {4});
 }
 
@@ -208,9 +209,11 @@ static void undefined_output_fast_paths(void**) {
   Tensor cl = st::permute(contiguous_tensor({2, 4, 5, 3}, F32), {0, 3, 1, 2});
   TensorIterator it = TensorIteratorConfig().add_output(Tensor()).add_input(cl).build();
   expect_dims(it.output().strides(), {60, 1, 15, 3}, "channels-last output");
-  TensorIterator it2 =
-      TensorIteratorConfig().add_output(Tensor()).add_input(contiguous_tensor({3, 1}, F32)).add_input(
-          contiguous_tensor({4}, F32)).build();
+  TensorIterator it2 = TensorIteratorConfig()
+                           .add_output(Tensor())
+                           .add_input(contiguous_tensor({3, 1}, F32))
+                           .add_input(contiguous_tensor({4}, F32))
+                           .build();
   expect_dims(it2.output().sizes(), {3, 4}, "broadcast sizes");
   expect_dims(it2.output().strides(), {4, 1}, "broadcast output");
   TensorIterator it3 = TensorIteratorConfig()
@@ -334,12 +337,20 @@ static void partial_overlap_between_output_and_input(void**) {
 
 static void broadcast_errors_name_both_shapes(void**) {
   std::string msg;
-  assert_int_equal(status_of([&] { copy_iter(contiguous_tensor({2, 3}, F32), contiguous_tensor({2, 4}, F32)); }, &msg),
+  assert_int_equal(status_of(
+                       [&] {
+                         copy_iter(contiguous_tensor({2, 3}, F32), contiguous_tensor({2, 4}, F32));
+                       },
+                       &msg),
                    ST_ERROR_SHAPE_MISMATCH);
   expect_contains(msg, "src of sizes (2, 4) cannot be broadcast to dst's sizes (2, 3)");
   expect_contains(msg, "at dim 1 the size is 4, not 3 or 1");
   // Never the reverse: an input with more dims fails even when they are 1.
-  assert_int_equal(status_of([&] { copy_iter(contiguous_tensor({3}, F32), contiguous_tensor({1, 3}, F32)); }, &msg),
+  assert_int_equal(status_of(
+                       [&] {
+                         copy_iter(contiguous_tensor({3}, F32), contiguous_tensor({1, 3}, F32));
+                       },
+                       &msg),
                    ST_ERROR_SHAPE_MISMATCH);
   expect_contains(msg, "src of sizes (1, 3) cannot be broadcast to dst's sizes (3)");
   // Inputs broadcast among themselves when no output gives the shape.
@@ -392,9 +403,9 @@ static void undefined_operands_are_refused(void**) {
   assert_int_equal(status_of([&] { copy_iter(contiguous_tensor({2}, F32), Tensor()); }, &msg),
                    ST_ERROR_INVALID_ARGUMENT);
   expect_contains(msg, "src is undefined");
-  assert_int_equal(status_of([&] { TensorIteratorConfig().add_input(contiguous_tensor({2}, F32)).add_output(Tensor()); },
-                             &msg),
-                   ST_ERROR_INTERNAL);
+  assert_int_equal(
+      status_of([&] { TensorIteratorConfig().add_input(contiguous_tensor({2}, F32)).add_output(Tensor()); }, &msg),
+      ST_ERROR_INTERNAL);
   expect_contains(msg, "add every output before the inputs");
 }
 
