@@ -519,6 +519,46 @@ typedef struct st_allocator {
  */
 ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
 
+/**
+ * @brief One piece of the library's work: run items [begin, end) of it.
+ *
+ * Handed to an ::st_parallel_for_fn. Call it from any thread, any number of
+ * times, with disjoint ranges; it never throws or longjmps, and it returns
+ * when the range is done.
+ */
+typedef void (*st_parallel_task)(void* task_ctx, int64_t begin, int64_t end);
+
+/**
+ * @brief A host job system that runs the library's CPU work (a game engine's scheduler).
+ *
+ * Must call `task(task_ctx, begin, end)` over disjoint chunks that together
+ * cover [0, `n`) exactly once, each chunk at least `grain` items long except
+ * the last, on any threads (the calling one included), and return only once
+ * every chunk has returned. `ctx` is the pointer given to
+ * st_set_parallel_for(). It may be called from several threads at once.
+ */
+typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_parallel_task task, void* task_ctx);
+
+/**
+ * @brief Routes the library's CPU parallelism to `fn`; NULL restores the built-in OpenMP threads (process-wide).
+ *
+ * Work that is smaller than its grain, or that runs while
+ * st_get_num_threads() is 1, stays on the calling thread and never reaches
+ * `fn`; work started inside a chunk is never split again. Otherwise the job
+ * system, not st_set_num_threads(), decides how many threads run the chunks. Calls already
+ * running when the hook changes finish with the hook they started with,
+ * so `fn` and `ctx` must stay usable after they are replaced. A job system
+ * that leaves part of [0, n) unrun makes the operator fail with
+ * ST_ERROR_INTERNAL.
+ * @param fn  the job system, or NULL.
+ * @param ctx passed back to `fn`; must be NULL when `fn` is NULL.
+ * @retval ST_OK the hook is installed (or removed).
+ * @retval ST_ERROR_INVALID_ARGUMENT `fn` is NULL but `ctx` is not (a hook
+ *         that was meant to be installed); nothing changes.
+ * @retval ST_ERROR_OUT_OF_MEMORY recording the hook failed; nothing changes.
+ */
+ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
+
 /** @} */
 
 #ifdef __cplusplus
