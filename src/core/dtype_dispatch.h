@@ -45,7 +45,7 @@ decltype(auto) dispatch_dtype(ScalarType t, const char* op, F&& f) {
 
 #define ST_DISPATCH_CASE_(ENUM, CPP_TYPE, ALIAS, ...) \
   case ::st::ScalarType::ENUM: {                      \
-    using ALIAS = CPP_TYPE;                           \
+    using ALIAS [[maybe_unused]] = CPP_TYPE;          \
     return __VA_ARGS__();                             \
   }
 

@@ -144,6 +144,12 @@ uint16_t narrow(float f) {
   return st::convert<T>(f).bits;
 }
 
+// The loop a CPU kernel runs; the compiler may vectorize it.
+template <typename To, typename From>
+__attribute__((noinline)) void convert_array(To* out, const From* in, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = st::convert<To>(in[i]);
+}
+
 // Compares one conversion with the reference; NaN must give a quiet NaN
 // with the same sign. Returns the number of mismatches (0 or 1) after
 // printing the first few.
@@ -274,6 +280,29 @@ void check_narrowing_against_reference(const Format16& f) {
     bad += check_value_from_float<T>(f, ref, x);
     checked += 2;
   }
+  // The same floats through the loop a CPU kernel runs, which the compiler
+  // may vectorize.
+  std::vector<float> floats;
+  for (double v : ref.values()) floats.push_back(static_cast<float>(v));
+  for (double m : ref.midpoints()) {
+    const float mid = static_cast<float>(m);
+    floats.push_back(mid);
+    floats.push_back(-mid);
+    floats.push_back(std::nextafter(mid, std::numeric_limits<float>::infinity()));
+    floats.push_back(std::nextafter(mid, 0.0f));
+  }
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t fb = static_cast<uint32_t>(rng());
+    float x;
+    std::memcpy(&x, &fb, sizeof x);
+    floats.push_back(x);
+  }
+  std::vector<T> out(floats.size());
+  convert_array(out.data(), floats.data(), floats.size());
+  for (size_t i = 0; i < floats.size(); ++i) {
+    bad += check_against(f, ref, static_cast<double>(floats[i]), out[i].bits, "from float in a loop");
+  }
+  checked += static_cast<long>(floats.size());
   std::printf("%s: %ld conversions checked against the search reference\n", f.name, checked);
   assert_int_equal(bad, 0);
 }
