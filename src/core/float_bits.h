@@ -65,12 +65,12 @@ ST_HOST_DEVICE ST_FORCE_INLINE U round_shift_right_even(U m, int s) {
 // float, uint64_t for double) to a 16-bit format with kDstExp exponent bits
 // and kDstMant mantissa bits (float16: 5/10, bfloat16: 8/7): one rounding
 // from the exact value to nearest even, overflow to ±inf, NaN to a quiet NaN
-// with the sign and the leading payload bits kept, results below the
-// smallest subnormal to ±0.
+// with the sign and the leading payload bits kept; magnitudes up to half the
+// smallest subnormal become ±0 (the tie goes to the even zero).
 //
 // The normal case is the usual trick: rebias the exponent in place and
 // round the exponent|mantissa bits as one integer, so a carry out of the
-// mantissa bumps the exponent (and 65519.99 becomes 65504 or inf correctly).
+// mantissa bumps the exponent (65519.99 rounds to 65504, 65520 to inf).
 template <typename U, int kSrcExp, int kSrcMant, int kDstExp, int kDstMant>
 ST_HOST_DEVICE inline uint16_t round_to_16bit_float(U x) {
   constexpr int kSrcBits = 1 + kSrcExp + kSrcMant;
