@@ -73,6 +73,7 @@ static void message_names_the_function_the_argument_and_the_values(void** state)
   st_tensor x = make_tensor(DIMS(2, 3, 4), 3, ST_FLOAT32), y = {GARBAGE_ID};
   const int32_t dims[3] = {0, 1, 3};
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_permute(x, dims, 3, &y));
+  expect_null_handle(y);
   expect_message_contains("st_permute");
   expect_message_contains("dims[2] = 3");
   expect_message_contains("3 dims");
@@ -83,6 +84,7 @@ static void message_of_a_negative_size_names_the_index_and_value(void** state) {
   (void)state;
   st_tensor t = {GARBAGE_ID};
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(2, -5), 2, ST_FLOAT32, CPU, &t));
+  expect_null_handle(t);
   expect_message_contains("st_tensor_create");
   expect_message_contains("sizes[1] = -5");
 }
@@ -92,6 +94,7 @@ static void message_of_a_released_handle_names_the_argument(void** state) {
   st_tensor x = make_tensor(DIMS(2), 1, ST_FLOAT32), y = {GARBAGE_ID};
   EXPECT_OK(st_tensor_release(x));
   EXPECT_STATUS(ST_ERROR_INVALID_HANDLE, st_flip(x, 0, &y));
+  expect_null_handle(y);
   expect_message_contains("st_flip");
   expect_message_contains("src");
 }
@@ -100,6 +103,7 @@ static void message_stays_unchanged_after_a_successful_call(void** state) {
   (void)state;
   st_tensor t = {GARBAGE_ID};
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(1), 26, ST_FLOAT32, CPU, &t));
+  expect_null_handle(t);
   char before[1024];
   snprintf(before, sizeof before, "%s", st_last_error_message());
   assert_true(strstr(before, "ndim = 26") != NULL);
@@ -118,8 +122,11 @@ static void next_failure_replaces_the_message(void** state) {
   (void)state;
   st_tensor t = {GARBAGE_ID};
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(1), 1, (st_dtype)42, CPU, &t));
+  expect_null_handle(t);
   expect_message_contains("dtype = 42");
+  t.id = GARBAGE_ID;
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(1), 1, ST_FLOAT32, ((st_device){9, 0}), &t));
+  expect_null_handle(t);
   expect_message_contains("device.type = 9");
   assert_null(strstr(st_last_error_message(), "dtype = 42"));
 }
@@ -142,6 +149,7 @@ static void message_is_empty_on_a_fresh_thread_and_per_thread(void** state) {
   (void)state;
   st_tensor t = {GARBAGE_ID};
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(1), -1, ST_FLOAT32, CPU, &t));
+  expect_null_handle(t);
   char mine[1024];
   snprintf(mine, sizeof mine, "%s", st_last_error_message());
 
