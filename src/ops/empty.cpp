@@ -1,5 +1,7 @@
 #include "ops/empty.h"
 
+#include <cstdint>
+
 #include "core/contiguity.h"
 #include "core/cuda_hooks.h"
 #include "core/empty.h"
@@ -9,6 +11,7 @@ namespace st {
 namespace ops {
 
 Tensor empty_strided(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
+  check_empty_layout(sizes, strides);  // argument errors before the device's answer
   if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
   ST_CHECK(device.type == DeviceType::CPU, ST_ERROR_NOT_IMPLEMENTED, "no allocator for device type %s",
            device_type_name(static_cast<int32_t>(device.type)));
@@ -18,6 +21,20 @@ Tensor empty_strided(const DimVector& sizes, const DimVector& strides, ScalarTyp
 Tensor empty(const DimVector& sizes, ScalarType dtype, Device device) {
   return empty_strided(sizes, contiguous_strides(sizes), dtype, device);
 }
+
+namespace {
+
+// A dense source keeps its strides, with the sign dropped: allocated tensors
+// never have negative strides. A dense tensor can only have one on a dim of
+// size 1 or when it is empty, where no element moves (INT64_MIN, which has no
+// absolute value, becomes 0 there).
+DimVector absolute_strides(const Tensor& src) {
+  DimVector strides = src.strides();
+  for (int64_t& s : strides) s = s == INT64_MIN ? 0 : (s < 0 ? -s : s);
+  return strides;
+}
+
+}  // namespace
 
 DimVector strides_like(const Tensor& src, MemoryFormat fmt) {
   switch (fmt) {
@@ -32,7 +49,7 @@ DimVector strides_like(const Tensor& src, MemoryFormat fmt) {
                "fmt = channels_last_3d needs 5 dims, the tensor has %d", src.ndim());
       return channels_last_strides_3d(src.sizes());
     case MemoryFormat::Preserve:
-      return src.is_non_overlapping_and_dense() ? src.strides() : infer_dense_strides(src.sizes(), src.strides());
+      return src.is_non_overlapping_and_dense() ? absolute_strides(src) : infer_dense_strides(src.sizes(), src.strides());
   }
   fail(ST_ERROR_INVALID_ARGUMENT, "fmt = %d is not an st_memory_format", static_cast<int>(fmt));
 }
