@@ -64,27 +64,19 @@ struct OffsetCalculator {
 
   ST_HOST_DEVICE Offsets get(IndexType linear) const {
     IndexType sums[kArgs];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+    ST_UNROLL
     for (int arg = 0; arg < kArgs; ++arg) sums[arg] = 0;
     // A loop of fixed length with an early exit unrolls; a loop to dims_ would not.
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+    ST_UNROLL
     for (int d = 0; d < kMaxOffsetDims; ++d) {
       if (d == dims_) break;
       const DivMod<IndexType> qr = sizes_[d].divmod(linear);
       linear = qr.div;
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+      ST_UNROLL
       for (int arg = 0; arg < kArgs; ++arg) sums[arg] += qr.mod * strides_[d][arg];
     }
     Offsets out;
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+    ST_UNROLL
     for (int arg = 0; arg < kArgs; ++arg) out[arg] = wrap_to_signed(sums[arg]);
     return out;
   }

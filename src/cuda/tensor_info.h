@@ -30,7 +30,7 @@ constexpr int kMaxTensorInfoDims = ST_MAX_DIMS;
 template <typename U>
 ST_HOST_DEVICE ST_FORCE_INLINE std::make_signed_t<U> wrap_to_signed(U u) {
   using S = std::make_signed_t<U>;
-  constexpr U kMax = static_cast<U>(std::numeric_limits<S>::max());
+  constexpr U kMax = static_cast<U>(~U{0}) >> 1;  // the largest S (numeric_limits is host-only)
   return u <= kMax ? static_cast<S>(u) : static_cast<S>(-static_cast<S>(~u) - 1);
 }
 
@@ -90,9 +90,7 @@ struct IndexToOffset {
   using Offset = typename TensorInfo<T, IndexType>::Offset;
   static ST_HOST_DEVICE Offset get(IndexType linear, const TensorInfo<T, IndexType>& info) {
     IndexType offset = 0;
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
+    ST_UNROLL
     for (int i = Dims - 1; i > 0; --i) {
       offset += (linear % info.sizes[i]) * static_cast<IndexType>(info.strides[i]);
       linear /= info.sizes[i];
