@@ -521,6 +521,50 @@ ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
 
 /** @} */
 
+/* ======================================================================== */
+/** @name Observing                                                        */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief Receives one finished operator call (see st_set_trace_callback()).
+ *
+ * @param ctx         The `ctx` given to st_set_trace_callback().
+ * @param op_name     The operator: "empty_strided", "empty_like", "copy_",
+ *                    "fill_", "clone", "contiguous" or "to". A static string.
+ * @param duration_ns Wall-clock time of the call in nanoseconds, from a
+ *                    monotonic clock (>= 0), nested calls included.
+ *
+ * It runs on the thread that made the call, must return normally (never
+ * longjmp or throw through the library) and may call any stride function;
+ * operators it calls are not reported.
+ */
+typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns);
+
+/**
+ * @brief Reports every operator call, on any thread, to `fn`; NULL turns it off.
+ *
+ * While a callback is set, each call of an operator that goes through the
+ * dispatcher is reported when it returns, successfully or not, with its
+ * name and duration. A call made by another operator ends first and is
+ * reported first: st_tensor_create_like() reports "empty_strided", then
+ * "empty_like". Views and metadata queries are not operators and are not
+ * reported.
+ *
+ * Calls that begin after this returns report to the new callback. When it
+ * returns, no thread is inside the previous callback or will enter it
+ * again, so the previous `ctx` may be freed. Called from inside a callback
+ * it switches without that wait, and the previous callback may still be
+ * running on other threads.
+ *
+ * @param fn  The callback, or NULL to stop reporting.
+ * @param ctx Passed back to `fn` unchanged; may be NULL.
+ * @retval ST_OK always.
+ */
+ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
+
+/** @} */
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
