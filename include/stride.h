@@ -221,6 +221,8 @@ typedef void (*st_deleter)(void* data, void* ctx);
  *         overflows int64.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support,
  *         driver or such a device.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
+ *         `device` (the message names the operator and the backend).
  */
 ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype,
                                   st_device device, st_tensor* out);
@@ -241,6 +243,7 @@ ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype d
  *         NULL with ndim > 0 or a negative stride.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed or the span overflows int64.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_tensor_create().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides,
                                           int32_t ndim, st_dtype dtype, st_device device,
@@ -262,6 +265,7 @@ ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* s
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` lives on a CUDA device that is gone.
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -530,8 +534,8 @@ ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
  * @brief Receives one finished operator call (see st_set_trace_callback()).
  *
  * @param ctx         The `ctx` given to st_set_trace_callback().
- * @param op_name     The operator: "empty_strided", "empty_like", "copy_",
- *                    "fill_", "clone", "contiguous" or "to". A static string.
+ * @param op_name     The operator's name, such as "empty_strided" or
+ *                    "empty_like". A static string.
  * @param duration_ns Wall-clock time of the call in nanoseconds, from a
  *                    monotonic clock (>= 0), nested calls included.
  *

@@ -6,6 +6,16 @@
 // (then masked by the operator's fall-through keys, see OperatorEntry).
 // The global set holds BackendSelect always (PyTorch puts it in every
 // thread's default included set) and Tracing while a trace callback is set.
+//
+// Note [Reading thread-local keys]
+// Reading a thread-local from a shared library costs a call to
+// __tls_get_addr (the initial-exec model avoids it but takes static TLS,
+// which can make dlopen fail), and almost no call has thread-local keys.
+// So the guards also count themselves in a process-wide counter, and a call
+// reads its thread's keys only while that counter is non-zero. A thread
+// with a guard always sees its own increment, so its calls read its keys;
+// other threads may read theirs needlessly (they are empty) but never skip
+// keys they have.
 #pragma once
 
 #include <atomic>
@@ -16,36 +26,35 @@
 namespace st {
 namespace dispatch {
 
-// Plain words so that the thread-local needs no constructor: the hot path
-// reads it with two instructions. Initial-exec TLS, because the
-// general-dynamic model costs a call to __tls_get_addr per operator call.
-struct RawLocalDispatchKeySet {
-  uint64_t included;
-  uint64_t excluded;
+struct alignas(64) GlobalDispatchState {
+  std::atomic<uint64_t> included;      // DispatchKeySet bits
+  std::atomic<int64_t> active_guards;  // include/exclude guards alive on all threads
 };
-extern __thread RawLocalDispatchKeySet t_local_dispatch_key_set __attribute__((tls_model("initial-exec")));
-
-extern std::atomic<uint64_t> g_global_included_keys;
+extern GlobalDispatchState g_dispatch_state;
 
 struct LocalDispatchKeySet {
   DispatchKeySet included;
   DispatchKeySet excluded;
 };
 
-ST_FORCE_INLINE LocalDispatchKeySet local_dispatch_key_set() {
-  return {DispatchKeySet(DispatchKeySet::RAW, t_local_dispatch_key_set.included),
-          DispatchKeySet(DispatchKeySet::RAW, t_local_dispatch_key_set.excluded)};
-}
+// This thread's included and excluded keys.
+LocalDispatchKeySet local_dispatch_key_set();
 
 ST_FORCE_INLINE DispatchKeySet global_included_keys() {
-  return DispatchKeySet(DispatchKeySet::RAW, g_global_included_keys.load(std::memory_order_relaxed));
+  return DispatchKeySet(DispatchKeySet::RAW, g_dispatch_state.included.load(std::memory_order_relaxed));
 }
+
+// `keys` with this thread's included keys added and excluded ones removed.
+DispatchKeySet apply_local_dispatch_keys(DispatchKeySet keys);
 
 // (keys | included | global) − excluded: the keys of a call whose tensor
 // arguments have `keys` (PyTorch's computeDispatchKeySet without the mask).
 ST_FORCE_INLINE DispatchKeySet compute_dispatch_key_set(DispatchKeySet keys) {
-  const LocalDispatchKeySet local = local_dispatch_key_set();
-  return (keys | local.included | global_included_keys()) - local.excluded;
+  const DispatchKeySet with_global = keys | global_included_keys();
+  if (ST_UNLIKELY(g_dispatch_state.active_guards.load(std::memory_order_relaxed) != 0)) {
+    return apply_local_dispatch_keys(with_global);
+  }
+  return with_global;
 }
 
 // Adds `keys` to the global included set; the caller serializes changes.

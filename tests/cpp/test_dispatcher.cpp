@@ -190,6 +190,8 @@ static void guards_include_and_exclude_keys_and_nest(void**) {
     assert_int_equal(Unary::call(cpu), 3);
     {
       IncludeDispatchKeyGuard again(DispatchKey::PrivateUse1);
+      // Calls read thread-local keys only while some guard is alive.
+      assert_int_equal(g_dispatch_state.active_guards.load(), 2);
       assert_int_equal(Unary::call(cpu), 3);
     }
     assert_int_equal(local_dispatch_key_set().included.raw_repr(), 0x8 | 0x4);
@@ -207,6 +209,7 @@ static void guards_include_and_exclude_keys_and_nest(void**) {
     assert_int_equal(Unary::call(cpu), 1);
   }
   assert_int_equal(local_dispatch_key_set().excluded.raw_repr(), 0);
+  assert_int_equal(g_dispatch_state.active_guards.load(), 0);
   assert_int_equal(Factory::call(Device{}), 1);
 }
 
