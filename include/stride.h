@@ -222,6 +222,8 @@ typedef void (*st_deleter)(void* data, void* ctx);
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or pinned host (CUDA_HOST)
  *         device, and stride has no CUDA support, no driver is installed,
  *         no GPU is present or the index is out of range; the message says which.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
+ *         `device` (the message names the operator and the backend).
  */
 ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype,
                                   st_device device, st_tensor* out);
@@ -242,6 +244,7 @@ ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype d
  *         NULL with ndim > 0 or a negative stride.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed or the span overflows int64.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_tensor_create().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides,
                                           int32_t ndim, st_dtype dtype, st_device device,
@@ -263,6 +266,7 @@ ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* s
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` lives on a CUDA device that is gone.
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -620,6 +624,50 @@ ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
  *         work (the message has the runtime's error name and text).
  */
 ST_API st_status st_cuda_synchronize(int32_t device);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Observing                                                        */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief Receives one finished operator call (see st_set_trace_callback()).
+ *
+ * @param ctx         The `ctx` given to st_set_trace_callback().
+ * @param op_name     The operator's name, such as "empty_strided" or
+ *                    "empty_like". A static string.
+ * @param duration_ns Wall-clock time of the call in nanoseconds, from a
+ *                    monotonic clock (>= 0), nested calls included.
+ *
+ * It runs on the thread that made the call, must return normally (never
+ * longjmp or throw through the library) and may call any stride function;
+ * operators it calls are not reported.
+ */
+typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns);
+
+/**
+ * @brief Reports every operator call, on any thread, to `fn`; NULL turns it off.
+ *
+ * While a callback is set, each call of an operator that goes through the
+ * dispatcher is reported when it returns, successfully or not, with its
+ * name and duration. A call made by another operator ends first and is
+ * reported first: st_tensor_create_like() reports "empty_strided", then
+ * "empty_like". Views and metadata queries are not operators and are not
+ * reported.
+ *
+ * Calls that begin after this returns report to the new callback. When it
+ * returns, no thread is inside the previous callback or will enter it
+ * again, so the previous `ctx` may be freed. Called from inside a callback
+ * it switches without that wait, and the previous callback may still be
+ * running on other threads.
+ *
+ * @param fn  The callback, or NULL to stop reporting.
+ * @param ctx Passed back to `fn` unchanged; may be NULL.
+ * @retval ST_OK always.
+ */
+ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
 
 /** @} */
 
