@@ -219,8 +219,11 @@ typedef void (*st_deleter)(void* data, void* ctx);
  *         device type, a CPU index other than 0, a negative device index.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed, or numel × itemsize
  *         overflows int64.
- * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support,
- *         driver or such a device.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or pinned host (CUDA_HOST)
+ *         device, and stride has no CUDA support, no driver is installed,
+ *         no GPU is present or the index is out of range; the message says which.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
+ *         `device` (the message names the operator and the backend).
  */
 ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype,
                                   st_device device, st_tensor* out);
@@ -241,6 +244,7 @@ ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype d
  *         NULL with ndim > 0 or a negative stride.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed or the span overflows int64.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_tensor_create().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides,
                                           int32_t ndim, st_dtype dtype, st_device device,
@@ -262,6 +266,7 @@ ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* s
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` lives on a CUDA device that is gone.
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -284,7 +289,8 @@ ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_t
  *         tensor, and the argument errors of st_tensor_create().
  * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
  *         or the bookkeeping could not be allocated.
- * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or CUDA_HOST device that is
+ *         unavailable, as st_tensor_create().
  */
 ST_API st_status st_tensor_from_data(void* data, const int64_t* sizes, const int64_t* strides,
                                      int32_t ndim, st_dtype dtype, st_device device,
@@ -657,6 +663,110 @@ typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_paral
  * @retval ST_ERROR_OUT_OF_MEMORY recording the hook failed; nothing changes.
  */
 ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name CUDA                                                             */
+/* ======================================================================== */
+/** @{
+ * Every function here answers sensibly on a machine without a GPU or a
+ * driver, and in a build without CUDA support: there are then no devices,
+ * and naming one answers ST_ERROR_DEVICE_UNAVAILABLE with the reason.
+ *
+ * Work stride queues on a device goes to the calling thread's current
+ * stream there (the default stream until st_cuda_set_stream() changes it).
+ * Device memory is allocated on that stream and freed on the same stream
+ * when the last tensor using it is released, so work queued on it before
+ * the release still sees the memory; work on other streams must be
+ * synchronized with it by the caller first.
+ */
+
+/**
+ * @brief The number of CUDA devices this process can use.
+ * @param[out] out The count; 0 when stride was built without CUDA, no
+ *             driver is installed or no GPU is present (or visible).
+ * @retval ST_OK also when there are no devices.
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL (nothing is written).
+ */
+ST_API st_status st_cuda_device_count(int32_t* out);
+
+/**
+ * @brief Sets the calling thread's current stream on CUDA device `device`.
+ *
+ * Later calls on this thread queue their work for `device` on `stream` and
+ * allocate device memory in its order. The stream stays the caller's:
+ * stride never destroys it, and it must outlive both the work queued on it
+ * and every tensor allocated while it was current (their memory is freed
+ * on it).
+ *
+ * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
+ * @param stream A `cudaStream_t` created on `device`, or NULL for the
+ *               default stream.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative, or `stream`
+ *         belongs to another device.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE no CUDA support, no driver, no device,
+ *         or `device` out of range; the message says which.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime rejected `stream`
+ *         (the message has its error name and text).
+ */
+ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
+
+/**
+ * @brief Waits until all work queued on CUDA device `device`, on every
+ *        stream, has finished (cudaDeviceSynchronize).
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_cuda_set_stream().
+ * @retval ST_ERROR_DEVICE_FAILURE the device reported an error from earlier
+ *         work (the message has the runtime's error name and text).
+ */
+ST_API st_status st_cuda_synchronize(int32_t device);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Observing                                                        */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief Receives one finished operator call (see st_set_trace_callback()).
+ *
+ * @param ctx         The `ctx` given to st_set_trace_callback().
+ * @param op_name     The operator's name, such as "empty_strided" or
+ *                    "empty_like". A static string.
+ * @param duration_ns Wall-clock time of the call in nanoseconds, from a
+ *                    monotonic clock (>= 0), nested calls included.
+ *
+ * It runs on the thread that made the call, must return normally (never
+ * longjmp or throw through the library) and may call any stride function;
+ * operators it calls are not reported.
+ */
+typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns);
+
+/**
+ * @brief Reports every operator call, on any thread, to `fn`; NULL turns it off.
+ *
+ * While a callback is set, each call of an operator that goes through the
+ * dispatcher is reported when it returns, successfully or not, with its
+ * name and duration. A call made by another operator ends first and is
+ * reported first: st_tensor_create_like() reports "empty_strided", then
+ * "empty_like". Views and metadata queries are not operators and are not
+ * reported.
+ *
+ * Calls that begin after this returns report to the new callback. When it
+ * returns, no thread is inside the previous callback or will enter it
+ * again, so the previous `ctx` may be freed. Called from inside a callback
+ * it switches without that wait, and the previous callback may still be
+ * running on other threads.
+ *
+ * @param fn  The callback, or NULL to stop reporting.
+ * @param ctx Passed back to `fn` unchanged; may be NULL.
+ * @retval ST_OK always.
+ */
+ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
 
 /** @} */
 
