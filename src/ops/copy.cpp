@@ -1,6 +1,8 @@
-// The copy front for host memory (API.md, st_copy): the preconditions every
-// backend shares, staging through a temporary when src and dst share memory,
-// then the CPU kernel over a TensorIterator.
+// The copy_ operator and its kernel for host memory (API.md, st_copy): the
+// preconditions every backend shares (core/copy_preconditions.h), staging
+// through a temporary when src and dst share memory, then the CPU kernel
+// over a TensorIterator. copy_ dispatches on the union of dst's and src's
+// keys, so a CUDA operand selects the CUDA backend's kernel.
 #include "ops/copy.h"
 
 #include "core/contiguity.h"
@@ -9,11 +11,15 @@
 #include "core/empty.h"
 #include "core/error.h"
 #include "cpu/copy_kernel.h"
+#include "dispatch/registration.h"
 #include "iter/tensor_iterator.h"
 
 namespace st {
 namespace ops {
 namespace {
+
+ST_DEFINE_OPERATOR(Copy, "copy_", "copy_(Tensor(a!) self, Tensor src, bool non_blocking) -> ()",
+                   void(const Tensor&, const Tensor&, bool));
 
 void run_cpu_copy(const Tensor& dst, const Tensor& src) {
   TensorIterator iter = TensorIteratorConfig()
@@ -27,9 +33,8 @@ void run_cpu_copy(const Tensor& dst, const Tensor& src) {
   cpu::copy_kernel(iter);
 }
 
-}  // namespace
-
-void copy_(const Tensor& dst, const Tensor& src, bool /*non_blocking: host copies are synchronous*/) {
+// Host copies are synchronous, so non_blocking changes nothing here.
+void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
   const CopyAction action = check_copy(dst, src);
   if (action == CopyAction::Nothing) return;
   if (!dst.device().is_host() || !src.device().is_host()) {
@@ -47,6 +52,11 @@ void copy_(const Tensor& dst, const Tensor& src, bool /*non_blocking: host copie
   }
   run_cpu_copy(dst, src);
 }
+ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
+
+}  // namespace
+
+void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) { Copy::call(dst, src, non_blocking); }
 
 }  // namespace ops
 }  // namespace st
