@@ -483,6 +483,105 @@ ST_API st_status st_flip(st_tensor src, int32_t dim, st_tensor* out);
  */
 ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
+/**
+ * @brief st_view() when the strides allow it, else a contiguous copy with the new shape.
+ *
+ * Whether the result shares `src`'s storage depends on `src`'s strides
+ * exactly as st_view() decides. One size may be -1.
+ * @retval ST_ERROR_INVALID_ARGUMENT as st_view().
+ * @retval ST_ERROR_SHAPE_MISMATCH numel differs.
+ * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a copy of device memory without a usable device.
+ */
+ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Operators                                                        */
+/* ======================================================================== */
+/** @{
+ * Each answers ST_ERROR_INVALID_HANDLE for a handle that is not live and
+ * ST_ERROR_INVALID_ARGUMENT for a NULL `out`, an unknown enum value or a
+ * memory format that does not fit the rank (CHANNELS_LAST needs 4 dims,
+ * CHANNELS_LAST_3D 5). Operators that make a tensor answer
+ * ST_ERROR_OUT_OF_MEMORY when it cannot be allocated. Every element is
+ * converted by the conversion rules: float → integer truncates and
+ * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
+ * float32 is to nearest even from the exact value, → bool is "nonzero",
+ * complex → real keeps the real part.
+ */
+
+/**
+ * @brief `src` laid out as `fmt` asks: `src` itself when it already is, else a copy.
+ *
+ * When `src` is contiguous in `fmt` (st_tensor_is_contiguous), `*out` is
+ * `src`'s own handle with one more reference: release both. Otherwise a new
+ * tensor, as st_clone(src, fmt).
+ * @param fmt CONTIGUOUS, CHANNELS_LAST (4-d) or CHANNELS_LAST_3D (5-d).
+ * @retval ST_ERROR_INVALID_ARGUMENT also for PRESERVE, as in PyTorch.
+ */
+ST_API st_status st_contiguous(st_tensor src, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief A copy of `src` in new storage, laid out as `fmt` asks.
+ *
+ * With PRESERVE a non-overlapping dense source keeps its strides exactly;
+ * any other source gets dense strides in its own stride order (a negative
+ * stride counts by its absolute value). The result never has negative strides.
+ */
+ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief dst[...] = src, with `src` broadcast to `dst`'s shape, any dtype pair.
+ *
+ * `src` may have fewer dims than `dst` (aligned from the right) and dims of
+ * size 1 that broadcast; never more dims than `dst`. Overlap between `src`
+ * and `dst` is always handled: the result is as if `src` were read in full
+ * first. A view of the very same elements is a no-op. Nothing is written
+ * when the call fails.
+ * @param non_blocking Nonzero lets a CUDA copy return before it finishes
+ *        (stream order); host copies always finish before returning.
+ * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
+ * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
+ *         its dims of size > 1 by |stride|; each |stride| must exceed the
+ *         span Σ (size − 1)·|stride| of the dims before it (an expanded
+ *         `dst` always fails).
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY a temporary for overlapping operands could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
+ */
+ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
+
+/**
+ * @brief `src` converted to `dtype`, on `device`, laid out as `fmt` asks.
+ *
+ * When dtype and device already match and `src` is contiguous in `fmt`
+ * (PRESERVE: always), `*out` is `src`'s own handle with one more
+ * reference. Otherwise a new tensor whose strides follow `fmt` (PRESERVE:
+ * as st_clone()).
+ * @retval ST_ERROR_INVALID_ARGUMENT also for a bad device (see st_tensor_create()).
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
+ */
+ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief Sets every element of `dst` to `value` converted to its dtype.
+ *
+ * A self-overlapping `dst` (an expanded view) is allowed: every element
+ * receives the same value.
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
+ */
+ST_API st_status st_fill(st_tensor dst, double value);
+
+/**
+ * @brief st_fill(dst, 0).
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
+ */
+ST_API st_status st_zero(st_tensor dst);
+
 /** @} */
 
 /* ======================================================================== */
