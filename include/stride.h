@@ -219,8 +219,11 @@ typedef void (*st_deleter)(void* data, void* ctx);
  *         device type, a CPU index other than 0, a negative device index.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed, or numel × itemsize
  *         overflows int64.
- * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support,
- *         driver or such a device.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or pinned host (CUDA_HOST)
+ *         device, and stride has no CUDA support, no driver is installed,
+ *         no GPU is present or the index is out of range; the message says which.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
+ *         `device` (the message names the operator and the backend).
  */
 ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype,
                                   st_device device, st_tensor* out);
@@ -241,6 +244,7 @@ ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype d
  *         NULL with ndim > 0 or a negative stride.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed or the span overflows int64.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_tensor_create().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides,
                                           int32_t ndim, st_dtype dtype, st_device device,
@@ -262,6 +266,7 @@ ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* s
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` lives on a CUDA device that is gone.
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -284,7 +289,8 @@ ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_t
  *         tensor, and the argument errors of st_tensor_create().
  * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
  *         or the bookkeeping could not be allocated.
- * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA device without CUDA support.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or CUDA_HOST device that is
+ *         unavailable, as st_tensor_create().
  */
 ST_API st_status st_tensor_from_data(void* data, const int64_t* sizes, const int64_t* strides,
                                      int32_t ndim, st_dtype dtype, st_device device,
@@ -477,6 +483,105 @@ ST_API st_status st_flip(st_tensor src, int32_t dim, st_tensor* out);
  */
 ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
+/**
+ * @brief st_view() when the strides allow it, else a contiguous copy with the new shape.
+ *
+ * Whether the result shares `src`'s storage depends on `src`'s strides
+ * exactly as st_view() decides. One size may be -1.
+ * @retval ST_ERROR_INVALID_ARGUMENT as st_view().
+ * @retval ST_ERROR_SHAPE_MISMATCH numel differs.
+ * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a copy of device memory without a usable device.
+ */
+ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Operators                                                        */
+/* ======================================================================== */
+/** @{
+ * Each answers ST_ERROR_INVALID_HANDLE for a handle that is not live and
+ * ST_ERROR_INVALID_ARGUMENT for a NULL `out`, an unknown enum value or a
+ * memory format that does not fit the rank (CHANNELS_LAST needs 4 dims,
+ * CHANNELS_LAST_3D 5). Operators that make a tensor answer
+ * ST_ERROR_OUT_OF_MEMORY when it cannot be allocated. Every element is
+ * converted by the conversion rules: float → integer truncates and
+ * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
+ * float32 is to nearest even from the exact value, → bool is "nonzero",
+ * complex → real keeps the real part.
+ */
+
+/**
+ * @brief `src` laid out as `fmt` asks: `src` itself when it already is, else a copy.
+ *
+ * When `src` is contiguous in `fmt` (st_tensor_is_contiguous), `*out` is
+ * `src`'s own handle with one more reference: release both. Otherwise a new
+ * tensor, as st_clone(src, fmt).
+ * @param fmt CONTIGUOUS, CHANNELS_LAST (4-d) or CHANNELS_LAST_3D (5-d).
+ * @retval ST_ERROR_INVALID_ARGUMENT also for PRESERVE, as in PyTorch.
+ */
+ST_API st_status st_contiguous(st_tensor src, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief A copy of `src` in new storage, laid out as `fmt` asks.
+ *
+ * With PRESERVE a non-overlapping dense source keeps its strides exactly;
+ * any other source gets dense strides in its own stride order (a negative
+ * stride counts by its absolute value). The result never has negative strides.
+ */
+ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief dst[...] = src, with `src` broadcast to `dst`'s shape, any dtype pair.
+ *
+ * `src` may have fewer dims than `dst` (aligned from the right) and dims of
+ * size 1 that broadcast; never more dims than `dst`. Overlap between `src`
+ * and `dst` is always handled: the result is as if `src` were read in full
+ * first. A view of the very same elements is a no-op. Nothing is written
+ * when the call fails.
+ * @param non_blocking Nonzero lets a CUDA copy return before it finishes
+ *        (stream order); host copies always finish before returning.
+ * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
+ * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
+ *         its dims of size > 1 by |stride|; each |stride| must exceed the
+ *         span Σ (size − 1)·|stride| of the dims before it (an expanded
+ *         `dst` always fails).
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY a temporary for overlapping operands could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
+ */
+ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
+
+/**
+ * @brief `src` converted to `dtype`, on `device`, laid out as `fmt` asks.
+ *
+ * When dtype and device already match and `src` is contiguous in `fmt`
+ * (PRESERVE: always), `*out` is `src`'s own handle with one more
+ * reference. Otherwise a new tensor whose strides follow `fmt` (PRESERVE:
+ * as st_clone()).
+ * @retval ST_ERROR_INVALID_ARGUMENT also for a bad device (see st_tensor_create()).
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
+ */
+ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memory_format fmt, st_tensor* out);
+
+/**
+ * @brief Sets every element of `dst` to `value` converted to its dtype.
+ *
+ * A self-overlapping `dst` (an expanded view) is allowed: every element
+ * receives the same value.
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
+ */
+ST_API st_status st_fill(st_tensor dst, double value);
+
+/**
+ * @brief st_fill(dst, 0).
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
+ */
+ST_API st_status st_zero(st_tensor dst);
+
 /** @} */
 
 /* ======================================================================== */
@@ -623,6 +728,150 @@ typedef struct st_allocator {
  * @retval ST_ERROR_INVALID_ARGUMENT `allocator` has a NULL `alloc` or `free`.
  */
 ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
+
+/**
+ * @brief One piece of the library's work: run items [begin, end) of it.
+ *
+ * Handed to an ::st_parallel_for_fn. Call it from any thread, any number of
+ * times, with disjoint ranges; it never throws or longjmps, and it returns
+ * when the range is done.
+ */
+typedef void (*st_parallel_task)(void* task_ctx, int64_t begin, int64_t end);
+
+/**
+ * @brief A host job system that runs the library's CPU work (a game engine's scheduler).
+ *
+ * Must call `task(task_ctx, begin, end)` over disjoint chunks that together
+ * cover [0, `n`) exactly once, each chunk at least `grain` items long except
+ * the last, on any threads (the calling one included), and return only once
+ * every chunk has returned. `ctx` is the pointer given to
+ * st_set_parallel_for(). It may be called from several threads at once.
+ */
+typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_parallel_task task, void* task_ctx);
+
+/**
+ * @brief Routes the library's CPU parallelism to `fn`; NULL restores the built-in OpenMP threads (process-wide).
+ *
+ * Work that is smaller than its grain, or that runs while
+ * st_get_num_threads() is 1, stays on the calling thread and never reaches
+ * `fn`; work started inside a chunk is never split again. Otherwise the job
+ * system, not st_set_num_threads(), decides how many threads run the chunks. Calls already
+ * running when the hook changes finish with the hook they started with,
+ * so `fn` and `ctx` must stay usable after they are replaced. A job system
+ * that leaves part of [0, n) unrun makes the operator fail with
+ * ST_ERROR_INTERNAL.
+ * @param fn  the job system, or NULL.
+ * @param ctx passed back to `fn`; must be NULL when `fn` is NULL.
+ * @retval ST_OK the hook is installed (or removed).
+ * @retval ST_ERROR_INVALID_ARGUMENT `fn` is NULL but `ctx` is not (a hook
+ *         that was meant to be installed); nothing changes.
+ * @retval ST_ERROR_OUT_OF_MEMORY recording the hook failed; nothing changes.
+ */
+ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name CUDA                                                             */
+/* ======================================================================== */
+/** @{
+ * Every function here answers sensibly on a machine without a GPU or a
+ * driver, and in a build without CUDA support: there are then no devices,
+ * and naming one answers ST_ERROR_DEVICE_UNAVAILABLE with the reason.
+ *
+ * Work stride queues on a device goes to the calling thread's current
+ * stream there (the default stream until st_cuda_set_stream() changes it).
+ * Device memory is allocated on that stream and freed on the same stream
+ * when the last tensor using it is released, so work queued on it before
+ * the release still sees the memory; work on other streams must be
+ * synchronized with it by the caller first.
+ */
+
+/**
+ * @brief The number of CUDA devices this process can use.
+ * @param[out] out The count; 0 when stride was built without CUDA, no
+ *             driver is installed or no GPU is present (or visible).
+ * @retval ST_OK also when there are no devices.
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL (nothing is written).
+ */
+ST_API st_status st_cuda_device_count(int32_t* out);
+
+/**
+ * @brief Sets the calling thread's current stream on CUDA device `device`.
+ *
+ * Later calls on this thread queue their work for `device` on `stream` and
+ * allocate device memory in its order. The stream stays the caller's:
+ * stride never destroys it, and it must outlive both the work queued on it
+ * and every tensor allocated while it was current (their memory is freed
+ * on it).
+ *
+ * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
+ * @param stream A `cudaStream_t` created on `device`, or NULL for the
+ *               default stream.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative, or `stream`
+ *         belongs to another device.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE no CUDA support, no driver, no device,
+ *         or `device` out of range; the message says which.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime rejected `stream`
+ *         (the message has its error name and text).
+ */
+ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
+
+/**
+ * @brief Waits until all work queued on CUDA device `device`, on every
+ *        stream, has finished (cudaDeviceSynchronize).
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_cuda_set_stream().
+ * @retval ST_ERROR_DEVICE_FAILURE the device reported an error from earlier
+ *         work (the message has the runtime's error name and text).
+ */
+ST_API st_status st_cuda_synchronize(int32_t device);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Observing                                                        */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief Receives one finished operator call (see st_set_trace_callback()).
+ *
+ * @param ctx         The `ctx` given to st_set_trace_callback().
+ * @param op_name     The operator's name, such as "empty_strided" or
+ *                    "empty_like". A static string.
+ * @param duration_ns Wall-clock time of the call in nanoseconds, from a
+ *                    monotonic clock (>= 0), nested calls included.
+ *
+ * It runs on the thread that made the call, must return normally (never
+ * longjmp or throw through the library) and may call any stride function;
+ * operators it calls are not reported.
+ */
+typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns);
+
+/**
+ * @brief Reports every operator call, on any thread, to `fn`; NULL turns it off.
+ *
+ * While a callback is set, each call of an operator that goes through the
+ * dispatcher is reported when it returns, successfully or not, with its
+ * name and duration. A call made by another operator ends first and is
+ * reported first: st_tensor_create_like() reports "empty_strided", then
+ * "empty_like". Views and metadata queries are not operators and are not
+ * reported.
+ *
+ * Calls that begin after this returns report to the new callback. When it
+ * returns, no thread is inside the previous callback or will enter it
+ * again, so the previous `ctx` may be freed. Called from inside a callback
+ * it switches without that wait, and the previous callback may still be
+ * running on other threads.
+ *
+ * @param fn  The callback, or NULL to stop reporting.
+ * @param ctx Passed back to `fn` unchanged; may be NULL.
+ * @retval ST_OK always.
+ */
+ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
 
 /** @} */
 

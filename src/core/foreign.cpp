@@ -19,7 +19,7 @@ Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_s
              format_dims(sizes).c_str());
     Extent e;
     int64_t span;
-    ST_CHECK(compute_extent(sizes, strides, &e) && checked_add(e.hi - e.lo, 1, &span) &&
+    ST_CHECK(compute_extent(sizes, strides, &e) && extent_elements(e, &span) &&
                  checked_mul(span, item, &bytes),
              ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes",
              format_dims(sizes).c_str(), format_dims(strides).c_str());
