@@ -12,7 +12,7 @@ No Julia can run here, so this reads bindings/julia/src/*.jl instead:
   for value.
 
 Usage: check_julia_ccalls.py LIBRARY [HEADER] [JULIA_SRC_DIR]
-Prints one line per problem and closes with "julia: N passed, N failed, N skipped".
+Prints one line per problem and closes with "julia: N passed, N failed".
 """
 
 import os
@@ -21,25 +21,6 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# Functions of API.md that a library build may not have yet, with their
-# prototypes there. A ccall of one that the header lacks is checked against
-# this and reported skipped for the export check. Empty this table once the
-# header declares them all.
-AWAITED = {
-    "st_reshape": "st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out)",
-    "st_contiguous": "st_status st_contiguous(st_tensor src, st_memory_format fmt, st_tensor* out)",
-    "st_clone": "st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out)",
-    "st_copy": "st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking)",
-    "st_to": "st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memory_format fmt, st_tensor* out)",
-    "st_fill": "st_status st_fill(st_tensor dst, double value)",
-    "st_zero": "st_status st_zero(st_tensor dst)",
-    "st_set_parallel_for": "st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx)",
-    "st_set_trace_callback": "st_status st_set_trace_callback(st_trace_fn fn, void* ctx)",
-    "st_cuda_device_count": "st_status st_cuda_device_count(int32_t* out)",
-    "st_cuda_set_stream": "st_status st_cuda_set_stream(int32_t device, void* stream)",
-    "st_cuda_synchronize": "st_status st_cuda_synchronize(int32_t device)",
-}
 
 C_SCALARS = {
     "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "size_t": "size",
@@ -63,7 +44,7 @@ JULIA_ENUMS = {"DType": ("st_dtype", "ST_"), "DeviceType": ("st_device_type", "S
 
 class Checks:
     def __init__(self):
-        self.passed = self.failed = self.skipped = 0
+        self.passed = self.failed = 0
 
     def ok(self):
         self.passed += 1
@@ -71,10 +52,6 @@ class Checks:
     def fail(self, where, what):
         self.failed += 1
         print(f"FAIL {where}: {what}")
-
-    def skip(self, where, what):
-        self.skipped += 1
-        print(f"skipped: {where}: {what}")
 
 
 # ---- C side --------------------------------------------------------------------
@@ -291,21 +268,14 @@ def main(argv):
                 continue
             where = f"{where} {name}"
             called.add(name)
-            if name in declared:
-                ret, args = declared[name]
-                if name in exported:
-                    checks.ok()
-                else:
-                    checks.fail(where, "declared in stride.h but not exported by the library")
-            elif name in AWAITED:
-                _, ret, args = parse_prototype(AWAITED[name])
-                if name in exported:
-                    checks.fail(where, "exported by the library but not declared in stride.h")
-                else:
-                    checks.skip(where, f"{name} not in this build (types checked against API.md)")
-            else:
-                checks.fail(where, "not a function of the C API")
+            if name not in declared:
+                checks.fail(where, "not a function of the C API (stride.h declares no such function)")
                 continue
+            ret, args = declared[name]
+            if name in exported:
+                checks.ok()
+            else:
+                checks.fail(where, "declared in stride.h but not exported by the library")
             if n_values == len(arg_texts):
                 checks.ok()
             else:
@@ -360,7 +330,7 @@ def main(argv):
         else:
             checks.fail(jname, f"values {values} differ from {cname} {want}")
 
-    print(f"julia: {checks.passed} passed, {checks.failed} failed, {checks.skipped} skipped")
+    print(f"julia: {checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
 

@@ -6,7 +6,6 @@ import (
 )
 
 func TestContiguous(t *testing.T) {
-	needs(t, "st_contiguous")
 	x := must(arange(3, 4).Transpose(0, 1))
 	c := must(x.Contiguous(Contiguous))
 	if !equalInts(c.Strides(), []int64{3, 1}) || c.DataPtr() == x.DataPtr() {
@@ -26,7 +25,6 @@ func TestContiguous(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
-	needs(t, "st_clone")
 	f := must(arange(2, 3).Flip(1))
 	c := must(f.Clone(Preserve))
 	if !equalInts(c.Strides(), []int64{3, 1}) {
@@ -41,7 +39,6 @@ func TestClone(t *testing.T) {
 }
 
 func TestCopyFrom(t *testing.T) {
-	needs(t, "st_copy")
 	dst := must(FromSlice(make([]int32, 6), []int64{2, 3}))
 	src := must(FromSlice([]float64{1.7, -2.7, 3.2}, []int64{3}))
 	if err := dst.CopyFrom(src, false); err != nil {
@@ -61,7 +58,6 @@ func TestCopyFrom(t *testing.T) {
 }
 
 func TestCopyIntoReadOnly(t *testing.T) {
-	needs(t, "st_copy", "st_fill", "st_zero")
 	x := must(FromSlice([]float64{1, 2}, []int64{2}))
 	mv := must(x.ToDLPackVersioned())
 	mv.Flags |= DLPackFlagReadOnly
@@ -76,7 +72,6 @@ func TestCopyIntoReadOnly(t *testing.T) {
 }
 
 func TestTo(t *testing.T) {
-	needs(t, "st_to")
 	x := must(FromSlice([]float64{0.5, -1.5, 300, math.NaN()}, []int64{4}))
 	u := must(x.To(Uint8, CPUDevice, Preserve))
 	want := []uint8{0, 0, 255, 0} // truncation, saturation, NaN -> 0
@@ -91,7 +86,6 @@ func TestTo(t *testing.T) {
 }
 
 func TestFillZeroReshape(t *testing.T) {
-	needs(t, "st_fill", "st_zero", "st_reshape")
 	x := must(FromSlice([]int16{1, 1, 1, 1, 1, 1}, []int64{2, 3}))
 	if err := must(x.Slice(1, 0, 3, 2)).Fill(-2.9); err != nil {
 		t.Fatal(err)

@@ -54,20 +54,16 @@ func SetCPUAllocator(a CPUAllocator) error {
 type ParallelFor func(n, grain int64, run func(begin, end int64))
 
 func runTask(task, taskCtx unsafe.Pointer, begin, end int64) {
-	C.stride_run_task(C.stride_parallel_task(task), taskCtx, C.int64_t(begin), C.int64_t(end))
+	C.stride_run_task(C.st_parallel_task(task), taskCtx, C.int64_t(begin), C.int64_t(end))
 }
 
 // SetParallelFor runs the library's CPU parallelism through f; nil restores the built-in pool.
 func SetParallelFor(f ParallelFor) error {
-	fn, err := lookup("st_set_parallel_for")
-	if err != nil {
-		return err
-	}
 	var h C.uintptr_t
 	if f != nil {
 		h = C.uintptr_t(cgo.NewHandle(f)) // kept: another thread may still be inside it
 	}
-	return call(func() C.st_status { return C.stride_call_set_parallel_for(fn, h) })
+	return call(func() C.st_status { return C.stride_go_set_parallel_for(h) })
 }
 
 // TraceFunc receives each operator's name and duration in nanoseconds.
@@ -75,25 +71,17 @@ type TraceFunc func(op string, durationNs int64)
 
 // SetTraceCallback calls f after every operator call; nil turns tracing off.
 func SetTraceCallback(f TraceFunc) error {
-	fn, err := lookup("st_set_trace_callback")
-	if err != nil {
-		return err
-	}
 	var h C.uintptr_t
 	if f != nil {
 		h = C.uintptr_t(cgo.NewHandle(f))
 	}
-	return call(func() C.st_status { return C.stride_call_set_trace_callback(fn, h) })
+	return call(func() C.st_status { return C.stride_go_set_trace_callback(h) })
 }
 
 // CUDADeviceCount is 0 when CUDA is not built in or there is no driver or GPU.
 func CUDADeviceCount() (int, error) {
-	fn, err := lookup("st_cuda_device_count")
-	if err != nil {
-		return 0, err
-	}
 	var n C.int32_t
-	err = call(func() C.st_status { return C.stride_call_cuda_device_count(fn, &n) })
+	err := call(func() C.st_status { return C.st_cuda_device_count(&n) })
 	return int(n), err
 }
 
@@ -101,18 +89,10 @@ func CUDADeviceCount() (int, error) {
 // (nil: the default stream). Lock the goroutine to its thread first
 // (runtime.LockOSThread) for the setting to mean anything.
 func CUDASetStream(device int32, stream unsafe.Pointer) error {
-	fn, err := lookup("st_cuda_set_stream")
-	if err != nil {
-		return err
-	}
-	return call(func() C.st_status { return C.stride_call_cuda_set_stream(fn, C.int32_t(device), stream) })
+	return call(func() C.st_status { return C.st_cuda_set_stream(C.int32_t(device), stream) })
 }
 
 // CUDASynchronize waits for the library's work on device.
 func CUDASynchronize(device int32) error {
-	fn, err := lookup("st_cuda_synchronize")
-	if err != nil {
-		return err
-	}
-	return call(func() C.st_status { return C.stride_call_cuda_synchronize(fn, C.int32_t(device)) })
+	return call(func() C.st_status { return C.st_cuda_synchronize(C.int32_t(device)) })
 }

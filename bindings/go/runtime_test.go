@@ -65,7 +65,6 @@ func TestCPUAllocator(t *testing.T) {
 }
 
 func TestParallelFor(t *testing.T) {
-	needs(t, "st_set_parallel_for", "st_copy")
 	var mu sync.Mutex
 	calls := 0
 	before := NumThreads()
@@ -107,7 +106,6 @@ func TestParallelFor(t *testing.T) {
 }
 
 func TestTraceCallback(t *testing.T) {
-	needs(t, "st_set_trace_callback", "st_clone")
 	var mu sync.Mutex
 	var names []string
 	SetTraceCallback(func(op string, ns int64) {
@@ -130,7 +128,6 @@ func TestTraceCallback(t *testing.T) {
 }
 
 func TestCUDAQueries(t *testing.T) {
-	needs(t, "st_cuda_device_count", "st_cuda_synchronize")
 	n, err := CUDADeviceCount()
 	if err != nil || n < 0 {
 		t.Fatalf("count %d, %v", n, err)

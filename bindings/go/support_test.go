@@ -6,17 +6,6 @@ import (
 	"testing"
 )
 
-// needs skips a test, saying so, while the loaded library lacks a function
-// it uses (only those of the `pending` table; goes with it).
-func needs(t *testing.T, names ...string) {
-	t.Helper()
-	for _, n := range names {
-		if !HasFunction(n) {
-			t.Skipf("skipped: %s not in this build", n)
-		}
-	}
-}
-
 // must returns v, or panics with err: the test binary then fails, naming the call.
 func must[T any](v T, err error) T {
 	if err != nil {

@@ -13,7 +13,7 @@ package stride
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: -lstride -ldl
+#cgo LDFLAGS: -lstride
 #include <stdlib.h>
 #include "stride.h"
 #include "helpers.h"

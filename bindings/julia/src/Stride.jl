@@ -11,15 +11,13 @@ Failing calls throw a `StrideError` with the status and the library's message.
 """
 module Stride
 
-import Libdl
-
 export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
        empty_tensor, empty_strided, empty_like, from_array, release!, retain,
        dtype, device, numel, storage_offset, data_ptr, is_contiguous,
        as_strided, permute, transpose_dims, slice, select, expand, unsqueeze, squeeze, flip,
        view_as, reshape_as, contiguous, clone, copy_from!, to, fill_value!, zero!,
        to_dlpack, to_dlpack_versioned, from_dlpack, from_dlpack_versioned,
-       version, set_num_threads, num_threads, has_function
+       version, set_num_threads, num_threads
 
 const libstride = get(ENV, "STRIDE_LIBRARY", "libstride")
 const MAX_DIMS = 25
@@ -425,12 +423,6 @@ cuda_set_stream(device::Integer, stream::Ptr{Cvoid}) =
 
 cuda_synchronize(device::Integer=0) =
     check(ccall((:st_cuda_synchronize, libstride), Int32, (Int32,), Int32(device)))
-
-"""Whether the loaded library exports the C function `name`."""
-function has_function(name::AbstractString)
-    lib = Libdl.dlopen(libstride)
-    return Libdl.dlsym(lib, Symbol(name); throw_error=false) !== nothing
-end
 
 function Base.show(io::IO, t::Tensor)
     if t.h.id == 0

@@ -39,8 +39,7 @@ using Stride
     @test data_ptr(b) == data_ptr(a)
     @test strides(b) == strides(a)
 
-    if has_function("st_contiguous")
-        c = contiguous(a)
-        @test strides(c) == (4, 1)
-    end
+    c = contiguous(a)
+    @test strides(c) == (4, 1)
+    @test unsafe_load(Ptr{Float64}(data_ptr(c)), 2) == A[1, 2]
 end

@@ -14,7 +14,6 @@ system's search path.
 from ._errors import (DeviceFailureError, DeviceUnavailableError, InternalError, InvalidArgumentError,
                       InvalidHandleError, NotImplementedByBackendError, OutOfBoundsError, OutOfMemoryError,
                       OverlapError, ReadOnlyError, ShapeMismatchError, StrideError, UnsupportedDtypeError)
-from ._lib import lib as _lib
 from ._numpy import from_numpy
 from ._runtime import (cuda_device_count, cuda_set_stream, cuda_synchronize, get_num_threads, set_cpu_allocator,
                        set_num_threads, set_parallel_for, set_trace_callback, version, version_string)
@@ -38,11 +37,6 @@ contiguous_format = MemoryFormat.CONTIGUOUS
 channels_last = MemoryFormat.CHANNELS_LAST
 channels_last_3d = MemoryFormat.CHANNELS_LAST_3D
 preserve_format = MemoryFormat.PRESERVE
-
-
-def has_function(name):
-    """Whether the loaded libstride exports the C function `name`."""
-    return _lib.has(name)
 
 
 __version__ = version_string()

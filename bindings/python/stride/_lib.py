@@ -93,16 +93,6 @@ SIGNATURES = {
     "st_from_dlpack_versioned": (_status, [_vp, _P(st_tensor)]),
 }
 
-# Functions of the C API that a build may not have yet; any other missing
-# function is an error when the package loads. Empty this set once every
-# function of API.md is in the library.
-PENDING = frozenset({
-    "st_reshape", "st_contiguous", "st_clone", "st_copy", "st_to", "st_fill", "st_zero",
-    "st_set_parallel_for", "st_set_trace_callback",
-    "st_cuda_device_count", "st_cuda_set_stream", "st_cuda_synchronize",
-})
-
-
 def _find_library():
     path = os.environ.get("STRIDE_LIBRARY")
     if path:
@@ -120,27 +110,14 @@ class _Library:
     def __init__(self, path):
         self.path = path
         self.dll = ctypes.CDLL(path)
-        self.missing = set()
         for name, (restype, argtypes) in SIGNATURES.items():
             try:
                 fn = getattr(self.dll, name)
             except AttributeError:
-                if name not in PENDING:
-                    raise ImportError(f"{path} does not export {name}") from None
-                self.missing.add(name)
-                continue
+                raise ImportError(f"{path} does not export {name}") from None
             fn.restype = restype
             fn.argtypes = argtypes
             setattr(self, name, fn)
-
-    def has(self, name):
-        """Whether the loaded library exports `name` (a C function of SIGNATURES)."""
-        return name in SIGNATURES and name not in self.missing
-
-    def require(self, name):
-        if not self.has(name):
-            raise NotImplementedError(f"{name} not in this build of libstride ({self.path})")
-        return getattr(self, name)
 
     def check(self, status):
         """Raises the StrideError of a failing status, with this thread's message."""
@@ -150,7 +127,7 @@ class _Library:
             raise _errors.error_for(status, name, message)
 
     def call(self, name, *args):
-        self.check(self.require(name)(*args))
+        self.check(getattr(self, name)(*args))
 
 
 lib = _Library(_find_library())

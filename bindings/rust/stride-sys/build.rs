@@ -10,6 +10,4 @@ fn main() {
         println!("cargo:lib_dir={}", dir);
     }
     println!("cargo:rustc-link-lib=dylib=stride");
-    // dlsym, for the functions a library build may not have yet (see lib.rs).
-    println!("cargo:rustc-link-lib=dylib=dl");
 }

@@ -125,62 +125,8 @@ extern "C" {
     pub fn st_squeeze(src: st_tensor, dim: i32, out: *mut st_tensor) -> st_status;
     pub fn st_flip(src: st_tensor, dim: i32, out: *mut st_tensor) -> st_status;
     pub fn st_view(src: st_tensor, sizes: *const i64, ndim: i32, out: *mut st_tensor) -> st_status;
-
-    pub fn st_set_num_threads(n: i32) -> st_status;
-    pub fn st_get_num_threads() -> i32;
-    pub fn st_set_cpu_allocator(allocator: *const st_allocator) -> st_status;
-
-    pub fn st_to_dlpack(t: st_tensor, out: *mut *mut dlpack::DLManagedTensor) -> st_status;
-    pub fn st_from_dlpack(input: *mut dlpack::DLManagedTensor, out: *mut st_tensor) -> st_status;
-    pub fn st_to_dlpack_versioned(t: st_tensor, out: *mut *mut dlpack::DLManagedTensorVersioned) -> st_status;
-    pub fn st_from_dlpack_versioned(input: *mut dlpack::DLManagedTensorVersioned, out: *mut st_tensor)
-        -> st_status;
-}
-
-// ---- functions a library build may not have yet ----------------------------
-//
-// These are looked up at run time, so this crate links against a library
-// without them. Once include/stride.h declares them all, move each line
-// into the `extern "C"` block above and delete this section and
-// `has_symbol`'s callers' checks.
-
-extern "C" {
-    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
-}
-
-/// Whether the loaded libstride exports `name` (an `st_` function).
-pub fn has_symbol(name: &str) -> bool {
-    let mut z = Vec::with_capacity(name.len() + 1);
-    z.extend_from_slice(name.as_bytes());
-    z.push(0);
-    // RTLD_DEFAULT (a null handle on glibc): every object loaded with the program.
-    unsafe { !dlsym(std::ptr::null_mut(), z.as_ptr() as *const c_char).is_null() }
-}
-
-macro_rules! resolved_at_run_time {
-    ($( pub fn $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty; )*) => {
-        $(
-            /// Resolved at run time: panics when the library lacks it (check `has_symbol` first).
-            pub unsafe fn $name($($arg: $ty),*) -> $ret {
-                use std::sync::atomic::{AtomicPtr, Ordering};
-                static ADDRESS: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
-                let mut p = ADDRESS.load(Ordering::Acquire);
-                if p.is_null() {
-                    p = dlsym(std::ptr::null_mut(), concat!(stringify!($name), "\0").as_ptr() as *const c_char);
-                    if p.is_null() {
-                        panic!(concat!(stringify!($name), " not in this build of libstride"));
-                    }
-                    ADDRESS.store(p, Ordering::Release);
-                }
-                let f: unsafe extern "C" fn($($ty),*) -> $ret = std::mem::transmute(p);
-                f($($arg),*)
-            }
-        )*
-    };
-}
-
-resolved_at_run_time! {
     pub fn st_reshape(src: st_tensor, sizes: *const i64, ndim: i32, out: *mut st_tensor) -> st_status;
+
     pub fn st_contiguous(src: st_tensor, fmt: st_memory_format, out: *mut st_tensor) -> st_status;
     pub fn st_clone(src: st_tensor, fmt: st_memory_format, out: *mut st_tensor) -> st_status;
     pub fn st_copy(dst: st_tensor, src: st_tensor, non_blocking: i32) -> st_status;
@@ -188,9 +134,20 @@ resolved_at_run_time! {
                  out: *mut st_tensor) -> st_status;
     pub fn st_fill(dst: st_tensor, value: c_double) -> st_status;
     pub fn st_zero(dst: st_tensor) -> st_status;
+
+    pub fn st_set_num_threads(n: i32) -> st_status;
+    pub fn st_get_num_threads() -> i32;
+    pub fn st_set_cpu_allocator(allocator: *const st_allocator) -> st_status;
     pub fn st_set_parallel_for(f: st_parallel_for_fn, ctx: *mut c_void) -> st_status;
     pub fn st_set_trace_callback(f: st_trace_fn, ctx: *mut c_void) -> st_status;
+
     pub fn st_cuda_device_count(out: *mut i32) -> st_status;
     pub fn st_cuda_set_stream(device: i32, stream: *mut c_void) -> st_status;
     pub fn st_cuda_synchronize(device: i32) -> st_status;
+
+    pub fn st_to_dlpack(t: st_tensor, out: *mut *mut dlpack::DLManagedTensor) -> st_status;
+    pub fn st_from_dlpack(input: *mut dlpack::DLManagedTensor, out: *mut st_tensor) -> st_status;
+    pub fn st_to_dlpack_versioned(t: st_tensor, out: *mut *mut dlpack::DLManagedTensorVersioned) -> st_status;
+    pub fn st_from_dlpack_versioned(input: *mut dlpack::DLManagedTensorVersioned, out: *mut st_tensor)
+        -> st_status;
 }

@@ -109,13 +109,3 @@ pub(crate) fn check(status: sys::st_status) -> Result<()> {
         Err(Error { status: Status::from_code(status), message: unsafe { cstr(sys::st_last_error_message()) } })
     }
 }
-
-/// Err unless the loaded library has `name` (for the functions stride-sys
-/// resolves at run time; goes with them).
-pub(crate) fn require(name: &str) -> Result<()> {
-    if sys::has_symbol(name) {
-        Ok(())
-    } else {
-        Err(Error { status: Status::NotImplemented, message: format!("{} not in this build of libstride", name) })
-    }
-}

@@ -5,7 +5,7 @@ use std::os::raw::{c_char, c_void};
 
 use stride_sys as sys;
 
-use crate::error::{check, cstr, require, Result};
+use crate::error::{check, cstr, Result};
 
 /// The loaded library's version as (major, minor, patch).
 pub fn version() -> (u32, u32, u32) {
@@ -15,11 +15,6 @@ pub fn version() -> (u32, u32, u32) {
 
 pub fn version_string() -> String {
     unsafe { cstr(sys::st_version_string()) }
-}
-
-/// Whether the loaded library exports the C function `name`.
-pub fn has_function(name: &str) -> bool {
-    sys::has_symbol(name)
 }
 
 pub fn set_num_threads(n: i32) -> Result<()> {
@@ -92,7 +87,6 @@ unsafe extern "C" fn parallel_for_trampoline(ctx: *mut c_void, n: i64, grain: i6
 
 /// Runs the library's CPU parallelism through `f`; None restores the built-in pool.
 pub fn set_parallel_for(f: Option<ParallelFor>) -> Result<()> {
-    require("st_set_parallel_for")?;
     match f {
         None => check(unsafe { sys::st_set_parallel_for(None, std::ptr::null_mut()) }),
         Some(f) => {
@@ -113,7 +107,6 @@ unsafe extern "C" fn trace_trampoline(ctx: *mut c_void, name: *const c_char, ns:
 
 /// Calls `f` after every operator call; None turns tracing off.
 pub fn set_trace_callback(f: Option<TraceFn>) -> Result<()> {
-    require("st_set_trace_callback")?;
     match f {
         None => check(unsafe { sys::st_set_trace_callback(None, std::ptr::null_mut()) }),
         Some(f) => {
@@ -126,7 +119,6 @@ pub fn set_trace_callback(f: Option<TraceFn>) -> Result<()> {
 
 /// 0 when CUDA is not built in, or there is no driver or GPU.
 pub fn cuda_device_count() -> Result<i32> {
-    require("st_cuda_device_count")?;
     let mut n = 0;
     check(unsafe { sys::st_cuda_device_count(&mut n) })?;
     Ok(n)
@@ -137,11 +129,9 @@ pub fn cuda_device_count() -> Result<i32> {
 /// # Safety
 /// `stream` must be a live CUDA stream of that device, or null.
 pub unsafe fn cuda_set_stream(device: i32, stream: *mut c_void) -> Result<()> {
-    require("st_cuda_set_stream")?;
     check(sys::st_cuda_set_stream(device, stream))
 }
 
 pub fn cuda_synchronize(device: i32) -> Result<()> {
-    require("st_cuda_synchronize")?;
     check(unsafe { sys::st_cuda_synchronize(device) })
 }

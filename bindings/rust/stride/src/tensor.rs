@@ -4,7 +4,7 @@ use std::os::raw::c_void;
 
 use stride_sys as sys;
 
-use crate::error::{check, require, Error, Result, Status};
+use crate::error::{check, Error, Result, Status};
 use crate::types::{DType, Device, Element, MemoryFormat};
 
 /// A strided tensor living in libstride.
@@ -339,7 +339,6 @@ impl Tensor {
 
     /// A view when the strides allow one, else a contiguous copy.
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
-        require("st_reshape")?;
         let n = ndim_of(shape.len())?;
         out(|o| unsafe { sys::st_reshape(self.h, shape.as_ptr(), n, o) })
     }
@@ -348,34 +347,28 @@ impl Tensor {
 
     /// `self` (one more reference) when already laid out as `fmt`, else a copy.
     pub fn contiguous(&self, fmt: MemoryFormat) -> Result<Tensor> {
-        require("st_contiguous")?;
         out(|o| unsafe { sys::st_contiguous(self.h, fmt as i32, o) })
     }
 
     /// A copy in new memory (`Clone` only adds a reference to the same tensor).
     pub fn clone_data(&self, fmt: MemoryFormat) -> Result<Tensor> {
-        require("st_clone")?;
         out(|o| unsafe { sys::st_clone(self.h, fmt as i32, o) })
     }
 
     /// Writes `src`, broadcast to this shape and converted to this dtype, into `self`.
     pub fn copy_from(&self, src: &Tensor, non_blocking: bool) -> Result<()> {
-        require("st_copy")?;
         check(unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
     }
 
     pub fn to(&self, dtype: DType, device: Device, fmt: MemoryFormat) -> Result<Tensor> {
-        require("st_to")?;
         out(|o| unsafe { sys::st_to(self.h, dtype as i32, device.raw(), fmt as i32, o) })
     }
 
     pub fn fill(&self, value: f64) -> Result<()> {
-        require("st_fill")?;
         check(unsafe { sys::st_fill(self.h, value) })
     }
 
     pub fn zero(&self) -> Result<()> {
-        require("st_zero")?;
         check(unsafe { sys::st_zero(self.h) })
     }
 
