@@ -585,6 +585,111 @@ ST_API st_status st_zero(st_tensor dst);
 /** @} */
 
 /* ======================================================================== */
+/** @name DLPack                                                           */
+/* ======================================================================== */
+/** @{
+ * Zero-copy exchange with any framework that speaks DLPack (NumPy,
+ * PyTorch, JAX, CuPy, ...). Include `<dlpack/dlpack.h>` (or a DLPack 1.x
+ * header for the versioned struct) to read the structures; this header
+ * only names them.
+ *
+ * Export (st_to_dlpack*) writes one DLPack tensor that holds a reference to
+ * the storage until its deleter runs. The consumer must call
+ * `out->deleter(out)` exactly once, from any thread; the handle `t` may be
+ * released before or after. Every stride is exported exactly as the tensor
+ * has it (in elements, negative ones included, size-1 dims untouched);
+ * `data` is the address of element (0, …, 0) and `byte_offset` is 0.
+ * Dtypes map to DLPack (code, bits): bool → (kDLBool 6, 8), uint8 →
+ * (kDLUInt, 8), int8..int64 → kDLInt, float16/32/64 → kDLFloat, bfloat16 →
+ * (kDLBfloat, 16), complex64/128 → (kDLComplex, 64/128); lanes is 1.
+ * Devices keep their numbers (st_device_type is DLDeviceType).
+ *
+ * Import (st_from_dlpack*) wraps the producer's memory without copying:
+ * `data + byte_offset` is element (0, …, 0); NULL strides mean row-major;
+ * negative strides and empty tensors are accepted; `data` may be NULL only
+ * for an empty tensor. On success the library owns `in`: it calls
+ * `in->deleter(in)` (when not NULL) exactly once, when the last tensor
+ * sharing the memory is released, on whichever thread releases it. On
+ * failure the library does not touch `in->deleter`: the caller still owns `in`.
+ */
+
+/** The classic DLPack tensor (DLPack 0.x, `<dlpack/dlpack.h>`). */
+struct DLManagedTensor;
+/** The versioned DLPack tensor (DLPack 1.x). */
+struct DLManagedTensorVersioned;
+
+/**
+ * @brief Exports `t` as a classic DLManagedTensor, without copying.
+ *
+ * The classic struct has no read-only flag: a tensor imported read-only is
+ * exported all the same, and the consumer is trusted not to write it.
+ *
+ * @param[out] out On success a DLManagedTensor the caller must hand back
+ *             through its deleter; NULL on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the bookkeeping could not be allocated.
+ */
+ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
+
+/**
+ * @brief Wraps a classic DLManagedTensor as a tensor, without copying.
+ *
+ * @param in  The producer's tensor; owned by the library on success only.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `in` or `out` NULL, ndim outside
+ *         0..ST_MAX_DIMS, `shape` NULL with ndim > 0, a negative size,
+ *         `data` NULL for a non-empty tensor, a CPU device_id other than 0,
+ *         a negative device_id, or a byte_offset past the address space.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
+ *         pair with no stride dtype (kDLOpaqueHandle, uint16, float8, ...).
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a device type other than kDLCPU,
+ *         kDLCUDA and kDLCUDAHost, or a CUDA device this build or machine
+ *         cannot use.
+ * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
+ *         or the bookkeeping could not be allocated.
+ */
+ST_API st_status st_from_dlpack(struct DLManagedTensor* in, st_tensor* out);
+
+/**
+ * @brief Exports `t` as a DLManagedTensorVersioned (DLPack 1.0), without copying.
+ *
+ * `version` is 1.0; `flags` has DLPACK_FLAG_BITMASK_READ_ONLY set when `t`
+ * was imported read-only, and nothing else.
+ *
+ * @param[out] out On success a DLManagedTensorVersioned the caller must
+ *             hand back through its deleter; NULL on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the bookkeeping could not be allocated.
+ */
+ST_API st_status st_to_dlpack_versioned(st_tensor t, struct DLManagedTensorVersioned** out);
+
+/**
+ * @brief Wraps a DLManagedTensorVersioned as a tensor, without copying.
+ *
+ * With DLPACK_FLAG_BITMASK_READ_ONLY in `flags` the memory is read-only:
+ * every write into the tensor or a view of it (st_copy, st_fill, st_zero)
+ * answers ST_ERROR_READ_ONLY. Other flags are ignored.
+ *
+ * @param in  The producer's tensor; owned by the library on success only.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT as st_from_dlpack(), and a major
+ *         version above 1 (its layout is unknown; the caller keeps `in`
+ *         and should call its deleter, as the DLPack specification asks).
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_from_dlpack().
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_from_dlpack().
+ * @retval ST_ERROR_OUT_OF_MEMORY as st_from_dlpack().
+ */
+ST_API st_status st_from_dlpack_versioned(struct DLManagedTensorVersioned* in, st_tensor* out);
+
+/** @} */
+
+/* ======================================================================== */
 /** @name Runtime                                                          */
 /* ======================================================================== */
 /** @{ */
