@@ -75,7 +75,7 @@ extern "C" {
 #endif
 
 /* ======================================================================== */
-/** @name Versions and errors                                              */
+/** @name Versions and errors */
 /* ======================================================================== */
 /** @{ */
 
@@ -142,7 +142,7 @@ ST_API const char* st_last_error_message(void);
 /** @} */
 
 /* ======================================================================== */
-/** @name Types                                                            */
+/** @name Types */
 /* ======================================================================== */
 /** @{ */
 
@@ -210,7 +210,7 @@ typedef struct st_tensor {
 /** @} */
 
 /* ======================================================================== */
-/** @name Creating and releasing                                           */
+/** @name Creating and releasing */
 /* ======================================================================== */
 /** @{ */
 
@@ -358,13 +358,13 @@ ST_API st_status st_tensor_release(st_tensor t);
 /** @} */
 
 /* ======================================================================== */
-/** @name Reading metadata                                                 */
-/* ======================================================================== */
-/** @{
+/** @name Reading metadata
  * Each of these writes `*out` on success only and answers
  * ST_ERROR_INVALID_HANDLE for a handle that is not live and
  * ST_ERROR_INVALID_ARGUMENT for a NULL `out`.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief Number of dims, 0 to ST_MAX_DIMS.
@@ -477,9 +477,7 @@ ST_API st_status st_tensor_is_contiguous(st_tensor t, st_memory_format fmt, int3
 /** @} */
 
 /* ======================================================================== */
-/** @name Views                                                            */
-/* ======================================================================== */
-/** @{
+/** @name Views
  * A view shares its source's storage; no data is copied. Each writes one
  * new reference to `out` on success and `{0}` on failure, and answers
  * ST_ERROR_INVALID_HANDLE when `src` is not live,
@@ -487,6 +485,8 @@ ST_API st_status st_tensor_is_contiguous(st_tensor t, st_memory_format fmt, int3
  * when no memory is left for the new handle. Dims may be negative: -1 is
  * the last one.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief A view with any sizes, strides (negative allowed) and offset,
@@ -674,9 +674,7 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
 /** @} */
 
 /* ======================================================================== */
-/** @name Operators                                                        */
-/* ======================================================================== */
-/** @{
+/** @name Operators
  * Each answers ST_ERROR_INVALID_HANDLE for a handle that is not live and
  * ST_ERROR_INVALID_ARGUMENT for a NULL `out`, an unknown enum value or a
  * memory format that does not fit the rank (CHANNELS_LAST needs 4 dims,
@@ -689,6 +687,8 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * memory that this build has no kernel for answers
  * ST_ERROR_NOT_IMPLEMENTED, naming the operator and the backend.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief `src` laid out as `fmt` asks: `src` itself when it already is, else a copy.
@@ -820,7 +820,7 @@ ST_API st_status st_zero(st_tensor dst);
 /** @} */
 
 /* ======================================================================== */
-/** @name Runtime                                                          */
+/** @name Runtime */
 /* ======================================================================== */
 /** @{ */
 
@@ -919,9 +919,7 @@ ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
 /** @} */
 
 /* ======================================================================== */
-/** @name CUDA                                                             */
-/* ======================================================================== */
-/** @{
+/** @name CUDA
  * Every function here answers sensibly on a machine without a GPU or a
  * driver, and in a build without CUDA support: there are then no devices,
  * and naming one answers ST_ERROR_DEVICE_UNAVAILABLE with the reason.
@@ -933,6 +931,8 @@ ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
  * the release still sees the memory; work on other streams must be
  * synchronized with it by the caller first.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief The number of CUDA devices this process can use.
@@ -980,7 +980,7 @@ ST_API st_status st_cuda_synchronize(int32_t device);
 /** @} */
 
 /* ======================================================================== */
-/** @name Observing                                                        */
+/** @name Observing */
 /* ======================================================================== */
 /** @{ */
 
