@@ -4,7 +4,7 @@
 # when something is missing, with sudo only when not run as root.
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libcmocka-dev)
+packages=(cmake make gcc g++ pkg-config libcmocka-dev doxygen)
 
 missing=()
 for p in "${packages[@]}"; do
