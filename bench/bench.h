@@ -2,7 +2,7 @@
 // group of cases:
 //
 //   BENCH_CASE(dispatch, "one operator call through the dispatcher") {
-//     table.add_call("no-op operator", 0, bench::min_ns_per_call(...));
+//     table.add_call("no-op operator", 0, bench::ns_per_call(...));
 //   }
 //
 // main() runs every case (or those --filter selects) in name order and
@@ -11,6 +11,7 @@
 // Keep each case short: the machine is shared.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -44,20 +45,26 @@ struct BandwidthRow {
   double malloc_ms = 0;          // malloc + memcpy + free
 };
 
-// One per-call measurement in nanoseconds.
+// Nanoseconds per call: the median and the fastest of several batches.
+struct CallTime {
+  double median_ns = 0;
+  double fastest_ns = 0;
+};
+
+// One per-call measurement.
 struct CallRow {
   std::string case_name;
   std::string measurement;
   int threads = 0;  // 0: the thread count does not apply
-  double ns = 0;
+  CallTime time;
 };
 
 class Table {
  public:
   explicit Table(std::string case_name) : case_name_(std::move(case_name)) {}
   const std::string& case_name() const { return case_name_; }
-  void add_call(const std::string& measurement, int threads, double ns) {
-    calls_.push_back(CallRow{case_name_, measurement, threads, ns});
+  void add_call(const std::string& measurement, int threads, CallTime time) {
+    calls_.push_back(CallRow{case_name_, measurement, threads, time});
   }
   void add_bandwidth(const BandwidthRow& row) { bandwidth_.push_back(row); }
   const std::vector<CallRow>& calls() const { return calls_; }
@@ -99,24 +106,12 @@ inline int64_t now_ns() {
 // The middle value (the mean of the two middle ones for an even count).
 double median(std::vector<double> values);
 
-// Runs `body` (which makes `calls_per_run` calls) `runs` times and returns
-// the fewest nanoseconds per call: the cost without the machine's noise.
-template <typename Body>
-double min_ns_per_call(int64_t calls_per_run, int runs, Body&& body) {
-  double best = 0;
-  for (int r = 0; r < runs; ++r) {
-    const int64_t t0 = now_ns();
-    body();
-    const double ns = static_cast<double>(now_ns() - t0) / static_cast<double>(calls_per_run);
-    if (r == 0 || ns < best) best = ns;
-  }
-  return best;
-}
-
 // Runs `body` (which makes `calls_per_batch` calls) once untimed, then
-// `batches` times, and returns the median nanoseconds per call.
+// `batches` times, and returns the median and the fastest nanoseconds per
+// call over the batches (on a loaded machine the fastest shows the cost
+// without other work's interruptions).
 template <typename Body>
-double median_ns_per_call(int64_t calls_per_batch, int batches, Body&& body) {
+CallTime ns_per_call(int64_t calls_per_batch, int batches, Body&& body) {
   body();
   std::vector<double> ns;
   for (int b = 0; b < batches; ++b) {
@@ -124,7 +119,10 @@ double median_ns_per_call(int64_t calls_per_batch, int batches, Body&& body) {
     body();
     ns.push_back(static_cast<double>(now_ns() - t0) / static_cast<double>(calls_per_batch));
   }
-  return median(ns);
+  CallTime t;
+  t.median_ns = median(ns);
+  t.fastest_ns = ns.empty() ? 0 : *std::min_element(ns.begin(), ns.end());
+  return t;
 }
 
 }  // namespace bench

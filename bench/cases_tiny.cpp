@@ -40,27 +40,25 @@ BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous, contiguous() no-o
     // Statuses are summed and checked after each batch: a branch per call
     // would be part of the time.
     int64_t failures = 0;
-    table.add_call("transposed -> contiguous, st_copy into a 4x4", threads,
-                   bench::median_ns_per_call(calls, batches, [&] {
+    table.add_call("transposed -> contiguous, st_copy into a 4x4", threads, bench::ns_per_call(calls, batches, [&] {
                      for (int64_t i = 0; i < calls; ++i) failures += st_copy(dst, transposed, 0) != ST_OK;
                    }));
     table.add_call("transposed -> contiguous, st_contiguous + release", threads,
-                   bench::median_ns_per_call(calls, batches, [&] {
+                   bench::ns_per_call(calls, batches, [&] {
                      for (int64_t i = 0; i < calls; ++i) {
                        st_tensor r;
                        failures += st_contiguous(transposed, ST_MEMORY_FORMAT_CONTIGUOUS, &r) != ST_OK;
                        failures += st_tensor_release(r) != ST_OK;
                      }
                    }));
-    table.add_call("st_contiguous of a contiguous tensor + release", threads,
-                   bench::median_ns_per_call(calls, batches, [&] {
+    table.add_call("st_contiguous of a contiguous tensor + release", threads, bench::ns_per_call(calls, batches, [&] {
                      for (int64_t i = 0; i < calls; ++i) {
                        st_tensor r;
                        failures += st_contiguous(base, ST_MEMORY_FORMAT_CONTIGUOUS, &r) != ST_OK;
                        failures += st_tensor_release(r) != ST_OK;
                      }
                    }));
-    table.add_call("st_clone + release", threads, bench::median_ns_per_call(calls, batches, [&] {
+    table.add_call("st_clone + release", threads, bench::ns_per_call(calls, batches, [&] {
                      for (int64_t i = 0; i < calls; ++i) {
                        st_tensor r;
                        failures += st_clone(base, ST_MEMORY_FORMAT_PRESERVE, &r) != ST_OK;
