@@ -31,8 +31,8 @@ static void expect_f64(double got, double want, const char* dtype, const char* w
   memcpy(&g, &got, sizeof g);
   memcpy(&w, &want, sizeof w);
   if (isnan(want) ? (isnan(got) && !signbit(got) == !signbit(want)) : g == w) return;
-  print_error("%s as %s: got %.17g (0x%016" PRIx64 "), expected %.17g (0x%016" PRIx64 ")\n", what, dtype, got, g,
-              want, w);
+  print_error("%s as %s: got %.17g (0x%016" PRIx64 "), expected %.17g (0x%016" PRIx64 ")\n", what, dtype, got, g, want,
+              w);
   fail();
 }
 
@@ -247,7 +247,7 @@ static uint16_t f16_of_small_int(int64_t v) {
   uint16_t sign = v < 0 ? 0x8000u : 0;
   int64_t m = v < 0 ? -v : v;
   int e = 0;
-  while ((m >> (e + 1)) != 0) ++e;                   /* 2^e <= m < 2^(e+1) */
+  while ((m >> (e + 1)) != 0) ++e;                         /* 2^e <= m < 2^(e+1) */
   int64_t mantissa = (m << (10 - e)) - (INT64_C(1) << 10); /* the 10 bits below the leading one */
   return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)mantissa);
 }
@@ -375,8 +375,9 @@ int64_t get_small_int(st_dtype dtype, const void* p) {
 
 void buffer_fill_small_ints(buffer* b, uint64_t* rng) {
   for (int64_t i = 0; i < b->numel; ++i) {
-    int64_t v = b->dtype == ST_BOOL ? rng_below(rng, 2) : b->dtype == ST_UINT8 ? rng_below(rng, 101)
-                                                                                : rng_below(rng, 201) - 100;
+    int64_t v = b->dtype == ST_BOOL    ? rng_below(rng, 2)
+                : b->dtype == ST_UINT8 ? rng_below(rng, 101)
+                                       : rng_below(rng, 201) - 100;
     put_small_int(b->dtype, b->bytes + (size_t)i * b->itemsize, v);
   }
 }

@@ -131,8 +131,8 @@ static void clone_preserve_keeps_the_strides_of_a_dense_permuted_source(void** s
 static void clone_preserve_of_a_stepped_slice_gets_dense_strides_in_its_order(void** state) {
   (void)state;
   st_tensor x = make_iota_f32(DIMS(3, 8), 2), xt = {0}, s = {0}, out = {0};
-  EXPECT_OK(st_transpose(x, 0, 1, &xt));     /* (8, 3), strides (1, 8) */
-  EXPECT_OK(st_slice(xt, 0, 0, 8, 2, &s));   /* (4, 3), strides (2, 8): dim 0 still moves fastest */
+  EXPECT_OK(st_transpose(x, 0, 1, &xt));   /* (8, 3), strides (1, 8) */
+  EXPECT_OK(st_slice(xt, 0, 0, 8, 2, &s)); /* (4, 3), strides (2, 8): dim 0 still moves fastest */
   EXPECT_OK(st_clone(s, ST_MEMORY_FORMAT_PRESERVE, &out));
   expect_layout(out, 2, DIMS(4, 3), DIMS(1, 4), 0);
   const float want[] = {0, 8, 16, 2, 10, 18, 4, 12, 20, 6, 14, 22};
@@ -267,10 +267,14 @@ static void destroy_source(source* s) {
 
 static const char* format_name(st_memory_format fmt) {
   switch (fmt) {
-    case ST_MEMORY_FORMAT_CONTIGUOUS: return "contiguous";
-    case ST_MEMORY_FORMAT_CHANNELS_LAST: return "channels_last";
-    case ST_MEMORY_FORMAT_CHANNELS_LAST_3D: return "channels_last_3d";
-    case ST_MEMORY_FORMAT_PRESERVE: return "preserve";
+    case ST_MEMORY_FORMAT_CONTIGUOUS:
+      return "contiguous";
+    case ST_MEMORY_FORMAT_CHANNELS_LAST:
+      return "channels_last";
+    case ST_MEMORY_FORMAT_CHANNELS_LAST_3D:
+      return "channels_last_3d";
+    case ST_MEMORY_FORMAT_PRESERVE:
+      return "preserve";
   }
   return "?";
 }
@@ -403,8 +407,8 @@ static void clone_of_random_sources_matches_the_reference(void** state) {
 
 /* For each source dtype, a dtype the small integers convert to exactly. */
 static st_dtype other_dtype(st_dtype d, uint64_t* rng) {
-  static const st_dtype wide[] = {ST_INT16, ST_INT32, ST_INT64, ST_FLOAT32, ST_FLOAT64, ST_COMPLEX64,
-                                  ST_COMPLEX128, ST_FLOAT16, ST_BFLOAT16};
+  static const st_dtype wide[] = {ST_INT16,     ST_INT32,      ST_INT64,   ST_FLOAT32, ST_FLOAT64,
+                                  ST_COMPLEX64, ST_COMPLEX128, ST_FLOAT16, ST_BFLOAT16};
   for (;;) {
     st_dtype o = wide[rng_below(rng, (int64_t)(sizeof wide / sizeof wide[0]))];
     if (o != d) return o;
@@ -428,8 +432,7 @@ static void to_of_random_sources_matches_the_reference(void** state) {
                st_dtype_name(to_dtype), format_name(fmts[f]));
       st_tensor out = {0};
       EXPECT_OK(st_to(s.t, to_dtype, CPU, fmts[f], &out));
-      int same = to_dtype == src_dtype &&
-                 (fmts[f] == ST_MEMORY_FORMAT_PRESERVE || is_contiguous_as(&s.l, fmts[f]));
+      int same = to_dtype == src_dtype && (fmts[f] == ST_MEMORY_FORMAT_PRESERVE || is_contiguous_as(&s.l, fmts[f]));
       if (same) {
         if (out.id != s.t.id) fail_with(context, "nothing to change, so the source itself is expected");
       } else {

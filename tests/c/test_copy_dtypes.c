@@ -114,8 +114,16 @@ static const every_dtype int64_want[] = {
 /* ---- float16 (bit patterns) --------------------------------------------------- */
 
 static const uint16_t float16_src[] = {
-    0x0000, 0x8000, 0x3C00, 0xBE00, /* -1.5 */ 0x5CB2, /* 300.5 */ 0x7BFF, /* 65504 */ 0xFBFF,
-    0x7C00, 0xFC00, 0x7E00,         /* NaN */ 0x3800, /* 0.5 */ 0x0001, /* 2^-24 */ 0xFE00 /* -NaN */};
+    0x0000, 0x8000, 0x3C00, /* 1 */
+    0xBE00,                 /* -1.5 */
+    0x5CB2,                 /* 300.5 */
+    0x7BFF,                 /* 65504, the largest */
+    0xFBFF, 0x7C00, 0xFC00, /* -65504, inf, -inf */
+    0x7E00,                 /* NaN */
+    0x3800,                 /* 0.5 */
+    0x0001,                 /* 2^-24, the smallest */
+    0xFE00,                 /* -NaN */
+};
 static const every_dtype float16_want[] = {
     ZERO_ROW,
     NEGATIVE_ZERO_ROW,
@@ -134,11 +142,18 @@ static const every_dtype float16_want[] = {
 
 /* ---- bfloat16 (bit patterns) -------------------------------------------------- */
 
-static const uint16_t bfloat16_src[] = {0x0000, 0x8000, 0x3F81, /* 1 + 2^-7 */ 0xC3A0, /* -320 */
-                                        0x4780,                 /* 65536 */ 0x477F, /* 65280 */
-                                        0x3300,                 /* 2^-25 */ 0x3340, /* 1.5 * 2^-25 */
-                                        0x7F80, 0xFF80, 0x7FC0, 0x4F00,             /* 2^31 */
-                                        0xDF00,                 /* -2^63 */ 0x5F00 /* 2^63 */};
+static const uint16_t bfloat16_src[] = {
+    0x0000, 0x8000, 0x3F81, /* 1 + 2^-7 */
+    0xC3A0,                 /* -320 */
+    0x4780,                 /* 65536 */
+    0x477F,                 /* 65280 */
+    0x3300,                 /* 2^-25 */
+    0x3340,                 /* 1.5 * 2^-25 */
+    0x7F80, 0xFF80, 0x7FC0, /* inf, -inf, NaN */
+    0x4F00,                 /* 2^31 */
+    0xDF00,                 /* -2^63 */
+    0x5F00,                 /* 2^63 */
+};
 static const every_dtype bfloat16_want[] = {
     ZERO_ROW,
     NEGATIVE_ZERO_ROW,
@@ -158,10 +173,10 @@ static const every_dtype bfloat16_want[] = {
 
 /* ---- float32 ------------------------------------------------------------------ */
 
-static const float float32_src[] = {0.0f,   -0.0f,      0.5f,         -1.5f,         300.5f,     -200.5f,
-                                    65504.0f, 65520.0f, 65519.99609375f, 1.00390625f, 1.01171875f, 3.0e9f,
-                                    -1e20f, INFINITY,   -INFINITY,    NAN,           -NAN,       FLT_MAX,
-                                    -0x1p-26f, 0x1.8p-24f};
+static const float float32_src[] = {
+    0.0f, -0.0f, 0.5f, -1.5f, 300.5f, -200.5f, 65504.0f, 65520.0f, 65519.99609375f, 1.00390625f,
+    1.01171875f, 3.0e9f, -1e20f, INFINITY, -INFINITY, NAN, -NAN, FLT_MAX, -0x1p-26f, 0x1.8p-24f,
+};
 static const every_dtype float32_want[] = {
     ZERO_ROW,
     NEGATIVE_ZERO_ROW,
@@ -234,10 +249,10 @@ static const every_dtype float64_want[] = {
 
 /* ---- complex64: → real keeps the real part; → bool looks at both parts -------- */
 
-static const float complex64_src[][2] = {{0.0f, 0.0f},     {0.0f, 1.0f},          {-0.0f, 0.0f},
-                                         {300.5f, -2.0f},  {-1.5f, 0.0f},         {NAN, 0.0f},
-                                         {0.0f, NAN},      {INFINITY, -INFINITY}, {1e10f, 65520.0f},
-                                         {1.00390625f, 5.0f}};
+static const float complex64_src[][2] = {
+    {0.0f, 0.0f},  {0.0f, 1.0f}, {-0.0f, 0.0f},         {300.5f, -2.0f},   {-1.5f, 0.0f},
+    {NAN, 0.0f},   {0.0f, NAN},  {INFINITY, -INFINITY}, {1e10f, 65520.0f}, {1.00390625f, 5.0f},
+};
 static const every_dtype complex64_want[] = {
     C(0, 0, 0, 0, 0, 0, 0x0000, 0x0000, 0.0f, 0.0, 0.0f, 0.0f, 0.0, 0.0),
     C(1, 0, 0, 0, 0, 0, 0x0000, 0x0000, 0.0f, 0.0, 0.0f, 1.0f, 0.0, 1.0),
@@ -255,9 +270,10 @@ static const every_dtype complex64_want[] = {
 
 /* ---- complex128 --------------------------------------------------------------- */
 
-static const double complex128_src[][2] = {{0.0, 0.0},     {-0.0, -0.0},   {0.0, 1e-310}, {0x1.0020000001p0, 1e300},
-                                           {-1e300, NAN},  {300.5, 0.0},   {-2147483649.5, 3.0},
-                                           {NAN, NAN}};
+static const double complex128_src[][2] = {
+    {0.0, 0.0},   {-0.0, -0.0},  {0.0, 1e-310},        {0x1.0020000001p0, 1e300},
+    {-1e300, NAN}, {300.5, 0.0}, {-2147483649.5, 3.0}, {NAN, NAN},
+};
 static const every_dtype complex128_want[] = {
     C(0, 0, 0, 0, 0, 0, 0x0000, 0x0000, 0.0f, 0.0, 0.0f, 0.0f, 0.0, 0.0),
     C(0, 0, 0, 0, 0, 0, 0x8000, 0x8000, -0.0f, -0.0, -0.0f, -0.0f, -0.0, -0.0),

@@ -12,11 +12,11 @@
 
 /* Runs `call_with_out` (which writes `out`) expecting `want`, and checks
  * that out came back as the null handle. */
-#define EXPECT_FAILS(want, call_with_out)   \
-  do {                                      \
-    out.id = GARBAGE_ID;                    \
-    EXPECT_STATUS((want), call_with_out);   \
-    expect_null_handle(out);                \
+#define EXPECT_FAILS(want, call_with_out) \
+  do {                                    \
+    out.id = GARBAGE_ID;                  \
+    EXPECT_STATUS((want), call_with_out); \
+    expect_null_handle(out);              \
   } while (0)
 
 static void release_all(st_tensor* ts, int n) {
@@ -350,8 +350,7 @@ int main(void) {
       cmocka_unit_test(reshape_argument_errors),
       cmocka_unit_test(reshape_to_another_element_count_is_shape_mismatch),
       cmocka_unit_test(reshape_with_a_dead_handle_is_invalid_handle),
-      cmocka_unit_test_teardown(reshape_that_must_copy_and_cannot_allocate_is_out_of_memory,
-                                restore_default_allocator),
+      cmocka_unit_test_teardown(reshape_that_must_copy_and_cannot_allocate_is_out_of_memory, restore_default_allocator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

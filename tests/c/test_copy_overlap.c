@@ -251,8 +251,7 @@ static void random_views_of_one_buffer_copy_as_if_src_were_read_first(void** sta
     int64_t sn = random_layout(&rng, nd, ssizes, 1, &sl);
     char what[96];
     snprintf(what, sizeof what, "seed %llu case %d", (unsigned long long)seed, i);
-    expect_copy_as_if_src_read_first((st_dtype)(1 + rng_below(&rng, NUM_DTYPES - 1)), dn > sn ? dn : sn, dl, sl,
-                                     what);
+    expect_copy_as_if_src_read_first((st_dtype)(1 + rng_below(&rng, NUM_DTYPES - 1)), dn > sn ? dn : sn, dl, sl, what);
   }
 }
 

@@ -33,7 +33,8 @@ static int restore_threads(void** state) {
 
 static int describe_layout(char* out, size_t cap, const char* name, const layout* l) {
   int n = snprintf(out, cap, "%s sizes (", name);
-  for (int32_t d = 0; d < l->ndim; ++d) n += snprintf(out + n, cap - (size_t)n, d ? ", %lld" : "%lld", (long long)l->sizes[d]);
+  for (int32_t d = 0; d < l->ndim; ++d)
+    n += snprintf(out + n, cap - (size_t)n, d ? ", %lld" : "%lld", (long long)l->sizes[d]);
   n += snprintf(out + n, cap - (size_t)n, ") strides (");
   for (int32_t d = 0; d < l->ndim; ++d)
     n += snprintf(out + n, cap - (size_t)n, d ? ", %lld" : "%lld", (long long)l->strides[d]);
@@ -90,9 +91,9 @@ static void destroy_case(copy_case* c) {
  * integers the sources hold (0..1 for bool, 0..100 for uint8, else -100..100). */
 static const st_dtype converting_pairs[][2] = {
     /* {dst, src} */
-    {ST_FLOAT32, ST_INT32},  {ST_INT16, ST_FLOAT64},     {ST_FLOAT16, ST_UINT8},  {ST_INT64, ST_INT8},
-    {ST_COMPLEX128, ST_FLOAT32}, {ST_FLOAT64, ST_BFLOAT16}, {ST_BOOL, ST_INT16},   {ST_FLOAT32, ST_BOOL},
-    {ST_INT8, ST_COMPLEX64}, {ST_BFLOAT16, ST_FLOAT16},
+    {ST_FLOAT32, ST_INT32},      {ST_INT16, ST_FLOAT64},    {ST_FLOAT16, ST_UINT8}, {ST_INT64, ST_INT8},
+    {ST_COMPLEX128, ST_FLOAT32}, {ST_FLOAT64, ST_BFLOAT16}, {ST_BOOL, ST_INT16},    {ST_FLOAT32, ST_BOOL},
+    {ST_INT8, ST_COMPLEX64},     {ST_BFLOAT16, ST_FLOAT16},
 };
 #define NUM_PAIRS ((int)(sizeof converting_pairs / sizeof converting_pairs[0]))
 
@@ -132,8 +133,7 @@ static void random_case(uint64_t* rng, int converting, enum source_kind kind, co
   if (converting) buffer_fill_small_ints(&c->sb, rng);
 }
 
-static void run_random_cases(const char* name, uint64_t fixed_seed, int cases, int converting,
-                             enum source_kind kind) {
+static void run_random_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind) {
   uint64_t seed = test_seed(name, fixed_seed);
   for (int i = 0; i < cases; ++i) {
     uint64_t rng = seed ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull);

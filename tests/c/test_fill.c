@@ -13,8 +13,9 @@
 #define R(b, u8, i8, i16, i32, i64, f16, bf16, f32, f64) \
   { (b), (u8), (i8), (i16), (i32), (i64), (f16), (bf16), (f32), (f64), {(f32), 0.0f}, {(f64), 0.0} }
 
-static const double fill_values[] = {0.0,  -0.0,       1.0,     0.5,       300.7, -300.7, 128.0, -129.9,
-                                     65520.0, 0x1.0020000001p0, 1e10, INFINITY, -INFINITY, NAN};
+static const double fill_values[] = {
+    0.0, -0.0, 1.0, 0.5, 300.7, -300.7, 128.0, -129.9, 65520.0, 0x1.0020000001p0, 1e10, INFINITY, -INFINITY, NAN,
+};
 static const every_dtype fill_want[] = {
     R(0, 0, 0, 0, 0, 0, 0x0000, 0x0000, 0.0f, 0.0),
     R(0, 0, 0, 0, 0, 0, 0x8000, 0x8000, -0.0f, -0.0),

@@ -54,9 +54,9 @@ typedef struct job_system {
   pthread_mutex_t mutex;
   int calls;
   int64_t chunks_run;
-  int64_t smallest_n;   /* over all calls */
+  int64_t smallest_n; /* over all calls */
   int64_t smallest_grain;
-  char problem[160];    /* the first broken promise the job system saw, "" if none */
+  char problem[160]; /* the first broken promise the job system saw, "" if none */
 } job_system;
 
 typedef struct worker {
@@ -210,8 +210,8 @@ static layout transposed(layout l) {
 static st_status nchw_to_nhwc(st_dtype dst_dtype, st_dtype src_dtype) {
   layout dl = row_major(4, DIMS(4, 64, 80, 80), 0);
   memcpy(dl.strides, DIMS(80 * 80 * 64, 1, 80 * 64, 64), sizeof(int64_t) * 4);
-  return large_copy(dst_dtype, dl, 4 * 64 * 80 * 80, src_dtype, row_major(4, DIMS(4, 64, 80, 80), 0),
-                    4 * 64 * 80 * 80, "NCHW to NHWC");
+  return large_copy(dst_dtype, dl, 4 * 64 * 80 * 80, src_dtype, row_major(4, DIMS(4, 64, 80, 80), 0), 4 * 64 * 80 * 80,
+                    "NCHW to NHWC");
 }
 
 static void large_copies_through_a_job_system_match_the_serial_reference(void** state) {
@@ -298,16 +298,15 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(install_replace_and_remove),
       cmocka_unit_test(ctx_without_fn_is_invalid),
-      cmocka_unit_test_setup_teardown(large_copies_through_a_job_system_match_the_serial_reference,
-                                      install_job_system, remove_job_system),
+      cmocka_unit_test_setup_teardown(large_copies_through_a_job_system_match_the_serial_reference, install_job_system,
+                                      remove_job_system),
       cmocka_unit_test_setup_teardown(fill_through_a_job_system_matches_the_serial_reference, install_job_system,
                                       remove_job_system),
       cmocka_unit_test_setup_teardown(chunks_in_reverse_order_on_four_threads_match_the_serial_reference,
                                       install_job_system, remove_job_system),
       cmocka_unit_test_setup_teardown(the_job_system_is_asked_only_for_work_above_its_grain, install_job_system,
                                       remove_job_system),
-      cmocka_unit_test_setup_teardown(one_thread_never_reaches_the_job_system, install_job_system,
-                                      remove_job_system),
+      cmocka_unit_test_setup_teardown(one_thread_never_reaches_the_job_system, install_job_system, remove_job_system),
       cmocka_unit_test_setup_teardown(null_restores_the_built_in_pool, install_job_system, remove_job_system),
       cmocka_unit_test_setup_teardown(a_job_system_that_skips_a_chunk_makes_the_copy_fail_with_internal,
                                       install_job_system, remove_job_system),

@@ -206,7 +206,7 @@ static void copy_fill_and_zero_report_one_call_each(void** state) {
   EXPECT_OK(st_set_trace_callback(record, &g_rec));
   EXPECT_OK(st_copy(a, b, 0));
   EXPECT_OK(st_fill(a, 2.0));
-  EXPECT_OK(st_zero(a)); /* st_zero is fill_ with 0 */
+  EXPECT_OK(st_zero(a));                                    /* st_zero is fill_ with 0 */
   EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy(b, a, 0)); /* failing calls are reported too */
   const char* names[] = {"copy_", "fill_", "fill_", "copy_"};
   expect_reports(4, names);
