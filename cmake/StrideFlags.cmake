@@ -3,7 +3,9 @@
 function(stride_apply_flags target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra -Wpedantic>
-    $<$<AND:$<BOOL:${STRIDE_WERROR}>,$<COMPILE_LANGUAGE:C,CXX>>:-Werror>)
+    $<$<AND:$<BOOL:${STRIDE_WERROR}>,$<COMPILE_LANGUAGE:C,CXX>>:-Werror>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+    "$<$<AND:$<BOOL:${STRIDE_WERROR}>,$<COMPILE_LANGUAGE:CUDA>>:--Werror=all-warnings;-Xcompiler=-Werror>")
   if(STRIDE_SANITIZE)
     string(REPLACE ";" "," _san "${STRIDE_SANITIZE}")
     target_compile_options(${target} PRIVATE

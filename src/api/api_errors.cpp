@@ -1,4 +1,5 @@
 // st_version*, st_status_name, st_last_error_message, st_dtype_*.
+#include "api/args.h"
 #include "api/guard.h"
 #include "core/dtype.h"
 #include "stride.h"
@@ -15,7 +16,7 @@ const char* st_version_string(void) {
 }
 
 const char* st_status_name(st_status s) {
-  switch (s) {
+  switch (st::api::enum_bits(s)) {
     case ST_OK: return "ST_OK";
     case ST_ERROR_INVALID_ARGUMENT: return "ST_ERROR_INVALID_ARGUMENT";
     case ST_ERROR_INVALID_HANDLE: return "ST_ERROR_INVALID_HANDLE";
@@ -36,9 +37,10 @@ const char* st_status_name(st_status s) {
 const char* st_last_error_message(void) { return st::api::last_error_message(); }
 
 size_t st_dtype_itemsize(st_dtype d) {
-  return st::is_valid_dtype(d) ? st::itemsize(static_cast<st::ScalarType>(d)) : 0;
+  const int32_t v = st::api::enum_bits(d);
+  return st::is_valid_dtype(v) ? st::itemsize(static_cast<st::ScalarType>(v)) : 0;
 }
 
-const char* st_dtype_name(st_dtype d) { return st::dtype_name(d); }
+const char* st_dtype_name(st_dtype d) { return st::dtype_name(st::api::enum_bits(d)); }
 
 }  // extern "C"

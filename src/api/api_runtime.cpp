@@ -1,6 +1,8 @@
-// Runtime: st_set_num_threads, st_get_num_threads, st_set_cpu_allocator.
+// Runtime: st_set_num_threads, st_get_num_threads, st_set_cpu_allocator,
+// st_set_parallel_for.
 #include "api/guard.h"
 #include "core/allocator.h"
+#include "cpu/parallel.h"
 #include "cpu/thread_count.h"
 
 using namespace st;
@@ -21,6 +23,14 @@ st_status st_set_cpu_allocator(const st_allocator* allocator) {
     ST_CHECK(!allocator || (allocator->alloc && allocator->free), ST_ERROR_INVALID_ARGUMENT,
              "allocator->%s is NULL", allocator && !allocator->alloc ? "alloc" : "free");
     set_cpu_allocator(allocator);
+  });
+}
+
+st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx) {
+  return api::guarded("st_set_parallel_for", [&] {
+    ST_CHECK(fn || !ctx, ST_ERROR_INVALID_ARGUMENT,
+             "fn is NULL but ctx = %p is not; pass NULL for both to remove the hook", ctx);
+    cpu::set_parallel_for_hook(fn, ctx);
   });
 }
 

@@ -14,10 +14,10 @@ DimVector read_dims(const int64_t* p, int32_t ndim, const char* arg) {
   return DimVector(p, ndim);
 }
 
-ScalarType read_dtype(st_dtype d, const char* arg) {
-  ST_CHECK(is_valid_dtype(static_cast<int32_t>(d)), ST_ERROR_INVALID_ARGUMENT, "%s = %d is not an st_dtype", arg,
-           static_cast<int>(d));
-  return static_cast<ScalarType>(d);
+ScalarType read_dtype(const st_dtype& d, const char* arg) {
+  const int32_t v = enum_bits(d);
+  ST_CHECK(is_valid_dtype(v), ST_ERROR_INVALID_ARGUMENT, "%s = %d is not an st_dtype", arg, v);
+  return static_cast<ScalarType>(v);
 }
 
 Device read_device(st_device d, const char* arg) {
@@ -29,10 +29,10 @@ Device read_device(st_device d, const char* arg) {
   return Device{static_cast<DeviceType>(d.type), d.index};
 }
 
-MemoryFormat read_memory_format(st_memory_format f, const char* arg) {
-  ST_CHECK(is_valid_memory_format(static_cast<int32_t>(f)), ST_ERROR_INVALID_ARGUMENT,
-           "%s = %d is not an st_memory_format", arg, static_cast<int>(f));
-  return static_cast<MemoryFormat>(f);
+MemoryFormat read_memory_format(const st_memory_format& f, const char* arg) {
+  const int32_t v = enum_bits(f);
+  ST_CHECK(is_valid_memory_format(v), ST_ERROR_INVALID_ARGUMENT, "%s = %d is not an st_memory_format", arg, v);
+  return static_cast<MemoryFormat>(v);
 }
 
 }  // namespace api

@@ -1,16 +1,24 @@
 #include "core/contiguity.h"
 
-#include <cstdlib>
+#include <cstdint>
+
+#include "core/checked_math.h"
+#include "core/error.h"
+#include "core/views.h"
 
 namespace st {
+
+// In the predicates below, a product of sizes that overflows int64 can equal
+// no stride, so the walk stops at the next dim that has to match it.
 
 bool compute_contiguous(const DimVector& sizes, const DimVector& strides, int64_t numel) {
   if (numel == 0) return true;
   int64_t expected = 1;
+  bool overflow = false;
   for (int d = sizes.size() - 1; d >= 0; --d) {
     if (sizes[d] == 1) continue;
-    if (strides[d] != expected) return false;
-    expected *= sizes[d];
+    if (overflow || strides[d] != expected) return false;
+    overflow = !checked_mul(expected, sizes[d], &expected);
   }
   return true;
 }
@@ -21,21 +29,45 @@ template <int N>
 bool channels_last_in_order(const DimVector& sizes, const DimVector& strides, const int (&order)[N]) {
   if (sizes.size() != N) return false;
   int64_t expected = 1;
+  bool overflow = false;
   for (int d : order) {
     if (sizes[d] == 1) continue;
-    if (strides[d] != expected) return false;
-    expected *= sizes[d];
+    if (overflow || strides[d] != expected) return false;
+    overflow = !checked_mul(expected, sizes[d], &expected);
   }
   return true;
 }
 
+// Strides built from the fastest dim out: each is the previous one times the
+// previous dim's size (a size-0 dim counts as 1 when `zero_as_one`). Throws
+// only when a stride that some dim takes overflows: the product after the
+// slowest dim is never needed.
+struct StrideBuilder {
+  bool zero_as_one;
+  int64_t next = 1;
+  bool overflow = false;
+
+  int64_t take(const DimVector& sizes) {
+    ST_CHECK(!overflow, ST_ERROR_OUT_OF_MEMORY, "the strides of sizes %s overflow int64",
+             format_dims(sizes).c_str());
+    return next;
+  }
+  void step(int64_t size) {
+    if (zero_as_one && size < 1) size = 1;
+    overflow = overflow || !checked_mul(next, size, &next);
+  }
+};
+
+// As PyTorch's get_channels_last_strides_2d/3d: the sizes as they are, so a
+// size-0 dim gives the slower dims stride 0, which is what the channels-last
+// predicate expects of an empty tensor.
 template <int N>
 DimVector strides_in_order(const DimVector& sizes, const int (&order)[N]) {
   DimVector strides(sizes.size(), 0);
-  int64_t next = 1;
+  StrideBuilder b{false};
   for (int d : order) {
-    strides[d] = next;
-    next *= sizes[d] > 1 ? sizes[d] : 1;
+    strides[d] = b.take(sizes);
+    b.step(sizes[d]);
   }
   return strides;
 }
@@ -69,21 +101,22 @@ bool compute_non_overlapping_and_dense(const DimVector& sizes, const DimVector& 
     }
   }
   int64_t required = 1;
+  bool overflow = false;
   for (int i = 0; i < ndim; ++i) {
     int d = perm[i];
     if (sizes[d] < 2) return true;
-    if (strides[d] != required) return false;
-    required *= sizes[d];
+    if (overflow || strides[d] != required) return false;
+    overflow = !checked_mul(required, sizes[d], &required);
   }
   return true;
 }
 
 DimVector contiguous_strides(const DimVector& sizes) {
   DimVector strides(sizes.size(), 1);
-  int64_t next = 1;
+  StrideBuilder b{true};
   for (int d = sizes.size() - 1; d >= 0; --d) {
-    strides[d] = next;
-    next *= sizes[d] > 1 ? sizes[d] : 1;
+    strides[d] = b.take(sizes);
+    b.step(sizes[d]);
   }
   return strides;
 }
@@ -101,7 +134,9 @@ DimVector infer_dense_strides(const DimVector& sizes, const DimVector& strides) 
   for (int i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
   // -1: dim0 before dim1, 1: after, 0: ambiguous (a zero stride never moves).
   auto should_swap = [&](int dim0, int dim1) {
-    int64_t s0 = std::llabs(strides[dim0]), s1 = std::llabs(strides[dim1]);
+    // in uint64: INT64_MIN (possible on a size-1 dim) has no int64 absolute value
+    auto magnitude = [](int64_t s) { return s < 0 ? 0 - static_cast<uint64_t>(s) : static_cast<uint64_t>(s); };
+    uint64_t s0 = magnitude(strides[dim0]), s1 = magnitude(strides[dim1]);
     if (s0 == 0 || s1 == 0) return 0;
     if (s0 < s1) return -1;
     if (s0 > s1) return 1;
@@ -122,11 +157,11 @@ DimVector infer_dense_strides(const DimVector& sizes, const DimVector& strides) 
     }
   }
   DimVector out(ndim, 0);
-  int64_t next = 1;
+  StrideBuilder b{true};
   for (int i = 0; i < ndim; ++i) {
     int d = perm[i];
-    out[d] = next;
-    if (sizes[d] > 1) next *= sizes[d];
+    out[d] = b.take(sizes);
+    b.step(sizes[d]);
   }
   return out;
 }

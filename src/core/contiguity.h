@@ -15,9 +15,13 @@ bool compute_channels_last_3d(const DimVector& sizes, const DimVector& strides);
 // Some permutation of the dims is contiguous (no gaps, no overlap, no negative stride).
 bool compute_non_overlapping_and_dense(const DimVector& sizes, const DimVector& strides);
 
+// The stride builders throw ST_ERROR_OUT_OF_MEMORY when a stride overflows
+// int64 (as PyTorch's "Stride calculation overflowed"), even for an empty tensor.
+
 // Row-major strides; a size-0 dim counts as 1 (as PyTorch).
 DimVector contiguous_strides(const DimVector& sizes);
-// NHWC order for a 4-d NCHW shape / NDHWC for a 5-d NCDHW shape.
+// NHWC order for a 4-d NCHW shape / NDHWC for a 5-d NCDHW shape, from the
+// sizes as they are (as PyTorch): a size-0 dim makes the slower strides 0.
 DimVector channels_last_strides_2d(const DimVector& sizes);
 DimVector channels_last_strides_3d(const DimVector& sizes);
 // Dense strides in the stride order of `strides` (PyTorch's

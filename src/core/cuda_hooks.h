@@ -1,9 +1,14 @@
 // What the rest of the library may ask about CUDA without linking it
-// (as PyTorch's CUDAHooksInterface). The default answers for a build
-// without CUDA; the CUDA backend installs its own at load time.
+// (as PyTorch's CUDAHooksInterface). The defaults answer for a build
+// without CUDA: no devices, and every other call throws
+// ST_ERROR_DEVICE_UNAVAILABLE. The CUDA backend (src/cuda/hooks.cpp)
+// installs its own at load time.
 #pragma once
 
+#include <cstddef>
+
 #include "core/device.h"
+#include "core/storage.h"
 
 namespace st {
 
@@ -11,11 +16,23 @@ class CudaHooks {
  public:
   virtual ~CudaHooks() = default;
   virtual bool is_built() const { return false; }
-  // 0 without a driver or a GPU; never throws.
+  // 0 without CUDA support, a driver or a GPU; never throws.
   virtual int device_count() const { return 0; }
   // Throws ST_ERROR_DEVICE_UNAVAILABLE saying why `device` (CUDA or pinned
   // host) cannot be used: not built in, no driver, no device, index out of range.
   virtual void check_device(Device device) const;
+
+  // Each of these first checks CUDA device `index` as check_device does.
+  // This thread's current stream on the device (a cudaStream_t; NULL is the
+  // default stream), and setting it (the caller's own stream, or NULL).
+  virtual void* current_stream(int32_t index) const;
+  virtual void set_stream(int32_t index, void* stream) const;
+  // Waits until all work queued on the device has finished.
+  virtual void synchronize(int32_t index) const;
+  // `nbytes` of device memory on `device` (allocated and later freed in the
+  // order of this thread's current stream), or of pinned host memory for a
+  // CUDAHost device. Zero bytes allocate nothing.
+  virtual Storage allocate(size_t nbytes, Device device) const;
 };
 
 const CudaHooks& cuda_hooks();

@@ -11,20 +11,25 @@ int64_t storage_span(const DimVector& sizes, const DimVector& strides, ScalarTyp
   if (has_zero_size(sizes)) return 0;
   Extent e;
   int64_t span, bytes;
-  bool ok = compute_extent(sizes, strides, &e) && checked_add(e.hi - e.lo, 1, &span) &&
+  bool ok = compute_extent(sizes, strides, &e) && extent_elements(e, &span) &&
             checked_mul(span, static_cast<int64_t>(itemsize(dtype)), &bytes);
   ST_CHECK(ok, ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes of %s",
            format_dims(sizes).c_str(), format_dims(strides).c_str(), dtype_name(static_cast<int32_t>(dtype)));
   return span;
 }
 
-Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
+void check_empty_layout(const DimVector& sizes, const DimVector& strides) {
   check_sizes_nonnegative(sizes);
   for (int i = 0; i < strides.size(); ++i) {
     ST_CHECK(strides[i] >= 0, ST_ERROR_INVALID_ARGUMENT, "strides[%d] = %lld is negative", i,
              static_cast<long long>(strides[i]));
   }
+}
+
+Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
+  check_empty_layout(sizes, strides);
   int64_t span = storage_span(sizes, strides, dtype);
+  checked_numel(sizes, dtype);  // zero strides can span little and still count too many elements
   Storage storage = allocate_cpu_storage(static_cast<size_t>(span) * itemsize(dtype));
   return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
 }

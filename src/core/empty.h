@@ -10,7 +10,11 @@ namespace st {
 // bytes of `dtype` overflows int64.
 int64_t storage_span(const DimVector& sizes, const DimVector& strides, ScalarType dtype);
 
-// An uninitialized CPU tensor; strides must be >= 0 (checked).
+// Throws ST_ERROR_INVALID_ARGUMENT unless every size and every stride is >= 0.
+void check_empty_layout(const DimVector& sizes, const DimVector& strides);
+
+// An uninitialized CPU tensor; strides must be >= 0 (checked). Every check,
+// overflow included, runs before the allocation.
 Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype);
 
 }  // namespace st

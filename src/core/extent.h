@@ -31,6 +31,13 @@ inline bool compute_extent(const DimVector& sizes, const DimVector& strides, Ext
   return true;
 }
 
+// Elements from the lowest to the highest reached, hi - lo + 1; false when
+// that count overflows int64 (each end can fit while their distance does not).
+inline bool extent_elements(const Extent& e, int64_t* out) {
+  int64_t distance;
+  return checked_sub(e.hi, e.lo, &distance) && checked_add(distance, 1, out);
+}
+
 inline bool has_zero_size(const DimVector& sizes) {
   for (int64_t s : sizes)
     if (s == 0) return true;

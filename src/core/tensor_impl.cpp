@@ -3,8 +3,23 @@
 #include "core/checked_math.h"
 #include "core/contiguity.h"
 #include "core/error.h"
+#include "core/extent.h"
+#include "core/views.h"
 
 namespace st {
+
+int64_t checked_numel(const DimVector& sizes, ScalarType dtype) {
+  if (has_zero_size(sizes)) return 0;  // whatever the other sizes, as their product could overflow
+  int64_t numel = 1, bytes;
+  for (int64_t s : sizes) {
+    ST_CHECK(checked_mul(numel, s, &numel), ST_ERROR_OUT_OF_MEMORY, "sizes %s hold more elements than int64 counts",
+             format_dims(sizes).c_str());
+  }
+  ST_CHECK(checked_mul(numel, static_cast<int64_t>(itemsize(dtype)), &bytes), ST_ERROR_OUT_OF_MEMORY,
+           "%lld elements of %s overflow int64 bytes", static_cast<long long>(numel),
+           dtype_name(static_cast<int32_t>(dtype)));
+  return numel;
+}
 
 TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
                        ScalarType dtype)
@@ -12,16 +27,9 @@ TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector&
       sizes_(sizes),
       strides_(strides),
       storage_offset_(storage_offset),
-      numel_(1),
+      numel_(checked_numel(sizes, dtype)),
       data_(nullptr),
       dtype_(dtype) {
-  for (int64_t s : sizes_) {
-    ST_CHECK(checked_mul(numel_, s, &numel_), ST_ERROR_OUT_OF_MEMORY, "the number of elements overflows int64");
-  }
-  int64_t bytes;
-  ST_CHECK(checked_mul(numel_, static_cast<int64_t>(itemsize()), &bytes), ST_ERROR_OUT_OF_MEMORY,
-           "%lld elements of %s overflow int64 bytes", static_cast<long long>(numel_),
-           dtype_name(static_cast<int32_t>(dtype)));
   if (storage_->base()) data_ = static_cast<char*>(storage_->base()) + storage_offset_ * static_cast<int64_t>(itemsize());
   contiguous_ = compute_contiguous(sizes_, strides_, numel_);
   channels_last_ = compute_channels_last_2d(sizes_, strides_);

@@ -15,6 +15,10 @@
 
 namespace st {
 
+// The number of elements of `sizes` (0 when any size is 0). Throws
+// ST_ERROR_OUT_OF_MEMORY when it, or its byte count in `dtype`, overflows int64.
+int64_t checked_numel(const DimVector& sizes, ScalarType dtype);
+
 class TensorImpl final : public RefCounted {
  public:
   // Trusts its arguments to describe elements inside `storage` (views check

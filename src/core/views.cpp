@@ -1,5 +1,6 @@
 #include "core/views.h"
 
+#include <cstdint>
 #include <cstdio>
 
 #include "core/checked_math.h"
@@ -32,6 +33,11 @@ void check_sizes_nonnegative(const DimVector& sizes, const char* arg) {
 }
 
 namespace {
+
+// An empty view touches no element and keeps its source's offset: moving it
+// by a stride of an empty source could leave the storage or overflow int64,
+// as nothing bounds the strides of a tensor without elements.
+inline bool moves_offset(const Tensor& src) { return src.numel() > 0; }
 
 Tensor make_view(const Tensor& src, const DimVector& sizes, const DimVector& strides, int64_t offset) {
   return Tensor::make(src.storage(), sizes, strides, offset, src.dtype());
@@ -103,9 +109,9 @@ Tensor slice(const Tensor& src, int32_t dim, int64_t start, int64_t stop, int64_
   stop = clamp(stop);
   if (stop < start) stop = start;
   DimVector sizes = src.sizes(), strides = src.strides();
-  sizes[d] = (stop - start + step - 1) / step;
+  sizes[d] = stop > start ? (stop - start - 1) / step + 1 : 0;  // never overflows, whatever the step
   int64_t offset = src.storage_offset();
-  if (sizes[d] > 0) offset += start * src.stride(d);
+  if (sizes[d] > 0 && moves_offset(src)) offset += start * src.stride(d);
   // A stride times step can only overflow when one element remains, where it is never used.
   if (!checked_mul(src.stride(d), step, &strides[d])) strides[d] = src.stride(d);
   return make_view(src, sizes, strides, offset);
@@ -121,7 +127,8 @@ Tensor select(const Tensor& src, int32_t dim, int64_t index) {
   DimVector sizes = src.sizes(), strides = src.strides();
   sizes.erase(d);
   strides.erase(d);
-  return make_view(src, sizes, strides, src.storage_offset() + index * src.stride(d));
+  const int64_t offset = src.storage_offset() + (moves_offset(src) ? index * src.stride(d) : 0);
+  return make_view(src, sizes, strides, offset);
 }
 
 Tensor expand(const Tensor& src, const DimVector& target) {
@@ -188,8 +195,10 @@ Tensor flip(const Tensor& src, int32_t dim) {
   int d = wrap_dim(dim, src.ndim());
   DimVector strides = src.strides();
   int64_t offset = src.storage_offset();
-  if (src.size(d) > 1) offset += (src.size(d) - 1) * src.stride(d);
-  strides[d] = -strides[d];
+  if (src.size(d) > 1 && moves_offset(src)) offset += (src.size(d) - 1) * src.stride(d);
+  // INT64_MIN cannot be negated; it only occurs where no element moves (a
+  // dim of size 1 or an empty tensor), so it stays as it is, still negative.
+  if (strides[d] != INT64_MIN) strides[d] = -strides[d];
   return make_view(src, src.sizes(), strides, offset);
 }
 

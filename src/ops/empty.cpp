@@ -1,23 +1,67 @@
+// The factory operators empty_strided and empty_like. Tensor creation goes
+// through the dispatcher: empty_strided picks its backend from the device
+// argument (its BackendSelect kernel, below); the backends' kernels live in
+// src/cpu and src/cuda; empty_like is composite (ops/empty_like.cpp).
 #include "ops/empty.h"
+
+#include <cstdint>
 
 #include "core/contiguity.h"
 #include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "dispatch/registration.h"
 
 namespace st {
 namespace ops {
+namespace {
+
+using dispatch::DispatchKey;
+using dispatch::DispatchKeySet;
+
+ST_DEFINE_OPERATOR(EmptyStrided, "empty_strided",
+                   "empty_strided(int[] size, int[] stride, ScalarType dtype, Device device) -> Tensor",
+                   Tensor(const DimVector&, const DimVector&, ScalarType, Device));
+
+ST_DEFINE_OPERATOR(EmptyLike, "empty_like", "empty_like(Tensor self, MemoryFormat memory_format) -> Tensor",
+                   Tensor(const Tensor&, MemoryFormat));
+
+// No tensor argument carries a backend, so the device argument gives it (as
+// PyTorch's generated BackendSelect kernels). A device that needs CUDA is
+// checked first, so that a build or machine without CUDA says why.
+Tensor empty_strided_backend_select(DispatchKeySet, const DimVector& sizes, const DimVector& strides,
+                                    ScalarType dtype, Device device) {
+  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
+  const DispatchKeySet keys = dispatch::compute_dispatch_key_set(dispatch::keys_of_device(device)) &
+                              DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect);
+  return EmptyStrided::redispatch(keys, sizes, strides, dtype, device);
+}
+ST_REGISTER_KERNEL("empty_strided", BackendSelect, empty_strided_backend_select);
+
+}  // namespace
 
 Tensor empty_strided(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
-  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
-  ST_CHECK(device.type == DeviceType::CPU, ST_ERROR_NOT_IMPLEMENTED, "no allocator for device type %s",
-           device_type_name(static_cast<int32_t>(device.type)));
-  return empty_cpu(sizes, strides, dtype);
+  check_empty_layout(sizes, strides);  // argument errors before the device's answer
+  return EmptyStrided::call(sizes, strides, dtype, device);
 }
 
 Tensor empty(const DimVector& sizes, ScalarType dtype, Device device) {
   return empty_strided(sizes, contiguous_strides(sizes), dtype, device);
 }
+
+namespace {
+
+// A dense source keeps its strides, with the sign dropped: allocated tensors
+// never have negative strides. A dense tensor can only have one on a dim of
+// size 1 or when it is empty, where no element moves (INT64_MIN, which has no
+// absolute value, becomes 0 there).
+DimVector absolute_strides(const Tensor& src) {
+  DimVector strides = src.strides();
+  for (int64_t& s : strides) s = s == INT64_MIN ? 0 : (s < 0 ? -s : s);
+  return strides;
+}
+
+}  // namespace
 
 DimVector strides_like(const Tensor& src, MemoryFormat fmt) {
   switch (fmt) {
@@ -32,14 +76,12 @@ DimVector strides_like(const Tensor& src, MemoryFormat fmt) {
                "fmt = channels_last_3d needs 5 dims, the tensor has %d", src.ndim());
       return channels_last_strides_3d(src.sizes());
     case MemoryFormat::Preserve:
-      return src.is_non_overlapping_and_dense() ? src.strides() : infer_dense_strides(src.sizes(), src.strides());
+      return src.is_non_overlapping_and_dense() ? absolute_strides(src) : infer_dense_strides(src.sizes(), src.strides());
   }
   fail(ST_ERROR_INVALID_ARGUMENT, "fmt = %d is not an st_memory_format", static_cast<int>(fmt));
 }
 
-Tensor empty_like(const Tensor& src, MemoryFormat fmt) {
-  return empty_strided(src.sizes(), strides_like(src, fmt), src.dtype(), src.device());
-}
+Tensor empty_like(const Tensor& src, MemoryFormat fmt) { return EmptyLike::call(src, fmt); }
 
 }  // namespace ops
 }  // namespace st

@@ -1,0 +1,15 @@
+# Fails unless the first ```c block of README.md is the file EXAMPLE, so the
+# example a reader copies is one that compiles and runs in the tests.
+file(READ ${README} readme)
+file(READ ${EXAMPLE} example)
+string(FIND "${readme}" "```c\n" start)
+if(start EQUAL -1)
+  message(FATAL_ERROR "README.md has no ```c block")
+endif()
+math(EXPR start "${start} + 5")
+string(SUBSTRING "${readme}" ${start} -1 rest)
+string(FIND "${rest}" "```" stop)
+string(SUBSTRING "${rest}" 0 ${stop} block)
+if(NOT block STREQUAL example)
+  message(FATAL_ERROR "the C example in README.md differs from ${EXAMPLE}; keep them the same")
+endif()

@@ -1,0 +1,42 @@
+#include "core/copy_preconditions.h"
+
+#include "core/error.h"
+#include "core/views.h"
+
+namespace st {
+
+void check_writable(const Tensor& t, const char* name) {
+  ST_CHECK(!t.storage()->read_only(), ST_ERROR_READ_ONLY, "%s views memory its producer marked read-only", name);
+}
+
+void check_broadcastable_to(const DimVector& src_sizes, const DimVector& dst_sizes) {
+  const int ns = src_sizes.size(), nd = dst_sizes.size();
+  ST_CHECK(ns <= nd, ST_ERROR_SHAPE_MISMATCH,
+           "src of sizes %s has more dims than dst of sizes %s; src broadcasts to dst, never the reverse",
+           format_dims(src_sizes).c_str(), format_dims(dst_sizes).c_str());
+  for (int i = 0; i < ns; ++i) {
+    const int64_t s = src_sizes[ns - 1 - i], d = dst_sizes[nd - 1 - i];
+    ST_CHECK(s == d || s == 1, ST_ERROR_SHAPE_MISMATCH,
+             "src of sizes %s cannot be broadcast to dst of sizes %s: dim %d of src has size %lld, dst %lld",
+             format_dims(src_sizes).c_str(), format_dims(dst_sizes).c_str(), ns - 1 - i, static_cast<long long>(s),
+             static_cast<long long>(d));
+  }
+}
+
+CopyAction check_copy(const Tensor& dst, const Tensor& src) {
+  check_writable(dst, "dst");
+  check_broadcastable_to(src.sizes(), dst.sizes());
+  assert_no_internal_overlap(dst, "dst");
+  if (dst.numel() == 0) return CopyAction::Nothing;
+  switch (get_overlap_status(dst, src)) {
+    case OverlapStatus::Full:
+      return CopyAction::Nothing;
+    case OverlapStatus::Partial:
+      return CopyAction::ViaTemporary;
+    case OverlapStatus::No:
+      break;
+  }
+  return CopyAction::Direct;
+}
+
+}  // namespace st

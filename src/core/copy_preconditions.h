@@ -1,0 +1,29 @@
+// What st_copy demands of its operands before any byte moves, shared by
+// every backend's copy_ kernel so that CPU and CUDA answer alike.
+#pragma once
+
+#include "core/overlap.h"
+#include "core/tensor.h"
+
+namespace st {
+
+enum class CopyAction {
+  Nothing,      // no element to copy, or dst and src are the very same elements
+  Direct,       // copy straight from src into dst
+  ViaTemporary  // src and dst share memory: read src in full first
+};
+
+// Checks, in this order: dst writable (ST_ERROR_READ_ONLY for a read-only
+// import), src broadcastable to dst's shape and never the reverse
+// (ST_ERROR_SHAPE_MISMATCH naming both shapes), dst provably free of
+// self-overlap (ST_ERROR_OVERLAP). Then says how to copy.
+CopyAction check_copy(const Tensor& dst, const Tensor& src);
+
+// Throws ST_ERROR_READ_ONLY when `t` views memory its producer marked read-only.
+void check_writable(const Tensor& t, const char* name);
+
+// Throws ST_ERROR_SHAPE_MISMATCH unless `src` broadcasts to `dst_sizes`
+// (aligned from the right; src may have fewer dims, and a src dim is 1 or equal).
+void check_broadcastable_to(const DimVector& src_sizes, const DimVector& dst_sizes);
+
+}  // namespace st

@@ -1,0 +1,60 @@
+#include "cpu/fill_kernel.h"
+
+#include <cstring>
+
+#include "core/convert.h"
+#include "core/dtype_dispatch.h"
+#include "core/overlap.h"
+#include "cpu/element_access.h"
+#include "iter/tensor_iterator.h"
+
+namespace st {
+namespace cpu {
+namespace {
+
+// The same elements with every dim of stride 0 collapsed to size 1, so an
+// expanded view writes each address once.
+Tensor without_broadcast_dims(const Tensor& dst) {
+  DimVector sizes = dst.sizes();
+  bool changed = false;
+  for (int d = 0; d < sizes.size(); ++d) {
+    if (dst.stride(d) == 0 && sizes[d] > 1) {
+      sizes[d] = 1;
+      changed = true;
+    }
+  }
+  if (!changed) return dst;
+  return Tensor::make(dst.storage(), sizes, dst.strides(), dst.storage_offset(), dst.dtype());
+}
+
+}  // namespace
+
+void fill_kernel(const Tensor& dst_in, double value) {
+  if (dst_in.numel() == 0) return;
+  const Tensor dst = without_broadcast_dims(dst_in);
+  // What is left may still overlap itself (as_strided views); then one
+  // thread writes, so no two threads ever store to the same address.
+  const int64_t grain = is_non_overlapping(dst) ? kGrainSize : INT64_MAX;
+  TensorIterator iter = TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+  ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
+    const scalar_t v = convert<scalar_t>(value);
+    char pattern[sizeof(scalar_t)];
+    store<scalar_t>(pattern, v);
+    constexpr int64_t kSize = sizeof(scalar_t);
+    iter.for_each(
+        [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+          for (int64_t j = 0; j < n1; ++j) {
+            char* d = data[0] + j * strides[1];
+            if (strides[0] == kSize) {
+              for (int64_t i = 0; i < n0; ++i) std::memcpy(d + i * kSize, pattern, kSize);
+            } else {
+              for (int64_t i = 0; i < n0; ++i) std::memcpy(d + i * strides[0], pattern, kSize);
+            }
+          }
+        },
+        grain);
+  });
+}
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,24 @@
+#include "cuda/stream.h"
+
+#include <vector>
+
+#include "cuda/device_status.h"
+
+namespace st {
+namespace cuda {
+namespace {
+
+// One slot per device, made on this thread's first use.
+std::vector<cudaStream_t>& thread_streams() {
+  thread_local std::vector<cudaStream_t> streams(static_cast<size_t>(device_status().count), nullptr);
+  return streams;
+}
+
+}  // namespace
+
+cudaStream_t current_stream(int device) { return thread_streams()[static_cast<size_t>(device)]; }
+
+void set_current_stream(int device, cudaStream_t stream) { thread_streams()[static_cast<size_t>(device)] = stream; }
+
+}  // namespace cuda
+}  // namespace st

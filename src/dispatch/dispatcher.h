@@ -1,0 +1,110 @@
+// Dispatcher: the list of operators, looked up by name (PyTorch's
+// c10/core/dispatch/Dispatcher.h), and TypedOperatorHandle, through which
+// every call goes:
+//
+//   keys = ((keys of the tensor arguments | included | global) − excluded)
+//          & the operator's non-fall-through keys
+//   table[keys.table_index()](keys, args...)
+//
+// with no lock, no allocation and no virtual call on the way.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "dispatch/dispatch_key_extractor.h"
+#include "dispatch/local_dispatch_key_set.h"
+#include "dispatch/operator_entry.h"
+
+namespace st {
+namespace dispatch {
+
+template <typename Signature>
+class TypedOperatorHandle;
+
+template <typename Ret, typename... Args>
+class TypedOperatorHandle<Ret(Args...)> {
+ public:
+  explicit TypedOperatorHandle(const OperatorEntry& op) : op_(&op) {}
+
+  const OperatorEntry& entry() const { return *op_; }
+  const std::string& name() const { return op_->name(); }
+
+  // The keys a call with these arguments dispatches on.
+  ST_FORCE_INLINE DispatchKeySet dispatch_keys(const Args&... args) const {
+    return compute_dispatch_key_set(keys_of_arguments(args...)) & op_->non_fallthrough_keys();
+  }
+
+  ST_FORCE_INLINE Ret call(Args... args) const {
+    return redispatch(dispatch_keys(args...), std::forward<Args>(args)...);
+  }
+
+  // Runs the kernel for `keys`. A kernel passes the keys it received with
+  // its own key removed (keys.remove(DispatchKey::Tracing), or
+  // keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, its key)) to reach the
+  // kernel below it.
+  ST_FORCE_INLINE Ret redispatch(DispatchKeySet keys, Args... args) const {
+    using Fn = Ret (*)(DispatchKeySet, Args...);
+    const Fn fn = reinterpret_cast<Fn>(op_->lookup(keys));
+    return fn(keys, std::forward<Args>(args)...);
+  }
+
+ private:
+  const OperatorEntry* op_;
+};
+
+// An operator found by name.
+class OperatorHandle {
+ public:
+  explicit OperatorHandle(const OperatorEntry& op) : op_(&op) {}
+  const OperatorEntry& entry() const { return *op_; }
+  const std::string& name() const { return op_->name(); }
+  const char* schema() const { return op_->schema(); }
+
+  // The typed handle; throws ST_ERROR_INVALID_ARGUMENT when the operator is
+  // not defined or its signature is not `Signature`.
+  template <typename Signature>
+  TypedOperatorHandle<Signature> typed() const {
+    check_signature(signature_id<Signature>(), &KernelFunction::signature_text_of<Signature>);
+    return TypedOperatorHandle<Signature>(*op_);
+  }
+
+ private:
+  void check_signature(SignatureId id, std::string (*text)()) const;
+  const OperatorEntry* op_;
+};
+
+class Dispatcher {
+ public:
+  // The one dispatcher; never destroyed, so calls during exit stay safe.
+  static Dispatcher& singleton();
+
+  // The entry named `name`, created undefined when there is none, so that a
+  // kernel may register before its operator is defined (static
+  // initialization has no order across files).
+  OperatorEntry& find_or_create(const char* name);
+
+  // The operator named `name`, or null. Lock-free: entries are only ever
+  // prepended to the list and never freed, so this is safe while another
+  // thread registers.
+  const OperatorEntry* find(const char* name) const;
+
+  // Names of the defined operators, newest first.
+  std::vector<std::string> operator_names() const;
+
+ private:
+  Dispatcher() = default;
+  OperatorEntry* lookup(const char* name) const;
+  std::mutex mutex_;  // serializes additions to the list
+  std::atomic<OperatorEntry*> head_{nullptr};
+};
+
+// The operator named `name`; throws ST_ERROR_INVALID_ARGUMENT when none is defined.
+OperatorHandle find_operator(const char* name);
+
+}  // namespace dispatch
+}  // namespace st

@@ -1,0 +1,143 @@
+#include "dispatch/operator_entry.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace st {
+namespace dispatch {
+namespace {
+
+// The functionality keys that an operator may fall through: those that are
+// not per backend. A missing backend kernel is an error, never a skip.
+constexpr uint64_t skippable_functionality_bits() {
+  uint64_t bits = 0;
+  for (int f = 1; f < kNumFunctionalityKeys; ++f) {
+    const auto key = static_cast<DispatchKey>(f);
+    if (!is_per_backend_functionality(key)) bits |= DispatchKeySet(key).raw_repr();
+  }
+  return bits;
+}
+
+}  // namespace
+
+OperatorEntry::OperatorEntry(std::string name)
+    : name_(std::move(name)), non_fallthrough_keys_(~skippable_functionality_bits()) {
+  for (auto& entry : table_) entry.store(nullptr, std::memory_order_relaxed);
+}
+
+const char* OperatorEntry::schema() const {
+  const char* s = schema_.load(std::memory_order_acquire);
+  return s ? s : "";
+}
+
+std::vector<DispatchKey> OperatorEntry::registered_keys() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<DispatchKey> keys;
+  for (int k = 0; k < kNumDispatchKeys; ++k) {
+    if (!kernels_[k].empty()) keys.push_back(static_cast<DispatchKey>(k));
+  }
+  return keys;
+}
+
+void OperatorEntry::define(const char* schema, KernelFunction tracing, KernelFunction fallthrough) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ST_CHECK(!defined(), ST_ERROR_INVALID_ARGUMENT, "operator %s is defined twice: \"%s\" and \"%s\"", name_.c_str(),
+           schema_.load(std::memory_order_relaxed), schema);
+  const size_t n = name_.size();
+  ST_CHECK(std::strncmp(schema, name_.c_str(), n) == 0 && schema[n] == '(', ST_ERROR_INVALID_ARGUMENT,
+           "the schema \"%s\" of operator %s must start with \"%s(\"", schema, name_.c_str(), name_.c_str());
+  ST_CHECK(tracing.valid() && fallthrough.valid() && tracing.signature() == fallthrough.signature(),
+           ST_ERROR_INVALID_ARGUMENT, "operator %s needs tracing and fall-through kernels of its signature",
+           name_.c_str());
+  for (int k = 0; k < kNumDispatchKeys; ++k) {
+    for (const Registration& r : kernels_[k]) {
+      ST_CHECK(r.kernel.signature() == tracing.signature(), ST_ERROR_INVALID_ARGUMENT,
+               "operator %s is defined as %s, but its %s kernel is %s", name_.c_str(),
+               tracing.signature_text().c_str(), dispatch_key_name(static_cast<DispatchKey>(k)),
+               r.kernel.signature_text().c_str());
+    }
+  }
+  tracing_kernel_ = tracing;
+  fallthrough_kernel_ = fallthrough;
+  signature_.store(tracing.signature(), std::memory_order_release);
+  schema_.store(schema, std::memory_order_release);
+  update_dispatch_table();
+}
+
+void OperatorEntry::check_signature(DispatchKey key, const KernelFunction& kernel) const {
+  ST_CHECK(kernel.valid(), ST_ERROR_INVALID_ARGUMENT, "the %s kernel of operator %s is null",
+           dispatch_key_name(key), name_.c_str());
+  // Before the definition, the kernels registered so far stand for it.
+  KernelFunction expected = tracing_kernel_;
+  for (int k = 0; !expected.valid() && k < kNumDispatchKeys; ++k) {
+    if (!kernels_[k].empty()) expected = kernels_[k].front().kernel;
+  }
+  ST_CHECK(!expected.valid() || expected.signature() == kernel.signature(), ST_ERROR_INVALID_ARGUMENT,
+           "the %s kernel of operator %s has signature %s, but the operator's is %s", dispatch_key_name(key),
+           name_.c_str(), kernel.signature_text().c_str(), expected.signature_text().c_str());
+}
+
+uint64_t OperatorEntry::add_kernel(DispatchKey key, KernelFunction kernel) {
+  ST_CHECK(is_registrable_key(key), ST_ERROR_INVALID_ARGUMENT,
+           "cannot register a kernel of operator %s for dispatch key %s: use a backend (CPU, CUDA, PrivateUse1), "
+           "BackendSelect, Tracing or CompositeImplicit",
+           name_.c_str(), dispatch_key_name(key));
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_signature(key, kernel);
+  const uint64_t id = next_id_++;
+  kernels_[static_cast<int>(key)].push_back(Registration{id, kernel});
+  update_dispatch_table();
+  return id;
+}
+
+void OperatorEntry::remove_kernel(DispatchKey key, uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Registration>& list = kernels_[static_cast<int>(key)];
+  auto it = std::find_if(list.begin(), list.end(), [id](const Registration& r) { return r.id == id; });
+  if (it == list.end()) return;  // removed already
+  list.erase(it);
+  update_dispatch_table();
+}
+
+KernelFunction OperatorEntry::compute_table_entry(int index) const {
+  const DispatchKey key = runtime_key_of_table_index(index);
+  const std::vector<Registration>& own = kernels_[static_cast<int>(key)];
+  if (key != DispatchKey::Undefined && !own.empty()) return own.back().kernel;
+  if (key == DispatchKey::Undefined || is_runtime_backend_key(key)) {
+    const std::vector<Registration>& composite = kernels_[static_cast<int>(DispatchKey::CompositeImplicit)];
+    return composite.empty() ? KernelFunction() : composite.back().kernel;
+  }
+  if (key == DispatchKey::Tracing && tracing_kernel_.valid()) return tracing_kernel_;
+  return fallthrough_kernel_;
+}
+
+void OperatorEntry::update_dispatch_table() {
+  for (int i = 0; i < kDispatchTableSize; ++i) {
+    table_[i].store(compute_table_entry(i).erased(), std::memory_order_release);
+  }
+  uint64_t mask = ~skippable_functionality_bits();
+  for (int f = 1; f < kNumFunctionalityKeys; ++f) {
+    const auto key = static_cast<DispatchKey>(f);
+    if (is_per_backend_functionality(key)) continue;
+    const bool has_kernel = !kernels_[f].empty() || (key == DispatchKey::Tracing && tracing_kernel_.valid());
+    if (has_kernel) mask |= DispatchKeySet(key).raw_repr();
+  }
+  non_fallthrough_keys_.store(mask, std::memory_order_relaxed);
+}
+
+void OperatorEntry::report_missing_kernel(DispatchKeySet keys) const {
+  std::string have;
+  for (DispatchKey k : registered_keys()) {
+    have += have.empty() ? "" : ", ";
+    have += dispatch_key_name(k);
+  }
+  const DispatchKey key = keys.highest_priority_key();
+  fail(ST_ERROR_NOT_IMPLEMENTED, "operator %s has no kernel for dispatch key %s (call keys %s); %s%s", name_.c_str(),
+       dispatch_key_name(key), to_string(keys).c_str(), have.empty() ? "it has no kernels" : "it has kernels for ",
+       have.c_str());
+}
+
+}  // namespace dispatch
+}  // namespace st

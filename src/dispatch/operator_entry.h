@@ -1,0 +1,109 @@
+// OperatorEntry: one operator's name, schema, dispatch table and registered
+// kernels (PyTorch's c10/core/dispatch/OperatorEntry.h).
+//
+// Note [Dispatch table updates]
+// The table holds one atomic function pointer per entry (see Note
+// [Dispatch table index]), so a call reads its kernel with one load and
+// never sees half a kernel. Registrations change under the entry's mutex,
+// and every change recomputes the whole table: each entry takes the newest
+// kernel registered for its runtime key, else the newest CompositeImplicit
+// kernel (for the backends' Dense entries and for Undefined, as PyTorch's
+// computeDispatchTableEntryWithDebug), else, for a functionality that is
+// not per backend, the operator's fall-through kernel, else nothing (the
+// call fails with ST_ERROR_NOT_IMPLEMENTED). Dropping a registration
+// therefore restores the one before it in a single store. Kernel code is
+// never freed, so a call that loaded an old pointer can still run it.
+//
+// Note [Fall-through keys]
+// BackendSelect is in every call's keys (see LocalDispatchKeySet); an
+// operator without a kernel there must skip it. The entry keeps the set of
+// keys it has kernels for and calls mask their keys with it (PyTorch's
+// nonFallthroughKeys_), so the skip costs one AND. A call that read the
+// mask just before a change lands on the fall-through kernel instead,
+// which removes the key and redispatches: slower, equally right.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/macros.h"
+#include "dispatch/kernel_function.h"
+
+namespace st {
+namespace dispatch {
+
+class OperatorEntry {
+ public:
+  explicit OperatorEntry(std::string name);
+  OperatorEntry(const OperatorEntry&) = delete;
+  OperatorEntry& operator=(const OperatorEntry&) = delete;
+
+  const std::string& name() const { return name_; }
+  // The schema text; "" until the operator is defined.
+  const char* schema() const;
+  bool defined() const { return schema_.load(std::memory_order_acquire) != nullptr; }
+  // The C++ signature of its kernels; null until defined.
+  SignatureId signature() const { return signature_.load(std::memory_order_acquire); }
+
+  // Keys this operator does not fall through (Note [Fall-through keys]).
+  ST_FORCE_INLINE DispatchKeySet non_fallthrough_keys() const {
+    return DispatchKeySet(DispatchKeySet::RAW, non_fallthrough_keys_.load(std::memory_order_relaxed));
+  }
+
+  // The kernel for `keys`; throws ST_ERROR_NOT_IMPLEMENTED when there is none.
+  ST_FORCE_INLINE ErasedKernelFn lookup(DispatchKeySet keys) const {
+    ErasedKernelFn fn = table_[keys.table_index()].load(std::memory_order_acquire);
+    if (ST_UNLIKELY(fn == nullptr)) report_missing_kernel(keys);
+    return fn;
+  }
+
+  // What table entry `index` holds now (tests, messages).
+  ErasedKernelFn table_entry(int index) const { return table_[index].load(std::memory_order_acquire); }
+  // Keys with at least one registered kernel, in DispatchKey order.
+  std::vector<DispatchKey> registered_keys() const;
+
+  // Defines the operator. `tracing` and `fallthrough` are its built-in
+  // kernels for the Tracing key and for functionality keys without a kernel;
+  // their signature is the operator's. Throws if defined already, or if a
+  // registered kernel has another signature.
+  void define(const char* schema, KernelFunction tracing, KernelFunction fallthrough);
+
+  // Adds a kernel for a registrable key (is_registrable_key) and returns
+  // the id that removes it. Throws ST_ERROR_INVALID_ARGUMENT for another
+  // key or a signature unlike the operator's (or unlike the kernels already
+  // registered, before the definition).
+  uint64_t add_kernel(DispatchKey key, KernelFunction kernel);
+  // Removes the registration `id` of `key`, wherever it is in the order.
+  void remove_kernel(DispatchKey key, uint64_t id);
+
+  // The dispatcher's list of operators (Dispatcher); set once, before publication.
+  OperatorEntry* next_in_list = nullptr;
+
+ private:
+  struct Registration {
+    uint64_t id;
+    KernelFunction kernel;
+  };
+
+  [[noreturn]] void report_missing_kernel(DispatchKeySet keys) const;
+  void check_signature(DispatchKey key, const KernelFunction& kernel) const;  // mutex held
+  KernelFunction compute_table_entry(int index) const;                        // mutex held
+  void update_dispatch_table();                                                // mutex held
+
+  const std::string name_;
+  std::atomic<ErasedKernelFn> table_[kDispatchTableSize];
+  std::atomic<uint64_t> non_fallthrough_keys_;
+  std::atomic<const char*> schema_{nullptr};
+  std::atomic<SignatureId> signature_{nullptr};
+
+  mutable std::mutex mutex_;  // guards everything below and every table change
+  KernelFunction tracing_kernel_;
+  KernelFunction fallthrough_kernel_;
+  std::vector<Registration> kernels_[kNumDispatchKeys];  // per key, newest last
+  uint64_t next_id_ = 1;
+};
+
+}  // namespace dispatch
+}  // namespace st

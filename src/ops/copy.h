@@ -1,0 +1,26 @@
+// The copy operators of the C API: copy_, fill_ and the composites built on
+// them (clone, contiguous, to, reshape).
+#pragma once
+
+#include "core/memory_format.h"
+#include "core/tensor.h"
+
+namespace st {
+namespace ops {
+
+// dst[...] = src, src broadcast to dst, any dtype pair (API.md, st_copy).
+void copy_(const Tensor& dst, const Tensor& src, bool non_blocking);
+// Every element of dst becomes `value` converted to dst's dtype.
+void fill_(const Tensor& dst, double value);
+// New storage in `fmt` (PRESERVE keeps a dense source's strides).
+Tensor clone(const Tensor& src, MemoryFormat fmt);
+// `src` itself when it is contiguous in `fmt`, else clone(src, fmt). PRESERVE is invalid.
+Tensor contiguous(const Tensor& src, MemoryFormat fmt);
+// `src` itself when dtype and device match and it is contiguous in `fmt`
+// (PRESERVE: always); else a new tensor.
+Tensor to(const Tensor& src, ScalarType dtype, Device device, MemoryFormat fmt);
+// A view when st_view allows it, else a contiguous copy viewed as `sizes`.
+Tensor reshape(const Tensor& src, const DimVector& sizes);
+
+}  // namespace ops
+}  // namespace st

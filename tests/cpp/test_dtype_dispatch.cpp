@@ -1,0 +1,126 @@
+// ScalarType <-> C++ type, and the dispatch from a runtime dtype (and a
+// runtime pair of dtypes) to code instantiated with the C++ types.
+#include <cstring>
+#include <type_traits>
+
+#include "core/dtype_dispatch.h"
+#include "core/dtype_traits.h"
+#include "core/error.h"
+
+// After the project headers: cmocka defines a function-like macro fail().
+#include "cmocka_cxx.h"
+
+namespace {
+
+// The st_dtype number of each C++ element type, as API.md lists them.
+template <typename T>
+int expected_dtype_number() {
+  if (std::is_same<T, bool>::value) return 0;
+  if (std::is_same<T, uint8_t>::value) return 1;
+  if (std::is_same<T, int8_t>::value) return 2;
+  if (std::is_same<T, int16_t>::value) return 3;
+  if (std::is_same<T, int32_t>::value) return 4;
+  if (std::is_same<T, int64_t>::value) return 5;
+  if (std::is_same<T, st::Half>::value) return 6;
+  if (std::is_same<T, st::BFloat16>::value) return 7;
+  if (std::is_same<T, float>::value) return 8;
+  if (std::is_same<T, double>::value) return 9;
+  if (std::is_same<T, st::complex<float>>::value) return 10;
+  if (std::is_same<T, st::complex<double>>::value) return 11;
+  return -1;
+}
+
+const size_t kItemsizes[12] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+
+void traits_map_both_ways(void**) {
+  static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Float16>, st::Half>::value, "float16 is Half");
+  static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Complex128>, st::complex<double>>::value, "");
+  static_assert(st::scalar_type_of<int16_t> == st::ScalarType::Int16, "int16_t is Int16");
+  static_assert(st::scalar_type_of<st::BFloat16> == st::ScalarType::BFloat16, "");
+  static_assert(st::IsComplex<st::complex<float>>::value && !st::IsComplex<float>::value, "");
+  assert_int_equal(static_cast<int>(st::scalar_type_of<bool>), ST_BOOL);
+  assert_int_equal(static_cast<int>(st::scalar_type_of<double>), ST_FLOAT64);
+}
+
+void macro_dispatch_picks_the_type_of_every_dtype(void**) {
+  for (int d = 0; d < st::kNumScalarTypes; ++d) {
+    const auto t = static_cast<st::ScalarType>(d);
+    const int got = ST_DISPATCH_ALL_TYPES(t, "test", [&] {
+      assert_int_equal(sizeof(scalar_t), kItemsizes[d]);
+      assert_true(st::scalar_type_of<scalar_t> == t);
+      return expected_dtype_number<scalar_t>();
+    });
+    assert_int_equal(got, d);
+  }
+}
+
+void function_dispatch_picks_the_type_of_every_dtype(void**) {
+  for (int d = 0; d < st::kNumScalarTypes; ++d) {
+    const auto t = static_cast<st::ScalarType>(d);
+    const int got = st::dispatch_dtype(t, "test", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      assert_int_equal(sizeof(T), kItemsizes[d]);
+      return expected_dtype_number<T>();
+    });
+    assert_int_equal(got, d);
+  }
+}
+
+void pair_dispatch_covers_all_144_pairs(void**) {
+  bool seen[12][12] = {};
+  for (int dst = 0; dst < st::kNumScalarTypes; ++dst) {
+    for (int src = 0; src < st::kNumScalarTypes; ++src) {
+      const int code = ST_DISPATCH_PAIR(static_cast<st::ScalarType>(dst), static_cast<st::ScalarType>(src), "test", [&] {
+        return expected_dtype_number<dst_t>() * 100 + expected_dtype_number<src_t>();
+      });
+      assert_int_equal(code, dst * 100 + src);
+      seen[dst][src] = true;
+    }
+  }
+  for (auto& row : seen) {
+    for (bool s : row) assert_true(s);
+  }
+}
+
+// Catches the st::Error of f and checks its status and that the message
+// contains each of the given fragments.
+template <typename F>
+void expect_unsupported(F&& f, const char* fragment1, const char* fragment2) {
+  try {
+    f();
+  } catch (const st::Error& e) {
+    assert_int_equal(e.code(), ST_ERROR_UNSUPPORTED_DTYPE);
+    assert_non_null(std::strstr(e.what(), fragment1));
+    assert_non_null(std::strstr(e.what(), fragment2));
+    return;
+  }
+  fail_msg("no st::Error thrown");
+}
+
+void unknown_dtypes_are_unsupported(void**) {
+  int ran = 0;
+  expect_unsupported([&] { ST_DISPATCH_ALL_TYPES(static_cast<st::ScalarType>(12), "copy_", [&] { ++ran; }); },
+                     "copy_", "12");
+  expect_unsupported([&] { st::dispatch_dtype(static_cast<st::ScalarType>(-1), "fill_", [&](auto) { ++ran; }); },
+                     "fill_", "-1");
+  expect_unsupported(
+      [&] { ST_DISPATCH_PAIR(st::ScalarType::Float32, static_cast<st::ScalarType>(99), "copy_", [&] { ++ran; }); },
+      "copy_", "99");
+  expect_unsupported(
+      [&] { ST_DISPATCH_PAIR(static_cast<st::ScalarType>(12), st::ScalarType::Float32, "copy_", [&] { ++ran; }); },
+      "copy_", "unknown");
+  assert_int_equal(ran, 0);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(traits_map_both_ways),
+      cmocka_unit_test(macro_dispatch_picks_the_type_of_every_dtype),
+      cmocka_unit_test(function_dispatch_picks_the_type_of_every_dtype),
+      cmocka_unit_test(pair_dispatch_covers_all_144_pairs),
+      cmocka_unit_test(unknown_dtypes_are_unsupported),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

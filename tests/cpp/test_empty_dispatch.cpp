@@ -1,0 +1,123 @@
+// Tensor creation through the dispatcher: empty_strided's BackendSelect and
+// CPU kernels, empty_like on CompositeImplicit calling empty_strided.
+#include <cstdio>
+
+#include "core/cuda_hooks.h"
+#include "core/empty.h"
+#include "dispatch/registration.h"
+#include "ops/empty.h"
+#include "dispatch_test_support.h"
+
+using namespace st;
+using namespace st::dispatch;
+using test::expect_contains;
+using test::expect_error;
+
+namespace {
+
+struct Allocation {
+  DimVector sizes, strides;
+  Device device;
+  DispatchKeySet keys;
+};
+std::vector<Allocation> g_allocations;
+
+Tensor recording_empty_strided(DispatchKeySet keys, const DimVector& sizes, const DimVector& strides,
+                               ScalarType dtype, Device device) {
+  g_allocations.push_back(Allocation{sizes, strides, device, keys});
+  return empty_cpu(sizes, strides, dtype);
+}
+
+// CUDA hooks that accept every device, as a CUDA build on a GPU machine would.
+struct AcceptingCudaHooks final : CudaHooks {
+  bool is_built() const override { return true; }
+  int device_count() const override { return 1; }
+  void check_device(Device) const override {}
+};
+
+}  // namespace
+
+static void cpu_device_runs_the_cpu_kernel(void**) {
+  const Tensor t = ops::empty_strided({2, 3}, {1, 2}, ScalarType::Int16, cpu_device());
+  assert_true(t.sizes() == (DimVector{2, 3}));
+  assert_true(t.strides() == (DimVector{1, 2}));
+  assert_int_equal(t.dtype(), ScalarType::Int16);
+  assert_true(t.device() == cpu_device());
+  assert_int_equal(t.storage()->nbytes(), 6 * 2);
+  const Tensor c = ops::empty({4, 5}, ScalarType::Float64, cpu_device());
+  assert_true(c.strides() == (DimVector{5, 1}));
+}
+
+static void factories_dispatch_through_backend_select_to_the_newest_cpu_kernel(void**) {
+  g_allocations.clear();
+  KernelRegistration r = register_kernel("empty_strided", DispatchKey::CPU, &recording_empty_strided);
+  const Tensor a = ops::empty({2, 3}, ScalarType::Float32, cpu_device());
+  assert_int_equal(g_allocations.size(), 1);
+  assert_true(g_allocations[0].strides == (DimVector{3, 1}));
+  assert_true(g_allocations[0].keys == DispatchKeySet(DispatchKey::CPU));  // below BackendSelect
+  // empty_like allocates through a full call of empty_strided.
+  const Tensor src = ops::empty({2, 3, 4, 5}, ScalarType::Float32, cpu_device());
+  const Tensor like = ops::empty_like(src, MemoryFormat::ChannelsLast);
+  assert_int_equal(g_allocations.size(), 3);
+  assert_true(g_allocations[2].sizes == (DimVector{2, 3, 4, 5}));
+  assert_true(g_allocations[2].strides == (DimVector{60, 1, 15, 3}));
+  assert_true(like.strides() == (DimVector{60, 1, 15, 3}));
+  r.reset();
+  const Tensor b = ops::empty({2}, ScalarType::Float32, cpu_device());
+  assert_int_equal(g_allocations.size(), 3);
+}
+
+static void cuda_devices_answer_device_unavailable_without_cuda(void**) {
+  if (cuda_hooks().is_built()) {
+    std::printf("skipped: this build has CUDA; the CUDA backend's tests cover its devices\n");
+    return;
+  }
+  std::string msg = expect_error(ST_ERROR_DEVICE_UNAVAILABLE,
+                                 [] { ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDA, 0}); });
+  expect_contains(msg, "cuda:0");
+  expect_error(ST_ERROR_DEVICE_UNAVAILABLE,
+               [] { ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDAHost, 0}); });
+}
+
+static void backend_without_kernel_is_not_implemented(void**) {
+  const OperatorEntry* op = Dispatcher::singleton().find("empty_strided");
+  assert_non_null(op);
+  for (DispatchKey k : op->registered_keys()) {
+    if (k == DispatchKey::CUDA) {
+      std::printf("skipped: empty_strided has a CUDA kernel in this build\n");
+      return;
+    }
+  }
+  const CudaHooks* previous = &cuda_hooks();
+  static const AcceptingCudaHooks accepting;
+  install_cuda_hooks(&accepting);
+  const std::string msg = expect_error(ST_ERROR_NOT_IMPLEMENTED, [] {
+    ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDA, 0});
+  });
+  install_cuda_hooks(previous);
+  assert_string_equal(msg.c_str(),
+                      "operator empty_strided has no kernel for dispatch key CUDA (call keys {Dense, CUDABit}); "
+                      "it has kernels for BackendSelect, CPU");
+}
+
+static void pinned_memory_is_not_the_cpu_kernel_s_to_allocate(void**) {
+  const CudaHooks* previous = &cuda_hooks();
+  static const AcceptingCudaHooks accepting;
+  install_cuda_hooks(&accepting);
+  const std::string msg = expect_error(ST_ERROR_NOT_IMPLEMENTED, [] {
+    ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDAHost, 0});
+  });
+  install_cuda_hooks(previous);
+  expect_contains(msg, "cuda_host");
+}
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(cpu_device_runs_the_cpu_kernel),
+      cmocka_unit_test(factories_dispatch_through_backend_select_to_the_newest_cpu_kernel),
+      cmocka_unit_test(cuda_devices_answer_device_unavailable_without_cuda),
+      cmocka_unit_test(backend_without_kernel_is_not_implemented),
+      cmocka_unit_test(pinned_memory_is_not_the_cpu_kernel_s_to_allocate),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

@@ -1,0 +1,200 @@
+// The index math on the GPU must give what the host reference gives:
+// IntDivider against plain division, OffsetCalculator and IndexToOffset
+// against the reference walk, and a transpose through the tile mapping.
+// Needs a GPU; without one it prints why and exits 77 (ctest: skipped).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "cuda/cuda_error.h"
+#include "cuda/device_status.h"
+#include "cuda/index_width.h"
+#include "cuda/int_divider.h"
+#include "cuda/offset_calculator.h"
+#include "cuda/tensor_info.h"
+#include "cuda/transpose_tile.h"
+#include "layout_reference.h"
+#include "test_seed.h"
+// Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
+#include "cmocka_cxx.h"
+
+using namespace st::cuda;
+
+namespace {
+
+// Device memory for `count` values of T, copied from and back to the host.
+template <typename T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(size_t count) : count_(count) { ST_CUDA_CHECK(cudaMalloc(&ptr_, bytes())); }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
+    ST_CUDA_CHECK(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice));
+  }
+  ~DeviceBuffer() { (void)cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  T* get() const { return ptr_; }
+  std::vector<T> to_host() const {
+    std::vector<T> out(count_);
+    ST_CUDA_CHECK(cudaMemcpy(out.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
+    return out;
+  }
+
+ private:
+  size_t bytes() const { return count_ * sizeof(T) + (count_ == 0); }
+  T* ptr_ = nullptr;
+  size_t count_;
+};
+
+unsigned blocks_for(size_t n) { return static_cast<unsigned>((n + 255) / 256); }
+
+void check_launch() {
+  ST_CUDA_CHECK(cudaGetLastError());
+  ST_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+__global__ void divide(IntDivider<uint32_t> divider, const uint32_t* n, uint32_t* q, uint32_t* r, size_t count) {
+  const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  const DivMod<uint32_t> qr = divider.divmod(n[i]);
+  q[i] = qr.div;
+  r[i] = qr.mod;
+}
+
+void int_divider_matches_division(void**) {
+  std::mt19937_64 rng(test_seed("int_divider_matches_division"));
+  std::vector<uint32_t> divisors = {1u, 2u, 3u, 7u, 641u, 65537u, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu};
+  for (int i = 0; i < 40; ++i) divisors.push_back(static_cast<uint32_t>(rng() >> (33 + rng() % 31)) | 1u);
+  std::vector<uint32_t> n = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+  while (n.size() < (1u << 16)) n.push_back(static_cast<uint32_t>(rng() >> (32 + rng() % 32)));
+  DeviceBuffer<uint32_t> dn(n), dq(n.size()), dr(n.size());
+  for (uint32_t d : divisors) {
+    divide<<<blocks_for(n.size()), 256>>>(IntDivider<uint32_t>(d), dn.get(), dq.get(), dr.get(), n.size());
+    check_launch();
+    const std::vector<uint32_t> q = dq.to_host(), r = dr.to_host();
+    for (size_t i = 0; i < n.size(); ++i) {
+      if (q[i] != n[i] / d || r[i] != n[i] % d) {
+        print_error("device: %u / %u gave (%u, %u), expected (%u, %u)\n", n[i], d, q[i], r[i], n[i] / d, n[i] % d);
+        fail();
+      }
+    }
+  }
+}
+
+__global__ void offsets_of_two(OffsetCalculator<2> calc, uint32_t numel, int32_t* out) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= numel) return;
+  const auto o = calc.get(i);
+  out[2 * i] = o[0];
+  out[2 * i + 1] = o[1];
+}
+
+__global__ void offsets_of_info(TensorInfo<char, uint32_t> info, uint32_t numel, int32_t* dynamic_dims,
+                                int32_t* three_dims) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= numel) return;
+  dynamic_dims[i] = IndexToOffset<char, uint32_t, -1>::get(i, info);
+  if (info.dims == 3) three_dims[i] = IndexToOffset<char, uint32_t, 3>::get(i, info);
+}
+
+void offsets_match_the_reference_walk(void**) {
+  std::mt19937_64 rng(test_seed("offsets_match_the_reference_walk"));
+  for (int c = 0; c < 200; ++c) {
+    const int ndim = 1 + static_cast<int>(rng() % 6);
+    Layout a = random_layout(rng, ndim, 1 << 14);
+    for (int64_t& s : a.sizes) s = std::max<int64_t>(s, 1);
+    a = random_strides(rng, a.sizes);
+    const Layout b = random_strides(rng, a.sizes);
+    if (!fits_32bit_indexing(a.sizes.data(), a.strides.data(), ndim) ||
+        !fits_32bit_indexing(b.sizes.data(), b.strides.data(), ndim))
+      continue;
+    const uint32_t numel = static_cast<uint32_t>(a.numel());
+    // OffsetCalculator: dim 0 fastest.
+    const int64_t* strides[2] = {a.strides.data(), b.strides.data()};
+    DeviceBuffer<int32_t> out(2 * numel);
+    offsets_of_two<<<blocks_for(numel), 256>>>(OffsetCalculator<2>(ndim, a.sizes.data(), strides), numel, out.get());
+    check_launch();
+    const std::vector<int32_t> got = out.to_host();
+    const std::vector<int64_t> want_a = reference_offsets(a, true), want_b = reference_offsets(b, true);
+    for (uint32_t i = 0; i < numel; ++i) {
+      if (got[2 * i] != want_a[i] || got[2 * i + 1] != want_b[i]) {
+        print_error("device OffsetCalculator, %s / %s: element %u at (%d, %d), expected (%lld, %lld)\n",
+                    a.str().c_str(), b.str().c_str(), i, got[2 * i], got[2 * i + 1], static_cast<long long>(want_a[i]),
+                    static_cast<long long>(want_b[i]));
+        fail();
+      }
+    }
+    // TensorInfo: row-major, collapsed.
+    auto info = make_tensor_info<char, uint32_t>(nullptr, a.sizes.data(), a.strides.data(), ndim);
+    info.collapse_dims();
+    DeviceBuffer<int32_t> dyn(numel), three(numel);
+    offsets_of_info<<<blocks_for(numel), 256>>>(info, numel, dyn.get(), three.get());
+    check_launch();
+    const std::vector<int32_t> got_dyn = dyn.to_host(), got_three = three.to_host();
+    const std::vector<int64_t> want = reference_offsets(a);
+    for (uint32_t i = 0; i < numel; ++i) {
+      if (got_dyn[i] != want[i] || (info.dims == 3 && got_three[i] != want[i])) {
+        print_error("device IndexToOffset, %s: element %u at %d, expected %lld\n", a.str().c_str(), i, got_dyn[i],
+                    static_cast<long long>(want[i]));
+        fail();
+      }
+    }
+  }
+}
+
+// src rows × cols row-major; dst column-major: the transpose kernel's case.
+__global__ void transpose_through_tiles(const float* src, float* dst, uint32_t rows, uint32_t cols) {
+  using Tile = TransposeTile<4>;
+  __shared__ float tile[Tile::kSharedElements];
+  for (int step = 0; step < Tile::kSteps; ++step) {
+    const auto e = transpose_load<4>(blockIdx.y, blockIdx.x, threadIdx.x, threadIdx.y, step, rows, cols);
+    if (e.inside) tile[e.shared] = src[static_cast<size_t>(e.row) * cols + e.col];
+  }
+  __syncthreads();
+  for (int step = 0; step < Tile::kSteps; ++step) {
+    const auto e = transpose_store<4>(blockIdx.y, blockIdx.x, threadIdx.x, threadIdx.y, step, rows, cols);
+    if (e.inside) dst[static_cast<size_t>(e.col) * rows + e.row] = tile[e.shared];
+  }
+}
+
+void tiled_transpose_moves_every_element(void**) {
+  using Tile = TransposeTile<4>;
+  for (const auto& shape : std::vector<std::pair<uint32_t, uint32_t>>{{1, 1}, {31, 33}, {64, 64}, {1000, 3}, {517, 259}}) {
+    const uint32_t rows = shape.first, cols = shape.second;
+    std::vector<float> src(static_cast<size_t>(rows) * cols);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i);
+    DeviceBuffer<float> dsrc(src), ddst(src.size());
+    const dim3 grid(transpose_tiles<4>(cols), transpose_tiles<4>(rows)), block(Tile::kTile, Tile::kBlockRows);
+    transpose_through_tiles<<<grid, block>>>(dsrc.get(), ddst.get(), rows, cols);
+    check_launch();
+    const std::vector<float> dst = ddst.to_host();
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < cols; ++c) {
+        if (dst[static_cast<size_t>(c) * rows + r] != src[static_cast<size_t>(r) * cols + c]) {
+          print_error("%ux%u transpose: (%u, %u) holds %g, expected %g\n", rows, cols, r, c,
+                      dst[static_cast<size_t>(c) * rows + r], src[static_cast<size_t>(r) * cols + c]);
+          fail();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main() {
+  const DeviceStatus& s = device_status();
+  if (s.count == 0) {
+    std::printf("skipped: no CUDA device (%s)\n", s.reason.c_str());
+    return 77;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(int_divider_matches_division),
+      cmocka_unit_test(offsets_match_the_reference_walk),
+      cmocka_unit_test(tiled_transpose_moves_every_element),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that building and testing stride need, and
+# only those that are missing. apt-get runs (update once, then install) only
+# when something is missing, with sudo only when not run as root.
+set -euo pipefail
+
+packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
+  # the binding suites (tools/test-bindings.sh): Python with NumPy and
+  # PyTorch, Rust, Go, and nm for the Julia ccall check
+  python3 python3-numpy python3-torch cargo golang-go binutils)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+echo "install-deps: installing ${missing[*]}"
+as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
