@@ -26,7 +26,8 @@ constexpr size_t kLargeBlockThreshold = size_t{4} << 20;
 constexpr size_t kLargeBlockAlignment = size_t{2} << 20;
 constexpr int kLargeBlockCacheEntries = 16;
 
-// A block of at least nbytes (>= kLargeBlockThreshold), 2 MiB-aligned;
+// A 2 MiB-aligned block of at least nbytes (the default allocator asks
+// from kLargeBlockThreshold up);
 // nullptr when the system has no memory for it.
 void* allocate_large_block(size_t nbytes);
 

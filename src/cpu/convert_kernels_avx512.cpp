@@ -48,11 +48,18 @@ inline __m256i float_to_bf16_16(__m512i x) {
   return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, nan, quiet));
 }
 
-inline __m512i bf16_to_float_16(__m256i h) {
-  const __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
-  const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
-                                                _mm512_set1_epi32(0x7f800000));
-  return _mm512_mask_or_epi32(x, nan, x, _mm512_set1_epi32(0x00400000));
+inline __m512i bf16_to_float_16(__m256i h) { return _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16); }
+
+// VCVTPH2PS, with the quiet bit it sets on signalling NaNs taken back off
+// (the scalar rule keeps a NaN's bits): lanes whose input has all exponent
+// bits, a clear quiet bit and a nonzero payload.
+inline __m512 half_to_float_16(__m256i h) {
+  const __m512 f = _mm512_cvtph_ps(h);
+  const __m512i a = _mm512_and_si512(_mm512_cvtepu16_epi32(h), _mm512_set1_epi32(0x7fff));
+  const __mmask16 signalling = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7c00)) &
+                               _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x7e00));
+  return _mm512_castsi512_ps(
+      _mm512_mask_andnot_epi32(_mm512_castps_si512(f), signalling, _mm512_set1_epi32(0x00400000), _mm512_castps_si512(f)));
 }
 
 // One pair: In and Out bytes per element; line(src) makes 64 bytes of
@@ -115,11 +122,11 @@ struct U8ToF32 {
 struct F16ToF32 {
   static constexpr int64_t In = 2, Out = 4;
   static inline __m512i line(const char* s) {
-    return _mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s))));
+    return _mm512_castps_si512(half_to_float_16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s))));
   }
   static inline void part(char* d, const char* s, int64_t n) {
     const __mmask16 m = mask16(n);
-    _mm512_mask_storeu_ps(d, m, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, s)));
+    _mm512_mask_storeu_ps(d, m, half_to_float_16(_mm256_maskz_loadu_epi16(m, s)));
   }
 };
 

@@ -1,16 +1,18 @@
-// The scalar conversion rules of the hot pairs, on bit patterns, as API.md
-// states them: round to nearest even once from the exact value; overflow
-// to +-inf; NaN stays NaN. The vector kernels are tested bit for bit
-// against these. Until core/convert.h provides the library-wide rules,
-// these are the reference; NaNs follow what F16C does (and what the
-// vector kernels therefore give for free):
+// The scalar conversion rules of the hot pairs, on bit patterns: the rules
+// of core/scalar_types.h and core/convert.h (API.md: one rounding to
+// nearest even from the exact value, overflow to +-inf, NaN stays NaN),
+// restated here because the instruction-set files use them for their
+// tails: every function is `static`, so each file keeps its own copy and
+// no inline code built with AVX flags can be picked by the linker for
+// other files (see copy_kernels_avx512.cpp). test_copy_convert checks them
+// equal to core's on every 16-bit pattern and on float32 patterns covering
+// every exponent, tie and NaN class. NaNs:
 //   float32 -> float16/bfloat16: sign kept, the quiet bit set, the top
 //     payload bits kept (sign | 0x7e00 | mantissa >> 13, and
-//     sign | 0x7fc0 | mantissa >> 16);
-//   float16/bfloat16 -> float32: sign kept, the quiet bit set, the payload
-//     shifted up (sign | 0x7fc00000 | mantissa << 13, and << 16).
-// Every function is `static` so each instruction-set file keeps its own
-// copy (see copy_kernels_avx512.cpp).
+//     sign | 0x7fc0 | mantissa >> 16), as F16C's VCVTPS2PH;
+//   float16/bfloat16 -> float32: exact, the payload shifted up and a
+//     signalling NaN left signalling (F16C's VCVTPH2PS would quiet it; the
+//     vector kernels undo that).
 #pragma once
 
 #include <cstdint>
@@ -62,7 +64,7 @@ static inline uint16_t float_to_bfloat16_bits(float f) {
 static inline float half_bits_to_float(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
   const uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0x1f) return bits_float(m ? (sign | 0x7fc00000 | (m << 13)) : (sign | 0x7f800000));
+  if (e == 0x1f) return bits_float(sign | 0x7f800000 | (m << 13));
   if (e == 0) {
     // m * 2^-24, exact in float32 (a normal number for m > 0).
     return bits_float(sign | float_bits(static_cast<float>(m) * bits_float(0x33800000)));
@@ -70,14 +72,10 @@ static inline float half_bits_to_float(uint16_t h) {
   return bits_float(sign | ((e + 112) << 23) | (m << 13));
 }
 
-static inline float bfloat16_bits_to_float(uint16_t h) {
-  uint32_t x = static_cast<uint32_t>(h) << 16;
-  if ((x & 0x7fffffff) > 0x7f800000) x |= 0x00400000;
-  return bits_float(x);
-}
+static inline float bfloat16_bits_to_float(uint16_t h) { return bits_float(static_cast<uint32_t>(h) << 16); }
 
 // Exact below 2^53; above, rounded to nearest even by the conversion
-// instruction (the callers keep MXCSR at its default).
+// instruction (the callers keep MXCSR at its default), as core/convert.h.
 static inline double int64_to_double(int64_t v) { return static_cast<double>(v); }
 
 }  // namespace cpu

@@ -139,7 +139,7 @@ void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t
         tr.dst_col = dst_col;
         tr.itemsize = de;
         tr.nt = nt;
-        tr.prefetch = stream;
+        tr.prefetch = false;  // src is the scratch, already in cache
         kernels.transpose(tr);
       }
       if (++blk == per_outer) {

@@ -35,6 +35,10 @@ struct Transpose2d {
   bool nt;           // stream full 64-byte dst lines; set only when every
                      // tile row of `rows` elements starts 64-byte aligned
   bool prefetch;     // the copy is larger than the caches: prefetch src
+  bool prefetch_head;     // prefetch this piece's first blocks (no earlier
+                          // piece of the same task range did)
+  const char* next_src;   // the src of the piece the caller transposes next
+                          // with the same shape (prefetched ahead), or null
 };
 
 // Transposes work in blocks of kBlockRowBytes of each dst row by

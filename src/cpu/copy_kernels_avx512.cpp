@@ -104,9 +104,8 @@ inline __m512i splat(const char* p, int64_t itemsize) {
   }
 }
 
-// Writes `bytes` bytes of the pattern v (whose period divides 64) at dst;
-// `phase_ok`: dst is a multiple of the period, so the aligned middle can
-// stream without shifting the pattern.
+// Writes `bytes` bytes of the pattern v (whose period divides 64) at dst,
+// streaming the 64-byte aligned middle when nt.
 void fill_bytes(char* dst, int64_t bytes, __m512i v, bool nt) {
   int64_t i = 0;
   if (nt && bytes >= 256) {

@@ -9,9 +9,9 @@ namespace st {
 namespace cpu {
 namespace {
 
-// A task transposes a stripe of columns (whole blocks of
-// kBlockColBytes, so the block walk inside a task is the one a single
-// thread would do) of at least this many bytes.
+// A task transposes a stripe of columns (whole blocks of kBlockColBytes,
+// so the block walk inside a task is the one a single thread would do) of
+// one or more batch items, of about this many bytes.
 constexpr int64_t kTaskBytes = 1 << 20;
 
 bool aligned64(int64_t v) { return (v & 63) == 0; }
@@ -60,28 +60,57 @@ void copy_transposed(const CopyGeometry& geometry, int k, int64_t itemsize, bool
 
   base.prefetch = stream;
 
-  // Tasks: (outer index, column stripe).
+  // Tasks: (column stripe, batch chunk, outer index), the stripe fastest.
+  // A stripe is whole blocks of columns; when one block column of one batch
+  // item is already a task's worth, batch items go one per task, else a
+  // task takes all columns of several batch items.
   const int64_t unit = kBlockColBytes / itemsize;
-  const int64_t unit_bytes = unit * base.rows * base.batch * itemsize;
-  int64_t stripe = unit * (kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1);
-  if (stripe > base.cols) stripe = base.cols;
-  const int64_t stripes = (base.cols + stripe - 1) / stripe;
-  const int64_t tasks = outer.count() * stripes;
-  run_tasks(tasks, grain_for_bytes(stripe * base.rows * base.batch * itemsize), [&](int64_t begin, int64_t end) {
+  const int64_t unit_bytes = (unit < base.cols ? unit : base.cols) * base.rows * itemsize;
+  int64_t stripe = base.cols, chunk = 1;
+  if (unit_bytes >= kTaskBytes) {
+    stripe = unit * (kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1);
+    if (stripe > base.cols) stripe = base.cols;
+  } else {
+    const int64_t item_bytes = base.cols * base.rows * itemsize;
+    chunk = kTaskBytes / item_bytes > 1 ? kTaskBytes / item_bytes : 1;
+    if (chunk > base.batch) chunk = base.batch;
+  }
+  const int64_t stripes = (base.cols + stripe - 1) / stripe, chunks = (base.batch + chunk - 1) / chunk;
+  const int64_t per_outer = stripes * chunks;
+  run_tasks(outer.count() * per_outer, grain_for_bytes(stripe * base.rows * chunk * itemsize), [&](int64_t begin, int64_t end) {
     OuterWalk walk = outer;
-    walk.seek(begin / stripes);
-    int64_t s = begin % stripes;
-    for (int64_t t = begin; t < end; ++t) {
+    walk.seek(begin / per_outer);
+    int64_t within = begin % per_outer;
+    // Each piece also gets the next one's src, for the prefetcher to run on
+    // into it; pieces of another shape (the last stripe or chunk) stop it.
+    auto piece_at = [&](int64_t w, const OuterWalk& at) {
+      const int64_t col0 = (w % stripes) * stripe, b0 = (w / stripes) * chunk;
       Transpose2d piece = base;
-      const int64_t col0 = s * stripe;
       piece.cols = base.cols - col0 < stripe ? base.cols - col0 : stripe;
-      piece.dst = g.dst + walk.dst_offset() + col0 * base.dst_col;
-      piece.src = g.src + walk.src_offset() + col0 * itemsize;
-      kernels.transpose(piece);
-      if (++s == stripes) {
-        s = 0;
-        walk.next();
+      piece.batch = base.batch - b0 < chunk ? base.batch - b0 : chunk;
+      piece.dst = g.dst + at.dst_offset() + col0 * base.dst_col + b0 * base.dst_batch;
+      piece.src = g.src + at.src_offset() + col0 * itemsize + b0 * base.src_batch;
+      return piece;
+    };
+    Transpose2d piece = piece_at(within, walk);
+    piece.prefetch_head = true;
+    for (int64_t t = begin; t < end; ++t) {
+      OuterWalk next_walk = walk;
+      int64_t next_within = within + 1;
+      if (next_within == per_outer) {
+        next_within = 0;
+        next_walk.next();
       }
+      Transpose2d next{};
+      if (t + 1 < end) {
+        next = piece_at(next_within, next_walk);
+        if (next.cols == piece.cols && next.batch == piece.batch) piece.next_src = next.src;
+      }
+      kernels.transpose(piece);
+      next.prefetch_head = piece.next_src == nullptr;
+      piece = next;
+      within = next_within;
+      walk = next_walk;
     }
   });
 }

@@ -14,6 +14,10 @@
 //   the hardware prefetchers follow long sequential streams, not the short
 //   row pieces of a block, so the next block is prefetched by software
 //   (to L2: prefetcht2 was best), spread over the tiles of the current one.
+// - Prefetching only the next block is too late when blocks are small (a
+//   16x16 tile of a 6-d permutation): the prefetches run at least
+//   kPrefetchAheadBytes of src ahead, and on into the piece the caller
+//   transposes next.
 // Blocks are kBlockRowBytes of each dst row by kBlockColBytes of each src
 // row; blocks walk down i first (consecutive blocks extend the same dst
 // rows), then along j, then the batch.
@@ -27,11 +31,60 @@ namespace st {
 namespace cpu {
 namespace {
 
+constexpr int64_t kPrefetchAheadBytes = 16 * 1024;
+
+// Walks the blocks of a piece (and on into the next piece) ahead of the
+// transposing loop, prefetching their src lines.
+struct PrefetchCursor {
+  const char* base;   // the piece the cursor is in
+  const char* next;   // the piece after it, or null
+  int64_t b, jb, ib;  // the block
+  bool valid;
+};
+
 template <typename Tile>
 void transpose_blocked(const Transpose2d& t) {
   constexpr int64_t E = Tile::E, Ti = Tile::Ti, Tj = Tile::Tj;
   constexpr int64_t Bi = kBlockRowBytes / E > Ti ? kBlockRowBytes / E : Ti;
   constexpr int64_t Bj = kBlockColBytes / E > Tj ? kBlockColBytes / E : Tj;
+  const int64_t nbi = (t.rows + Bi - 1) / Bi, nbj = (t.cols + Bj - 1) / Bj;
+  const int64_t block_rows = Bi < t.rows ? Bi : t.rows, block_cols = Bj < t.cols ? Bj : t.cols;
+  const int64_t block_lines = block_rows * ((block_cols * E + 63) / 64);
+  const int64_t tiles_per_block = ((block_rows + Ti - 1) / Ti) * ((block_cols + Tj - 1) / Tj);
+
+  PrefetchCursor cur{t.src, t.next_src, 0, 0, 0, t.prefetch};
+  auto advance = [&] {
+    if (++cur.ib < nbi) return;
+    cur.ib = 0;
+    if (++cur.jb < nbj) return;
+    cur.jb = 0;
+    if (++cur.b < t.batch) return;
+    cur.b = 0;
+    cur.base = cur.next;
+    cur.next = nullptr;
+    cur.valid = cur.base != nullptr;
+  };
+  // Prefetches `count` lines of the cursor's block from line `from`.
+  auto prefetch_lines = [&](int64_t from, int64_t count) {
+    const int64_t i0 = cur.ib * Bi, j0 = cur.jb * Bj;
+    const int64_t rows = t.rows - i0 < Bi ? t.rows - i0 : Bi;
+    const int64_t lines = ((t.cols - j0 < Bj ? t.cols - j0 : Bj) * E + 63) / 64;
+    const char* base = cur.base + cur.b * t.src_batch + i0 * t.src_row + j0 * E;
+    for (int64_t l = from; l < from + count && l < rows * lines; ++l) {
+      __builtin_prefetch(base + (l / lines) * t.src_row + (l % lines) * 64, 0, 1);  // prefetcht2: to L2
+    }
+  };
+  // The cursor runs `ahead` blocks in front; unless the caller's previous
+  // piece already did, the blocks it skips are prefetched now.
+  const int64_t ahead = kPrefetchAheadBytes / (block_lines * 64) > 1 ? kPrefetchAheadBytes / (block_lines * 64) : 1;
+  if (cur.valid) {
+    for (int64_t k = 0; k < ahead && cur.valid; ++k) {
+      if (t.prefetch_head) prefetch_lines(0, block_lines);
+      advance();
+    }
+  }
+  const int64_t per_tile = (block_lines + tiles_per_block - 1) / tiles_per_block;
+
   for (int64_t b = 0; b < t.batch; ++b) {
     const char* src = t.src + b * t.src_batch;
     char* dst = t.dst + b * t.dst_batch;
@@ -39,39 +92,14 @@ void transpose_blocked(const Transpose2d& t) {
       const int64_t j1 = j0 + Bj < t.cols ? j0 + Bj : t.cols;
       for (int64_t i0 = 0; i0 < t.rows; i0 += Bi) {
         const int64_t i1 = i0 + Bi < t.rows ? i0 + Bi : t.rows;
-        // The next block in this order, whose src rows are prefetched a few
-        // lines per tile: pf_rows rows of pf_lines lines from pf_base.
-        const char* pf_base = nullptr;
-        int64_t pf_rows = 0, pf_lines = 0, pf_per_tile = 0;
-        if (t.prefetch) {
-          int64_t nb = b, ni0 = i1, nj0 = j0;
-          if (ni0 >= t.rows) {
-            ni0 = 0;
-            nj0 = j0 + Bj;
-            if (nj0 >= t.cols) {
-              nj0 = 0;
-              ++nb;
-            }
-          }
-          if (nb < t.batch) {
-            pf_rows = ni0 + Bi < t.rows ? Bi : t.rows - ni0;
-            pf_lines = ((nj0 + Bj < t.cols ? Bj : t.cols - nj0) * E + 63) / 64;
-            pf_base = t.src + nb * t.src_batch + ni0 * t.src_row + nj0 * E;
-            const int64_t tiles = ((i1 - i0 + Ti - 1) / Ti) * ((j1 - j0 + Tj - 1) / Tj);
-            pf_per_tile = (pf_rows * pf_lines + tiles - 1) / tiles;
-          }
-        }
-        int64_t pf_row = 0, pf_line = 0;
+        int64_t done = 0;
         for (int64_t j = j0; j < j1; j += Tj) {
           const int64_t cj = j1 - j < Tj ? j1 - j : Tj;
           for (int64_t i = i0; i < i1; i += Ti) {
             const int64_t ri = i1 - i < Ti ? i1 - i : Ti;
-            for (int64_t q = 0; q < pf_per_tile && pf_row < pf_rows; ++q) {
-              __builtin_prefetch(pf_base + pf_row * t.src_row + pf_line * 64, 0, 1);
-              if (++pf_line == pf_lines) {
-                pf_line = 0;
-                ++pf_row;
-              }
+            if (cur.valid) {
+              prefetch_lines(done, per_tile);
+              done += per_tile;
             }
             const char* s = src + i * t.src_row + j * E;
             char* d = dst + j * t.dst_col + i * E;
@@ -85,6 +113,10 @@ void transpose_blocked(const Transpose2d& t) {
               Tile::template run<false, false>(s, t.src_row, d, t.dst_col, ri, cj);
             }
           }
+        }
+        if (cur.valid) {
+          if (done < block_lines) prefetch_lines(done, block_lines - done);
+          advance();
         }
       }
     }

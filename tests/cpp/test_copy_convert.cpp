@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "cmocka_cxx.h"
+#include "core/convert.h"
+#include "core/scalar_types.h"
 #include "cpu/convert_kernel_table.h"
 #include "cpu/convert_rules.h"
 #include "cpu/copy_convert.h"
@@ -80,7 +82,7 @@ uint16_t nearest(double v, double (*decode)(uint16_t), uint16_t inf_pattern, dou
   return static_cast<uint16_t>(sign | r);
 }
 
-// The NaN rules of API.md as this project states them (see convert_rules.h).
+// The NaN rules of core/scalar_types.h (and convert_rules.h).
 uint16_t expected_to_half(float f) {
   const uint32_t x = fbits(f);
   if (std::isnan(f)) return static_cast<uint16_t>(((x >> 16) & 0x8000) | 0x7e00 | ((x >> 13) & 0x3ff));
@@ -91,16 +93,14 @@ uint16_t expected_to_bf16(float f) {
   if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40);
   return nearest(f, decode_bf16, 0x7f80, std::ldexp(1.0, 128));
 }
+// Widening is exact; a NaN keeps its sign and payload, signalling or not.
 uint32_t expected_from_half(uint16_t h) {
   if (((h >> 10) & 0x1f) == 0x1f && (h & 0x3ff)) {
-    return (static_cast<uint32_t>(h & 0x8000) << 16) | 0x7fc00000 | (static_cast<uint32_t>(h & 0x3ff) << 13);
+    return (static_cast<uint32_t>(h & 0x8000) << 16) | 0x7f800000 | (static_cast<uint32_t>(h & 0x3ff) << 13);
   }
   return fbits(static_cast<float>(decode_half(h)));
 }
-uint32_t expected_from_bf16(uint16_t h) {
-  const uint32_t x = static_cast<uint32_t>(h) << 16;
-  return std::isnan(bitsf(x)) ? (x | 0x00400000) : x;
-}
+uint32_t expected_from_bf16(uint16_t h) { return static_cast<uint32_t>(h) << 16; }
 
 // Float32 patterns: every sign/exponent/top-mantissa prefix with low bits
 // that make exact, tie, just-below/above-tie and random cases for both the
@@ -155,9 +155,10 @@ void scalar_rules_match_hand_values(void**) {
   assert_int_equal(float_to_bfloat16_bits(bitsf(0xffbfffff)), 0xffff);
   assert_int_equal(fbits(st::cpu::half_bits_to_float(0x0001)), 0x33800000u);
   assert_int_equal(fbits(st::cpu::half_bits_to_float(0x83ff)), 0xb87fc000u);
-  assert_int_equal(fbits(st::cpu::half_bits_to_float(0x7c01)), 0x7fc02000u);
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0x7c01)), 0x7f802000u);  // stays signalling
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0xfe01)), 0xffc02000u);
   assert_int_equal(fbits(st::cpu::half_bits_to_float(0xfc00)), 0xff800000u);
-  assert_int_equal(fbits(st::cpu::bfloat16_bits_to_float(0x7f81)), 0x7fc10000u);
+  assert_int_equal(fbits(st::cpu::bfloat16_bits_to_float(0x7f81)), 0x7f810000u);
   assert_int_equal(fbits(st::cpu::bfloat16_bits_to_float(0x0001)), 0x00010000u);
   assert_true(dbits(st::cpu::int64_to_double(INT64_MAX)) == dbits(9223372036854775808.0));
   assert_true(dbits(st::cpu::int64_to_double((int64_t{1} << 53) + 1)) == dbits(9007199254740992.0));
@@ -199,6 +200,30 @@ void int64_to_double_is_nearest_even(void**) {
     // long double holds every int64 exactly; one rounding to double.
     const double want = static_cast<double>(static_cast<long double>(v));
     if (dbits(st::cpu::int64_to_double(v)) != dbits(want) && ++bad <= 5) std::printf("  %" PRId64 "\n", v);
+  }
+  assert_int_equal(bad, 0);
+}
+
+// The local copies of the rules are core's rules (core/scalar_types.h,
+// core/convert.h), bit for bit.
+void scalar_rules_are_cores(void**) {
+  int bad = 0;
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint16_t p = static_cast<uint16_t>(h);
+    bad += fbits(st::cpu::half_bits_to_float(p)) != fbits(st::half_to_float(st::Half::from_bits(p)));
+    bad += fbits(st::cpu::bfloat16_bits_to_float(p)) != fbits(st::bfloat16_to_float(st::BFloat16::from_bits(p)));
+  }
+  for (uint32_t x : float_patterns()) {
+    bad += st::cpu::float_to_half_bits(bitsf(x)) != st::convert<st::Half>(bitsf(x)).bits;
+    bad += st::cpu::float_to_bfloat16_bits(bitsf(x)) != st::convert<st::BFloat16>(bitsf(x)).bits;
+  }
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 100000; ++k) {
+    const int64_t v = static_cast<int64_t>(rng() >> (rng() % 64)) * (rng() & 1 ? 1 : -1);
+    bad += dbits(st::cpu::int64_to_double(v)) != dbits(st::convert<double>(v));
+  }
+  for (int v = 0; v < 256; ++v) {
+    bad += fbits(static_cast<float>(v)) != fbits(st::convert<float>(static_cast<uint8_t>(v)));
   }
   assert_int_equal(bad, 0);
 }
@@ -490,6 +515,7 @@ int main() {
       cmocka_unit_test(float_to_half_and_bfloat16_are_nearest_even),
       cmocka_unit_test(half_and_bfloat16_to_float_all_inputs),
       cmocka_unit_test(int64_to_double_is_nearest_even),
+      cmocka_unit_test(scalar_rules_are_cores),
       cmocka_unit_test(row_kernels_match_scalar_rules_at_every_level),
       cmocka_unit_test(pairs_without_a_kernel_write_nothing),
       cmocka_unit_test(nhwc_uint8_to_nchw_float32),
