@@ -3,6 +3,15 @@
 // copies when the fastest dims agree, cache-blocked register transposes
 // when they differ, row fills for broadcast inner dims, strided gathers
 // otherwise. Instruction sets are chosen at run time (cpu_isa.h).
+//
+// Calling it from the copy kernel over a built TensorIterator (operand 0
+// dst, 1 src): fill a CopyGeometry with iter.ndim(), iter.shape(),
+// iter.strides(0), iter.strides(1), iter.data_ptr(0), iter.data_ptr(1),
+// then copy_same_dtype(g, iter.element_size(0)) when the dtypes agree, or
+// copy_convert(g, dtype(0), dtype(1)) (copy_convert.h) when it has the
+// pair. Call it once for the whole copy, not per for_each chunk: it splits
+// the work over threads itself, in layout-aware tasks (inside a
+// parallel_for it runs serially).
 #pragma once
 
 #include <cstdint>

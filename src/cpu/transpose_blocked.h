@@ -34,12 +34,16 @@ namespace {
 constexpr int64_t kPrefetchAheadBytes = 16 * 1024;
 
 // Walks the blocks of a piece (and on into the next piece) ahead of the
-// transposing loop, prefetching their src lines.
+// transposing loop, prefetching their src lines row by row.
 struct PrefetchCursor {
   const char* base;   // the piece the cursor is in
   const char* next;   // the piece after it, or null
   int64_t b, jb, ib;  // the block
   bool valid;
+  // Within the block: the first line of the current row, the row and line
+  // to prefetch next, and the block's shape in lines.
+  const char* row_ptr;
+  int64_t row, line, rows, lines;
 };
 
 template <typename Tile>
@@ -52,34 +56,48 @@ void transpose_blocked(const Transpose2d& t) {
   const int64_t block_lines = block_rows * ((block_cols * E + 63) / 64);
   const int64_t tiles_per_block = ((block_rows + Ti - 1) / Ti) * ((block_cols + Tj - 1) / Tj);
 
-  PrefetchCursor cur{t.src, t.next_src, 0, 0, 0, t.prefetch};
-  auto advance = [&] {
-    if (++cur.ib < nbi) return;
-    cur.ib = 0;
-    if (++cur.jb < nbj) return;
-    cur.jb = 0;
-    if (++cur.b < t.batch) return;
-    cur.b = 0;
-    cur.base = cur.next;
-    cur.next = nullptr;
-    cur.valid = cur.base != nullptr;
-  };
-  // Prefetches `count` lines of the cursor's block from line `from`.
-  auto prefetch_lines = [&](int64_t from, int64_t count) {
+  PrefetchCursor cur{t.src, t.next_src, 0, 0, 0, t.prefetch, nullptr, 0, 0, 0, 0};
+  auto enter_block = [&] {
     const int64_t i0 = cur.ib * Bi, j0 = cur.jb * Bj;
-    const int64_t rows = t.rows - i0 < Bi ? t.rows - i0 : Bi;
-    const int64_t lines = ((t.cols - j0 < Bj ? t.cols - j0 : Bj) * E + 63) / 64;
-    const char* base = cur.base + cur.b * t.src_batch + i0 * t.src_row + j0 * E;
-    for (int64_t l = from; l < from + count && l < rows * lines; ++l) {
-      __builtin_prefetch(base + (l / lines) * t.src_row + (l % lines) * 64, 0, 1);  // prefetcht2: to L2
+    cur.rows = t.rows - i0 < Bi ? t.rows - i0 : Bi;
+    cur.lines = ((t.cols - j0 < Bj ? t.cols - j0 : Bj) * E + 63) / 64;
+    cur.row_ptr = cur.base + cur.b * t.src_batch + i0 * t.src_row + j0 * E;
+    cur.row = cur.line = 0;
+  };
+  auto advance = [&] {
+    if (++cur.ib == nbi) {
+      cur.ib = 0;
+      if (++cur.jb == nbj) {
+        cur.jb = 0;
+        if (++cur.b == t.batch) {
+          cur.b = 0;
+          cur.base = cur.next;
+          cur.next = nullptr;
+          cur.valid = cur.base != nullptr;
+          if (!cur.valid) return;
+        }
+      }
+    }
+    enter_block();
+  };
+  // Up to `count` more lines of the cursor's block (prefetcht2: into L2).
+  auto prefetch_lines = [&](int64_t count) {
+    for (; count > 0 && cur.row < cur.rows; --count) {
+      __builtin_prefetch(cur.row_ptr + cur.line * 64, 0, 1);
+      if (++cur.line == cur.lines) {
+        cur.line = 0;
+        ++cur.row;
+        cur.row_ptr += t.src_row;
+      }
     }
   };
   // The cursor runs `ahead` blocks in front; unless the caller's previous
   // piece already did, the blocks it skips are prefetched now.
   const int64_t ahead = kPrefetchAheadBytes / (block_lines * 64) > 1 ? kPrefetchAheadBytes / (block_lines * 64) : 1;
   if (cur.valid) {
+    enter_block();
     for (int64_t k = 0; k < ahead && cur.valid; ++k) {
-      if (t.prefetch_head) prefetch_lines(0, block_lines);
+      if (t.prefetch_head) prefetch_lines(block_lines);
       advance();
     }
   }
@@ -92,15 +110,11 @@ void transpose_blocked(const Transpose2d& t) {
       const int64_t j1 = j0 + Bj < t.cols ? j0 + Bj : t.cols;
       for (int64_t i0 = 0; i0 < t.rows; i0 += Bi) {
         const int64_t i1 = i0 + Bi < t.rows ? i0 + Bi : t.rows;
-        int64_t done = 0;
         for (int64_t j = j0; j < j1; j += Tj) {
           const int64_t cj = j1 - j < Tj ? j1 - j : Tj;
           for (int64_t i = i0; i < i1; i += Ti) {
             const int64_t ri = i1 - i < Ti ? i1 - i : Ti;
-            if (cur.valid) {
-              prefetch_lines(done, per_tile);
-              done += per_tile;
-            }
+            if (cur.valid) prefetch_lines(per_tile);
             const char* s = src + i * t.src_row + j * E;
             char* d = dst + j * t.dst_col + i * E;
             if (ri == Ti && cj == Tj) {
@@ -115,7 +129,7 @@ void transpose_blocked(const Transpose2d& t) {
           }
         }
         if (cur.valid) {
-          if (done < block_lines) prefetch_lines(done, block_lines - done);
+          prefetch_lines(block_lines);  // whatever the tiles left
           advance();
         }
       }
