@@ -165,8 +165,7 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
 bool deinterleave(ConvertPair pair, char* dst, int64_t dst_col, const char* src, int64_t rows, int64_t cols, bool nt) {
   if (pair != ConvertPair::UInt8ToFloat32 || cols < 2 || cols > 4) return false;
   const int n = static_cast<int>(cols);
-  SmallPermute p;
-  p.build(n, [n](int k, int l) { return n * l + k; });
+  const SmallPermute& p = deinterleave_permute(n);
   const bool stream = nt && (reinterpret_cast<uintptr_t>(dst) & 63) == 0 && (dst_col & 63) == 0;
   __m512i in[4];
   int64_t i = 0;

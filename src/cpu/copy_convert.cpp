@@ -61,8 +61,8 @@ constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 // Any layout: each row in chunks gathered into scratch, converted there,
 // scattered out.
 void convert_strided(const CopyGeometry& g, int64_t de, int64_t se, ConvertRowFn row) {
-  const int64_t n = g.sizes[0], ds = g.dst_strides[0], ss = g.src_strides[0];
-  run_row_tasks(g, n * de, [&](char* dst, const char* src, int64_t m) {
+  const int64_t ds = g.dst_strides[0], ss = g.src_strides[0];
+  run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
     DefaultFloatMode mode;
     Scratch in(kChunk * se), out(kChunk * de);
     const int64_t dstep = g.ndim > 1 ? g.dst_strides[1] : 0, sstep = g.ndim > 1 ? g.src_strides[1] : 0;
@@ -169,10 +169,10 @@ bool copy_convert(const CopyGeometry& geometry, ScalarType dst_type, ScalarType 
     return true;
   }
   if (g.dst_strides[0] == de && g.src_strides[0] == se) {
-    run_row_tasks(g, g.sizes[0] * de, [&](char* dst, const char* src, int64_t m) {
+    run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
       DefaultFloatMode mode;
       const int64_t dstep = g.ndim > 1 ? g.dst_strides[1] : 0, sstep = g.ndim > 1 ? g.src_strides[1] : 0;
-      for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, g.sizes[0], stream);
+      for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, n, stream);
     });
     return true;
   }

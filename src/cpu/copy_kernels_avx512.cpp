@@ -444,8 +444,7 @@ struct Tile<1> {
 // of the contiguous src block.
 void deinterleave4(const Transpose2d& t) {
   const int n = static_cast<int>(t.cols);
-  SmallPermute p;
-  p.build(n, [n](int k, int l) { return n * l + k; });
+  const SmallPermute& p = deinterleave_permute(n);
   for (int64_t b = 0; b < t.batch; ++b) {
     const char* src = t.src + b * t.src_batch;
     char* dst = t.dst + b * t.dst_batch;
@@ -475,8 +474,7 @@ void deinterleave4(const Transpose2d& t) {
 // The contiguous dst block takes element j of src row i at j*rows + i.
 void interleave4(const Transpose2d& t) {
   const int n = static_cast<int>(t.rows);
-  SmallPermute p;
-  p.build(n, [n](int k, int l) { return (16 * k + l) % n * 16 + (16 * k + l) / n; });
+  const SmallPermute& p = interleave_permute(n);
   for (int64_t b = 0; b < t.batch; ++b) {
     const char* src = t.src + b * t.src_batch;
     char* dst = t.dst + b * t.dst_batch;

@@ -71,10 +71,11 @@ void run_rows(const CopyGeometry& g, int64_t itemsize, bool stream, void (*kerne
   base.src_outer = g.ndim > 1 ? g.src_strides[1] : 0;
   base.itemsize = itemsize;
   base.nt = stream;
-  run_row_tasks(g, base.n * itemsize, [&](char* dst, const char* src, int64_t m) {
+  run_row_tasks(g, 2 * itemsize, [&](char* dst, const char* src, int64_t n, int64_t m) {
     Rows2d piece = base;
     piece.dst = dst;
     piece.src = src;
+    piece.n = n;
     piece.m = m;
     kernel(piece);
   });

@@ -42,6 +42,27 @@ struct SmallPermute {
   }
 };
 
+// Built once per process for n = 2, 3, 4 (building costs divisions that a
+// tiny copy cannot afford on every call).
+inline SmallPermute make_deinterleave(int n) {
+  SmallPermute p;
+  p.build(n, [n](int k, int l) { return n * l + k; });  // output k: elements k, k+n, k+2n, ...
+  return p;
+}
+inline SmallPermute make_interleave(int n) {
+  SmallPermute p;
+  p.build(n, [n](int k, int l) { return (16 * k + l) % n * 16 + (16 * k + l) / n; });
+  return p;
+}
+inline const SmallPermute& deinterleave_permute(int n) {
+  static const SmallPermute tables[3] = {make_deinterleave(2), make_deinterleave(3), make_deinterleave(4)};
+  return tables[n - 2];
+}
+inline const SmallPermute& interleave_permute(int n) {
+  static const SmallPermute tables[3] = {make_interleave(2), make_interleave(3), make_interleave(4)};
+  return tables[n - 2];
+}
+
 }  // namespace
 }  // namespace cpu
 }  // namespace st

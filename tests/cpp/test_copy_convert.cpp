@@ -491,6 +491,38 @@ void nhwc_uint8_to_nchw_float32(void**) {
   assert_int_equal(failures, 0);
 }
 
+// One long contiguous run per pair: cut into pieces across threads, each
+// piece streamed from its own head and tail.
+void long_contiguous_conversions(void**) {
+  int failures = 0;
+  test_support::for_each_isa_and_threads([&] {
+    for (const PairInfo& info : kPairs) {
+      const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+      const int64_t n = (int64_t{9} << 20) / de + 3;  // past the streaming threshold
+      std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);
+      test_support::fill_random(src, static_cast<uint64_t>(n));
+      std::vector<unsigned char> want = dst;
+      CopyGeometry g;
+      g.ndim = 1;
+      g.sizes[0] = n;
+      g.dst_strides[0] = de;
+      g.src_strides[0] = se;
+      g.dst = reinterpret_cast<char*>(dst.data()) + de;  // not 64-byte aligned
+      g.src = reinterpret_cast<const char*>(src.data());
+      CopyGeometry ref = g;
+      ref.dst = reinterpret_cast<char*>(want.data()) + de;
+      reference_convert(info.pair, ref);
+      assert_true(st::cpu::copy_convert(g, info.dst, info.src));
+      if (dst != want) {
+        std::printf("  %s isa %s threads %d\n", info.name, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
+                    st::cpu::num_threads());
+        ++failures;
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
 void pairs_without_a_kernel_write_nothing(void**) {
   assert_false(st::cpu::has_fast_convert(ScalarType::Float64, ScalarType::Float32));
   assert_true(st::cpu::has_fast_convert(ScalarType::Float32, ScalarType::UInt8));
@@ -518,6 +550,7 @@ int main() {
       cmocka_unit_test(scalar_rules_are_cores),
       cmocka_unit_test(row_kernels_match_scalar_rules_at_every_level),
       cmocka_unit_test(pairs_without_a_kernel_write_nothing),
+      cmocka_unit_test(long_contiguous_conversions),
       cmocka_unit_test(nhwc_uint8_to_nchw_float32),
       cmocka_unit_test(random_converting_copies_match_reference),
   };

@@ -219,6 +219,40 @@ void benchmark_layouts_small(void**) {
   assert_int_equal(failures, 0);
 }
 
+// Rows longer than a task (copies, fills, every-second gathers, reversed
+// rows) are cut into pieces across threads.
+void long_rows_are_cut_into_pieces(void**) {
+  int failures = 0;
+  for_each_isa_and_threads([&] {
+    for (int64_t e : {int64_t{1}, int64_t{4}, int64_t{16}}) {
+      const int64_t n = (int64_t{3} << 20) / e + 5;  // ~3 MB rows, not a multiple of anything
+      struct Spec {
+        std::initializer_list<int64_t> strides;
+        int64_t offset, span;
+        CopyPath path;
+      };
+      const Spec specs[] = {
+          {{1, n + 3}, 0, 2 * (n + 3), CopyPath::Rows},
+          {{0, 1}, 0, 2, CopyPath::Fill},
+          {{2, 2 * n}, 0, 4 * n, CopyPath::Gather},
+          {{-1, n}, n - 1, 2 * n, CopyPath::Gather},
+      };
+      for (const Spec& sp : specs) {
+        Fixed f;
+        make_fixed(f, {n, 2}, sp.strides, e, sp.offset, sp.span);
+        const CopyPath p = st::cpu::plan_same_dtype_copy(f.g, e);
+        st::cpu::copy_same_dtype(f.g, e);
+        if (p != sp.path || f.dst != f.expected) {
+          describe(f.g, e, 0);
+          std::printf("  path %s\n", st::cpu::copy_path_name(p));
+          ++failures;
+        }
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
 void normalize_sorts_flips_and_merges(void**) {
   CopyGeometry g;
   g.ndim = 4;
@@ -277,6 +311,7 @@ int main() {
       cmocka_unit_test(isa_cap_lowers_the_level),
       cmocka_unit_test(benchmark_layouts_small),
       cmocka_unit_test(transposes_at_tile_edges),
+      cmocka_unit_test(long_rows_are_cut_into_pieces),
       cmocka_unit_test(random_small_geometries_match_reference),
       cmocka_unit_test(random_large_geometries_match_reference),
   };
