@@ -15,6 +15,11 @@ namespace {
 // 64, so task boundaries keep the cache-line alignment of the base).
 constexpr int64_t kContiguousTaskBytes = 256 * 1024;
 
+// Copies up to this many bytes over at most two dims go element by element
+// on the calling thread: for a 4x4 transpose, planning tiles and tasks
+// costs more than the moves.
+constexpr int64_t kTinyBytes = 256;
+
 CopyPath plan_normalized(const CopyGeometry& g, int64_t itemsize) {
   if (g.ndim == 1 && g.sizes[0] == 0) return CopyPath::Empty;
   if (g.ndim == 0) return CopyPath::Contiguous;
@@ -106,6 +111,19 @@ void copy_same_dtype(const CopyGeometry& geometry, int64_t itemsize) {
   const CopyPath path = plan_normalized(g, itemsize);
   const int64_t out_bytes = geometry_numel(g) * itemsize;
   const bool stream = out_bytes >= kStreamingThresholdBytes;
+  if (out_bytes <= kTinyBytes && g.ndim <= 2 && path != CopyPath::Contiguous && path != CopyPath::Empty) {
+    Rows2d r{};
+    r.dst = g.dst;
+    r.src = g.src;
+    r.n = g.sizes[0];
+    r.m = g.ndim > 1 ? g.sizes[1] : 1;
+    r.dst_inner = g.dst_strides[0];
+    r.src_inner = g.src_strides[0];
+    r.dst_outer = g.ndim > 1 ? g.dst_strides[1] : 0;
+    r.src_outer = g.ndim > 1 ? g.src_strides[1] : 0;
+    r.itemsize = itemsize;
+    return strided_rows(r);
+  }
   switch (path) {
     case CopyPath::Empty:
       return;

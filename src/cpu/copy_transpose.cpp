@@ -25,23 +25,19 @@ int find_src_unit_dim(const CopyGeometry& g, int64_t itemsize) {
   return -1;
 }
 
-void copy_transposed(const CopyGeometry& geometry, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
-  CopyGeometry g = geometry;
-  if (g.src_strides[k] < 0) {
-    // Read the src rows forwards: walk dim k from its other end.
-    g.dst += (g.sizes[k] - 1) * g.dst_strides[k];
-    g.src += (g.sizes[k] - 1) * g.src_strides[k];
-    g.dst_strides[k] = -g.dst_strides[k];
-    g.src_strides[k] = -g.src_strides[k];
-  }
+void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
+  // Read the src rows forwards: a reversed dim k is walked from its other end.
+  const bool flip = g.src_strides[k] < 0;
+  char* const dst = flip ? g.dst + (g.sizes[k] - 1) * g.dst_strides[k] : g.dst;
+  const char* const src = flip ? g.src + (g.sizes[k] - 1) * g.src_strides[k] : g.src;
   Transpose2d base{};
   base.rows = g.sizes[0];
   base.cols = g.sizes[k];
   base.src_row = g.src_strides[0];
-  base.dst_col = g.dst_strides[k];
+  base.dst_col = flip ? -g.dst_strides[k] : g.dst_strides[k];
   base.batch = 1;
   base.itemsize = itemsize;
-  bool nt = stream && base.rows * itemsize >= 64 && aligned64(static_cast<int64_t>(reinterpret_cast<uintptr_t>(g.dst)));
+  bool nt = stream && base.rows * itemsize >= 64 && aligned64(static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst)));
   OuterWalk outer;
   bool have_batch = false;
   for (int d = 1; d < g.ndim; ++d) {
@@ -83,34 +79,30 @@ void copy_transposed(const CopyGeometry& geometry, int k, int64_t itemsize, bool
     int64_t within = begin % per_outer;
     // Each piece also gets the next one's src, for the prefetcher to run on
     // into it; pieces of another shape (the last stripe or chunk) stop it.
-    auto piece_at = [&](int64_t w, const OuterWalk& at) {
+    auto piece_at = [&](int64_t w) {
       const int64_t col0 = (w % stripes) * stripe, b0 = (w / stripes) * chunk;
       Transpose2d piece = base;
       piece.cols = base.cols - col0 < stripe ? base.cols - col0 : stripe;
       piece.batch = base.batch - b0 < chunk ? base.batch - b0 : chunk;
-      piece.dst = g.dst + at.dst_offset() + col0 * base.dst_col + b0 * base.dst_batch;
-      piece.src = g.src + at.src_offset() + col0 * itemsize + b0 * base.src_batch;
+      piece.dst = dst + walk.dst_offset() + col0 * base.dst_col + b0 * base.dst_batch;
+      piece.src = src + walk.src_offset() + col0 * itemsize + b0 * base.src_batch;
       return piece;
     };
-    Transpose2d piece = piece_at(within, walk);
+    Transpose2d piece = piece_at(within);
     piece.prefetch_head = true;
     for (int64_t t = begin; t < end; ++t) {
-      OuterWalk next_walk = walk;
-      int64_t next_within = within + 1;
-      if (next_within == per_outer) {
-        next_within = 0;
-        next_walk.next();
+      if (++within == per_outer) {
+        within = 0;
+        walk.next();
       }
       Transpose2d next{};
       if (t + 1 < end) {
-        next = piece_at(next_within, next_walk);
+        next = piece_at(within);
         if (next.cols == piece.cols && next.batch == piece.batch) piece.next_src = next.src;
       }
       kernels.transpose(piece);
       next.prefetch_head = piece.next_src == nullptr;
       piece = next;
-      within = next_within;
-      walk = next_walk;
     }
   });
 }

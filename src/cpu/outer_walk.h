@@ -12,6 +12,19 @@ namespace cpu {
 
 class OuterWalk {
  public:
+  OuterWalk() = default;
+  // Copies only the dims in use: a walk is copied per task, and a tiny
+  // copy cannot afford moving the whole ST_MAX_DIMS capacity.
+  OuterWalk(const OuterWalk& other) : n_(other.n_), dst_(other.dst_), src_(other.src_) {
+    for (int d = 0; d < n_; ++d) {
+      sizes_[d] = other.sizes_[d];
+      dst_strides_[d] = other.dst_strides_[d];
+      src_strides_[d] = other.src_strides_[d];
+      idx_[d] = other.idx_[d];
+    }
+  }
+  OuterWalk& operator=(const OuterWalk&) = delete;
+
   void add_dim(int64_t size, int64_t dst_stride, int64_t src_stride) {
     sizes_[n_] = size;
     dst_strides_[n_] = dst_stride;
