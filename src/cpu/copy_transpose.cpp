@@ -4,6 +4,7 @@
 
 #include "cpu/kernel_parallel.h"
 #include "cpu/outer_walk.h"
+#include "cpu/thread_count.h"
 
 namespace st {
 namespace cpu {
@@ -57,20 +58,34 @@ void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream
   base.prefetch = stream;
 
   // Tasks: (column stripe, batch chunk, outer index), the stripe fastest.
-  // A stripe is whole blocks of columns; when one block column of one batch
-  // item is already a task's worth, batch items go one per task, else a
-  // task takes all columns of several batch items.
+  // A stripe is whole units of kBlockColBytes of columns; a task is about
+  // kTaskBytes: several units, or when all columns of one batch item are
+  // less, several batch items. Tasks shrink (down to one unit of one item)
+  // while there are fewer than two per thread.
   const int64_t unit = kBlockColBytes / itemsize;
+  const int64_t units = (base.cols + unit - 1) / unit;
   const int64_t unit_bytes = (unit < base.cols ? unit : base.cols) * base.rows * itemsize;
-  int64_t stripe = base.cols, chunk = 1;
-  if (unit_bytes >= kTaskBytes) {
-    stripe = unit * (kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1);
-    if (stripe > base.cols) stripe = base.cols;
-  } else {
-    const int64_t item_bytes = base.cols * base.rows * itemsize;
+  const int64_t item_bytes = base.cols * base.rows * itemsize;
+  int64_t stripe_units = kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1;
+  if (stripe_units > units) stripe_units = units;
+  int64_t chunk = 1;
+  if (stripe_units == units) {
     chunk = kTaskBytes / item_bytes > 1 ? kTaskBytes / item_bytes : 1;
     if (chunk > base.batch) chunk = base.batch;
   }
+  const int64_t want_tasks = 2 * static_cast<int64_t>(num_threads());
+  for (;;) {
+    const int64_t tasks = outer.count() * ((units + stripe_units - 1) / stripe_units) * ((base.batch + chunk - 1) / chunk);
+    if (tasks >= want_tasks) break;
+    if (chunk > 1) {
+      chunk = (chunk + 1) / 2;
+    } else if (stripe_units > 1) {
+      stripe_units = (stripe_units + 1) / 2;
+    } else {
+      break;
+    }
+  }
+  const int64_t stripe = stripe_units * unit < base.cols ? stripe_units * unit : base.cols;
   const int64_t stripes = (base.cols + stripe - 1) / stripe, chunks = (base.batch + chunk - 1) / chunk;
   const int64_t per_outer = stripes * chunks;
   run_tasks(outer.count() * per_outer, grain_for_bytes(stripe * base.rows * chunk * itemsize), [&](int64_t begin, int64_t end) {
