@@ -1,5 +1,5 @@
 // Random copy geometries for the kernel tests: 1-6 dims, sizes 0..~100
-// (or outputs of 9-32 MB), dst a dense block in a random dim order (flips,
+// (or outputs of 17-32 MB), dst a dense block in a random dim order (flips,
 // padding, a strided fastest dim now and then), src another buffer with its
 // own order, steps, flips, broadcast dims and misalignment.
 #pragma once
@@ -96,14 +96,14 @@ inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_
     numel *= g.sizes[d];
   }
   if (large && numel > 0) {
-    // Outputs of 9 to 32 MB.
+    // Outputs of 17 to 32 MB: past the streaming threshold.
     while (numel * itemsize > (int64_t{32} << 20)) {
       int big = 0;
       for (int d = 1; d < g.ndim; ++d) big = g.sizes[d] > g.sizes[big] ? d : big;
       numel = numel / g.sizes[big] * ((g.sizes[big] + 1) / 2);
       g.sizes[big] = (g.sizes[big] + 1) / 2;
     }
-    while (numel * itemsize < (int64_t{9} << 20)) {
+    while (numel * itemsize < (int64_t{17} << 20)) {
       const int d = static_cast<int>(rng() % g.ndim);
       g.sizes[d] *= 2;
       numel *= 2;

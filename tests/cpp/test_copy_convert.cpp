@@ -431,7 +431,7 @@ void nhwc_uint8_to_nchw_float32(void**) {
     int64_t n, h, w, c;
   };
   const Shape shapes[] = {{1, 1, 17, 3}, {2, 5, 7, 3}, {1, 33, 65, 3}, {3, 4, 5, 4}, {1, 9, 9, 2},
-                          {2, 3, 3, 5}, {1, 64, 64, 16}, {16, 224, 224, 3}};
+                          {2, 3, 3, 5}, {1, 64, 64, 16}, {32, 224, 224, 3}};
   int failures = 0;
   test_support::for_each_isa_and_threads([&] {
     for (const Shape& s : shapes) {
@@ -498,7 +498,7 @@ void long_contiguous_conversions(void**) {
   test_support::for_each_isa_and_threads([&] {
     for (const PairInfo& info : kPairs) {
       const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
-      const int64_t n = (int64_t{9} << 20) / de + 3;  // past the streaming threshold
+      const int64_t n = (int64_t{17} << 20) / de + 3;  // past the streaming threshold
       std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);
       test_support::fill_random(src, static_cast<uint64_t>(n));
       std::vector<unsigned char> want = dst;

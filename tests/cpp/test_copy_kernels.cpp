@@ -100,7 +100,7 @@ void random_small_geometries_match_reference(void**) {
   for (int p = 0; p <= static_cast<int>(CopyPath::Strided); ++p) assert_true(hits[p] > 0);
 }
 
-// Outputs of 9-40 MB: past the streaming threshold and across many tasks.
+// Outputs of 17-32 MB: past the streaming threshold and across many tasks.
 void random_large_geometries_match_reference(void**) {
   int hits[8] = {0};
   int failures = 0;
