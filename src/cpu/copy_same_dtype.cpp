@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/error.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
@@ -106,6 +107,8 @@ const char* copy_path_name(CopyPath p) {
 }
 
 void copy_same_dtype(const CopyGeometry& geometry, int64_t itemsize) {
+  ST_CHECK(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 || itemsize == 16, ST_ERROR_INTERNAL,
+           "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
   const CopyGeometry g = normalize_geometry(geometry);
   const CopyKernelTable& kernels = active_copy_kernels();
   const CopyPath path = plan_normalized(g, itemsize);

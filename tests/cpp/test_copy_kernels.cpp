@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cmocka_cxx.h"
+#include "core/error.h"
 #include "random_copy_geometry.h"
 #include "cpu/copy_geometry.h"
 #include "cpu/copy_kernel_table.h"
@@ -292,6 +293,23 @@ void normalize_sorts_flips_and_merges(void**) {
   assert_int_equal(st::cpu::geometry_numel(st::cpu::normalize_geometry(c)), 0);
 }
 
+void odd_itemsizes_are_refused(void**) {
+  char a[12] = {0}, b[12] = {0};
+  CopyGeometry g;
+  g.ndim = 1;
+  g.sizes[0] = 4;
+  g.dst_strides[0] = g.src_strides[0] = 3;
+  g.dst = a;
+  g.src = b;
+  bool thrown = false;
+  try {
+    st::cpu::copy_same_dtype(g, 3);
+  } catch (const st::Error& e) {
+    thrown = e.code() == ST_ERROR_INTERNAL && std::strstr(e.what(), "3 bytes") != nullptr;
+  }
+  assert_true(thrown);
+}
+
 void isa_cap_lowers_the_level(void**) {
   const CpuIsa detected = st::cpu::detected_cpu_isa();
   std::printf("  detected %s\n", st::cpu::cpu_isa_name(detected));
@@ -309,6 +327,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(normalize_sorts_flips_and_merges),
       cmocka_unit_test(isa_cap_lowers_the_level),
+      cmocka_unit_test(odd_itemsizes_are_refused),
       cmocka_unit_test(benchmark_layouts_small),
       cmocka_unit_test(transposes_at_tile_edges),
       cmocka_unit_test(long_rows_are_cut_into_pieces),
