@@ -11,8 +11,9 @@
 #include <random>
 #include <vector>
 
-#include "cmocka_cxx.h"
+// core/error.h before cmocka, whose fail() macro would rename st::fail.
 #include "core/error.h"
+#include "cmocka_cxx.h"
 #include "random_copy_geometry.h"
 #include "cpu/copy_geometry.h"
 #include "cpu/copy_kernel_table.h"
