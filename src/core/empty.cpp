@@ -3,6 +3,7 @@
 #include "core/allocator.h"
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/tensor_block.h"
 #include "core/views.h"
 
 namespace st {
@@ -30,7 +31,9 @@ Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dt
   check_empty_layout(sizes, strides);
   int64_t span = storage_span(sizes, strides, dtype);
   checked_numel(sizes, dtype);  // zero strides can span little and still count too many elements
-  Storage storage = allocate_cpu_storage(static_cast<size_t>(span) * itemsize(dtype));
+  const size_t nbytes = static_cast<size_t>(span) * itemsize(dtype);
+  if (fits_tensor_block(nbytes)) return make_tensor_in_block(sizes, strides, dtype, nbytes);
+  Storage storage = allocate_cpu_storage(nbytes);
   return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
 }
 

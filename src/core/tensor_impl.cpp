@@ -24,12 +24,12 @@ int64_t checked_numel(const DimVector& sizes, ScalarType dtype) {
 TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
                        ScalarType dtype)
     : storage_(std::move(storage)),
-      sizes_(sizes),
-      strides_(strides),
       storage_offset_(storage_offset),
       numel_(checked_numel(sizes, dtype)),
       data_(nullptr),
-      dtype_(dtype) {
+      dtype_(dtype),
+      sizes_(sizes),
+      strides_(strides) {
   if (storage_->base()) data_ = static_cast<char*>(storage_->base()) + storage_offset_ * static_cast<int64_t>(itemsize());
   contiguous_ = compute_contiguous(sizes_, strides_, numel_);
   channels_last_ = compute_channels_last_2d(sizes_, strides_);
