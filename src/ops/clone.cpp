@@ -2,6 +2,7 @@
 // in the asked format, then copy_ (each a traced dispatcher call of its own).
 #include "dispatch/registration.h"
 #include "ops/copy.h"
+#include "ops/direct_calls.h"
 #include "ops/empty.h"
 
 namespace st {
@@ -20,7 +21,14 @@ ST_REGISTER_KERNEL("clone", CompositeImplicit, clone_composite);
 
 }  // namespace
 
-Tensor clone(const Tensor& src, MemoryFormat fmt) { return Clone::call(src, fmt); }
+namespace detail {
+bool clone_reaches_own_kernel(dispatch::DispatchKeySet keys) { return Clone::dispatches_to(keys, &clone_composite); }
+}  // namespace detail
+
+Tensor clone(const Tensor& src, MemoryFormat fmt) {
+  if (dispatches_as_cpu(src) && direct_calls_allowed()) return clone_composite(kDirectCallKeys, src, fmt);
+  return Clone::call(src, fmt);
+}
 
 }  // namespace ops
 }  // namespace st
