@@ -21,7 +21,8 @@ bool fits_tensor_block(size_t nbytes) {
   return nbytes > 0 && nbytes <= kTensorBlockMaxBytes && default_cpu_allocator_in_use();
 }
 
-Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, size_t nbytes) {
+Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel,
+                            size_t nbytes) {
   // malloc aligns to alignof(max_align_t); the padding before the data takes
   // it to kCpuAlignment.
   const size_t total = kImplsBytes + (kCpuAlignment - alignof(std::max_align_t)) + nbytes;
@@ -35,7 +36,7 @@ Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, Sc
       new (block) StorageImpl(StorageImpl::AtBlockStart{}, reinterpret_cast<void*>(data), nbytes, cpu_device()));
   void* impl_place = static_cast<char*>(block) + sizeof(StorageImpl);
   return Tensor(IntrusivePtr<TensorImpl>::adopt_new(
-      new (impl_place) TensorImpl(TensorImpl::InBlock{}, std::move(storage), sizes, strides, dtype)));
+      new (impl_place) TensorImpl(TensorImpl::InBlock{}, std::move(storage), sizes, strides, dtype, numel)));
 }
 
 }  // namespace st

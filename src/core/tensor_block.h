@@ -27,8 +27,10 @@ constexpr size_t kTensorBlockMaxBytes = 256;
 bool fits_tensor_block(size_t nbytes);
 
 // A fresh, uninitialized CPU tensor with its data in the same block. The
-// caller has checked the layout (non-negative sizes and strides, spanning
-// `nbytes` bytes of `dtype`). Throws ST_ERROR_OUT_OF_MEMORY when malloc fails.
-Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, size_t nbytes);
+// caller has checked the layout: non-negative sizes and strides spanning
+// `nbytes` bytes of `dtype`, and `numel` = checked_numel(sizes, dtype).
+// Throws ST_ERROR_OUT_OF_MEMORY when malloc fails.
+Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel,
+                            size_t nbytes);
 
 }  // namespace st

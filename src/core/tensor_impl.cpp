@@ -31,6 +31,23 @@ TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector&
       sizes_(sizes),
       strides_(strides) {
   if (storage_->base()) data_ = static_cast<char*>(storage_->base()) + storage_offset_ * static_cast<int64_t>(itemsize());
+  compute_layout_flags();
+}
+
+TensorImpl::TensorImpl(InBlock, Storage storage, const DimVector& sizes, const DimVector& strides, ScalarType dtype,
+                       int64_t numel)
+    : storage_(std::move(storage)),
+      storage_offset_(0),
+      numel_(numel),
+      data_(storage_->base()),
+      dtype_(dtype),
+      in_block_(true),
+      sizes_(sizes),
+      strides_(strides) {
+  compute_layout_flags();
+}
+
+void TensorImpl::compute_layout_flags() {
   contiguous_ = compute_contiguous(sizes_, strides_, numel_);
   channels_last_ = compute_channels_last_2d(sizes_, strides_);
   channels_last_3d_ = compute_channels_last_3d(sizes_, strides_);

@@ -27,12 +27,11 @@ class TensorImpl final : public RefCounted {
   TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
              ScalarType dtype);
   // The same, for a TensorImpl placed inside the block its storage owns
-  // (core/tensor_block.h), at storage offset 0.
+  // (core/tensor_block.h), at storage offset 0; `numel` is
+  // checked_numel(sizes, dtype), which the caller has computed already.
   struct InBlock {};
-  TensorImpl(InBlock, Storage storage, const DimVector& sizes, const DimVector& strides, ScalarType dtype)
-      : TensorImpl(std::move(storage), sizes, strides, 0, dtype) {
-    in_block_ = true;
-  }
+  TensorImpl(InBlock, Storage storage, const DimVector& sizes, const DimVector& strides, ScalarType dtype,
+             int64_t numel);
   // How IntrusivePtr destroys a TensorImpl: one in a block ends before its
   // storage reference lets the block go.
   static void destroy(TensorImpl* t) {
@@ -67,6 +66,8 @@ class TensorImpl final : public RefCounted {
   bool is_contiguous(MemoryFormat fmt) const;
 
  private:
+  void compute_layout_flags();
+
   // The fields every call reads come first, in one cache line.
   Storage storage_;
   int64_t storage_offset_;

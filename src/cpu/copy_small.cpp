@@ -4,6 +4,7 @@
 
 #include "core/convert.h"
 #include "core/dtype_dispatch.h"
+#include "core/macros.h"
 #include "cpu/element_access.h"
 
 namespace st {
@@ -13,44 +14,66 @@ namespace {
 // Up to four dims, dim 3 innermost, in dst's dim order; byte strides per
 // operand (0 where src is broadcast). Unused outer dims have size 1.
 struct SmallLayout {
-  int64_t size[kSmallCopyMaxDims];
-  int64_t dst_stride[kSmallCopyMaxDims];
-  int64_t src_stride[kSmallCopyMaxDims];
+  int64_t size[kSmallCopyMaxDims] = {1, 1, 1, 1};
+  int64_t dst_stride[kSmallCopyMaxDims] = {0, 0, 0, 0};
+  int64_t src_stride[kSmallCopyMaxDims] = {0, 0, 0, 0};
 };
 
 bool small_layout(const Tensor& dst, const Tensor& src, SmallLayout* g) {
   const int nd = dst.ndim(), lead = nd - src.ndim();
   const int64_t dst_item = static_cast<int64_t>(dst.itemsize()), src_item = static_cast<int64_t>(src.itemsize());
-  int k = kSmallCopyMaxDims;
+  int k = kSmallCopyMaxDims;  // the slot of the last dim placed
   for (int d = nd - 1; d >= 0; --d) {
     const int64_t n = dst.size(d);
     if (n == 1) continue;
+    // Strides × itemsize fit int64: a dim of size > 1 lies within the
+    // tensor's byte span, which fits.
+    const int64_t ds = dst.stride(d) * dst_item;
+    const int s = d - lead;
+    const int64_t ss = s >= 0 && src.size(s) != 1 ? src.stride(s) * src_item : 0;
+    if (k < kSmallCopyMaxDims && ds == g->dst_stride[k] * g->size[k] && ss == g->src_stride[k] * g->size[k]) {
+      g->size[k] *= n;  // one run with the dim inside it, for both operands
+      continue;
+    }
     if (k == 0) return false;
     --k;
     g->size[k] = n;
-    // Strides × itemsize fit int64: a dim of size > 1 lies within the
-    // tensor's byte span, which fits.
-    g->dst_stride[k] = dst.stride(d) * dst_item;
-    const int s = d - lead;
-    g->src_stride[k] = s >= 0 && src.size(s) != 1 ? src.stride(s) * src_item : 0;
-  }
-  for (int i = 0; i < k; ++i) {
-    g->size[i] = 1;
-    g->dst_stride[i] = 0;
-    g->src_stride[i] = 0;
+    g->dst_stride[k] = ds;
+    g->src_stride[k] = ss;
   }
   return true;
 }
 
+// Runs element(dst_address, src_address) over n elements of one row.
+template <typename Element>
+ST_FORCE_INLINE void walk_row(char* d, const char* s, int64_t n, int64_t ds, int64_t ss, Element element) {
+  // Addresses only of elements that exist: no pointer ever leaves the tensor.
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    element(d + i * ds, s + i * ss);
+    element(d + (i + 1) * ds, s + (i + 1) * ss);
+    element(d + (i + 2) * ds, s + (i + 2) * ss);
+    element(d + (i + 3) * ds, s + (i + 3) * ss);
+  }
+  for (; i < n; ++i) element(d + i * ds, s + i * ss);
+}
+
+// Calls element(dst_address, src_address) for every element, with a loop
+// nest only as deep as the layout. The layout is read into locals first:
+// stores through char* could alias it otherwise.
 template <typename Element>
 void walk(const SmallLayout& g, char* dst, const char* src, Element element) {
-  const int64_t n3 = g.size[3], ds3 = g.dst_stride[3], ss3 = g.src_stride[3];
-  for (int64_t i0 = 0; i0 < g.size[0]; ++i0) {
-    for (int64_t i1 = 0; i1 < g.size[1]; ++i1) {
-      for (int64_t i2 = 0; i2 < g.size[2]; ++i2) {
-        char* d = dst + i0 * g.dst_stride[0] + i1 * g.dst_stride[1] + i2 * g.dst_stride[2];
-        const char* s = src + i0 * g.src_stride[0] + i1 * g.src_stride[1] + i2 * g.src_stride[2];
-        for (int64_t i3 = 0; i3 < n3; ++i3) element(d + i3 * ds3, s + i3 * ss3);
+  const int64_t n0 = g.size[0], n1 = g.size[1], n2 = g.size[2], n3 = g.size[3];
+  const int64_t d0 = g.dst_stride[0], d1 = g.dst_stride[1], d2 = g.dst_stride[2], d3 = g.dst_stride[3];
+  const int64_t s0 = g.src_stride[0], s1 = g.src_stride[1], s2 = g.src_stride[2], s3 = g.src_stride[3];
+  if (n0 == 1 && n1 == 1) {
+    for (int64_t i2 = 0; i2 < n2; ++i2) walk_row(dst + i2 * d2, src + i2 * s2, n3, d3, s3, element);
+    return;
+  }
+  for (int64_t i0 = 0; i0 < n0; ++i0) {
+    for (int64_t i1 = 0; i1 < n1; ++i1) {
+      for (int64_t i2 = 0; i2 < n2; ++i2) {
+        walk_row(dst + i0 * d0 + i1 * d1 + i2 * d2, src + i0 * s0 + i1 * s1 + i2 * s2, n3, d3, s3, element);
       }
     }
   }
@@ -58,6 +81,14 @@ void walk(const SmallLayout& g, char* dst, const char* src, Element element) {
 
 template <int kSize>
 void copy_bytes(const SmallLayout& g, char* dst, const char* src) {
+  if (g.dst_stride[3] == kSize && g.src_stride[3] == kSize) {
+    // Rows contiguous in both: one memcpy each (all of it when both are contiguous).
+    SmallLayout rows = g;
+    const size_t row_bytes = static_cast<size_t>(g.size[3]) * kSize;
+    rows.size[3] = 1;
+    walk(rows, dst, src, [row_bytes](char* d, const char* s) { std::memcpy(d, s, row_bytes); });
+    return;
+  }
   walk(g, dst, src, [](char* d, const char* s) { std::memcpy(d, s, kSize); });
 }
 
@@ -69,9 +100,18 @@ void copy_converting(const SmallLayout& g, char* dst, const char* src) {
 }  // namespace
 
 bool copy_small(const Tensor& dst, const Tensor& src) {
-  if (dst.numel() > kSmallCopyMaxElements) return false;
+  const int64_t n = dst.numel();
+  if (n > kSmallCopyMaxElements) return false;
   SmallLayout g;
-  if (!small_layout(dst, src, &g)) return false;
+  if (dst.is_contiguous() && src.is_contiguous() && src.numel() == n) {
+    // Both in row-major order with nothing broadcast (src broadcasts to dst
+    // and has as many elements): one run.
+    g.size[3] = n;
+    g.dst_stride[3] = static_cast<int64_t>(dst.itemsize());
+    g.src_stride[3] = static_cast<int64_t>(src.itemsize());
+  } else if (!small_layout(dst, src, &g)) {
+    return false;
+  }
   char* d = static_cast<char*>(dst.data());
   const char* s = static_cast<const char*>(src.data());
   const ScalarType dt = dst.dtype(), st = src.dtype();

@@ -14,7 +14,7 @@ ST_DEFINE_OPERATOR(Clone, "clone", "clone(Tensor self, MemoryFormat memory_forma
 
 Tensor clone_composite(dispatch::DispatchKeySet, const Tensor& src, MemoryFormat fmt) {
   Tensor out = empty_like(src, fmt);
-  copy_(out, src, false);
+  copy_into_new(out, src);
   return out;
 }
 ST_REGISTER_KERNEL("clone", CompositeImplicit, clone_composite);

@@ -1,6 +1,7 @@
 // empty_like for every backend, in terms of empty_strided (as PyTorch's
 // CompositeImplicit empty_like): the strides follow ops::strides_like, and
 // the allocation is a full dispatcher call, so it is traced on its own.
+#include "core/empty.h"
 #include "dispatch/registration.h"
 #include "ops/direct_calls.h"
 #include "ops/empty.h"
@@ -26,7 +27,11 @@ bool empty_like_reaches_own_kernel(dispatch::DispatchKeySet keys) {
 }  // namespace detail
 
 Tensor empty_like(const Tensor& src, MemoryFormat fmt) {
-  if (dispatches_as_cpu(src) && direct_calls_allowed()) return empty_like_composite(kDirectCallKeys, src, fmt);
+  if (src.device().type == DeviceType::CPU && direct_calls_allowed()) {
+    // empty_like_composite, then empty_strided's direct call, whose checks
+    // a dense layout of src's own sizes passes (core/empty.h).
+    return empty_cpu_dense(src.sizes(), strides_like(src, fmt), src.dtype(), src.numel());
+  }
   return EmptyLike::call(src, fmt);
 }
 
