@@ -8,9 +8,10 @@
 // Tensor is never read after its last reference is gone. The last release
 // advances the generation in the same compare-and-swap, so every old id of
 // the slot is dead from that instant. Slots live in chunks that are never
-// moved or freed. Retired slots wait for reuse on a lock-free stack (Note
-// [Lock-free free list] in handle_table.cpp); only a table that grows past
-// its most handles ever live takes a mutex, to hand out a new slot.
+// moved or freed. Retired slots wait for reuse in a small per-thread cache
+// or on a lock-free stack (Notes [Per-thread slot cache] and [Lock-free
+// free list] in handle_table.cpp); only handing out a slot never used
+// before takes a mutex.
 #pragma once
 
 #include <cstdint>

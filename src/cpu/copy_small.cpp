@@ -44,37 +44,32 @@ bool small_layout(const Tensor& dst, const Tensor& src, SmallLayout* g) {
   return true;
 }
 
-// Runs element(dst_address, src_address) over n elements of one row.
+// Runs element(dst_address, src_address) over `rows` rows of n elements:
+// element (r, i) is at dst + r·drow + i·ds and src + r·srow + i·ss.
 template <typename Element>
-ST_FORCE_INLINE void walk_row(char* d, const char* s, int64_t n, int64_t ds, int64_t ss, Element element) {
-  // Addresses only of elements that exist: no pointer ever leaves the tensor.
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    element(d + i * ds, s + i * ss);
-    element(d + (i + 1) * ds, s + (i + 1) * ss);
-    element(d + (i + 2) * ds, s + (i + 2) * ss);
-    element(d + (i + 3) * ds, s + (i + 3) * ss);
+ST_FORCE_INLINE void walk_2d(char* dst, const char* src, int64_t rows, int64_t drow, int64_t srow, int64_t n,
+                             int64_t ds, int64_t ss, Element element) {
+  for (int64_t r = 0; r < rows; ++r) {
+    char* d = dst + r * drow;
+    const char* s = src + r * srow;
+    for (int64_t i = 0; i < n; ++i) element(d + i * ds, s + i * ss);
   }
-  for (; i < n; ++i) element(d + i * ds, s + i * ss);
 }
 
-// Calls element(dst_address, src_address) for every element, with a loop
-// nest only as deep as the layout. The layout is read into locals first:
-// stores through char* could alias it otherwise.
+// Calls element(dst_address, src_address) for every element. The layout
+// is read into locals first: stores through char* could alias it otherwise.
 template <typename Element>
 void walk(const SmallLayout& g, char* dst, const char* src, Element element) {
   const int64_t n0 = g.size[0], n1 = g.size[1], n2 = g.size[2], n3 = g.size[3];
   const int64_t d0 = g.dst_stride[0], d1 = g.dst_stride[1], d2 = g.dst_stride[2], d3 = g.dst_stride[3];
   const int64_t s0 = g.src_stride[0], s1 = g.src_stride[1], s2 = g.src_stride[2], s3 = g.src_stride[3];
   if (n0 == 1 && n1 == 1) {
-    for (int64_t i2 = 0; i2 < n2; ++i2) walk_row(dst + i2 * d2, src + i2 * s2, n3, d3, s3, element);
+    walk_2d(dst, src, n2, d2, s2, n3, d3, s3, element);
     return;
   }
   for (int64_t i0 = 0; i0 < n0; ++i0) {
     for (int64_t i1 = 0; i1 < n1; ++i1) {
-      for (int64_t i2 = 0; i2 < n2; ++i2) {
-        walk_row(dst + i0 * d0 + i1 * d1 + i2 * d2, src + i0 * s0 + i1 * s1 + i2 * s2, n3, d3, s3, element);
-      }
+      walk_2d(dst + (i0 * d0 + i1 * d1), src + (i0 * s0 + i1 * s1), n2, d2, s2, n3, d3, s3, element);
     }
   }
 }
