@@ -49,8 +49,9 @@ TensorImpl::TensorImpl(InBlock, Storage storage, const DimVector& sizes, const D
 
 void TensorImpl::compute_layout_flags() {
   contiguous_ = compute_contiguous(sizes_, strides_, numel_);
-  channels_last_ = compute_channels_last_2d(sizes_, strides_);
-  channels_last_3d_ = compute_channels_last_3d(sizes_, strides_);
+  // Only 4-d and 5-d tensors can be channels-last; the test saves two calls.
+  channels_last_ = sizes_.size() == 4 && compute_channels_last_2d(sizes_, strides_);
+  channels_last_3d_ = sizes_.size() == 5 && compute_channels_last_3d(sizes_, strides_);
   non_overlapping_and_dense_ = contiguous_ || compute_non_overlapping_and_dense(sizes_, strides_);
 }
 

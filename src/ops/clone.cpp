@@ -25,8 +25,15 @@ namespace detail {
 bool clone_reaches_own_kernel(dispatch::DispatchKeySet keys) { return Clone::dispatches_to(keys, &clone_composite); }
 }  // namespace detail
 
+Tensor direct::clone_cpu(const Tensor& src, MemoryFormat fmt) {
+  // clone_composite with its two calls made directly.
+  Tensor out = direct::empty_like_cpu(src, fmt);
+  direct::copy_into_new_cpu(out, src);
+  return out;
+}
+
 Tensor clone(const Tensor& src, MemoryFormat fmt) {
-  if (dispatches_as_cpu(src) && direct_calls_allowed()) return clone_composite(kDirectCallKeys, src, fmt);
+  if (on_cpu_device(src) && direct_calls_allowed()) return direct::clone_cpu(src, fmt);
   return Clone::call(src, fmt);
 }
 

@@ -33,16 +33,19 @@ bool contiguous_reaches_own_kernel(dispatch::DispatchKeySet keys) {
 }  // namespace detail
 
 Tensor contiguous(const Tensor& src, MemoryFormat fmt) {
-  if (dispatches_as_cpu(src) && direct_calls_allowed()) return contiguous_composite(kDirectCallKeys, src, fmt);
+  if (on_cpu_device(src) && direct_calls_allowed()) {
+    check_contiguous_format(fmt);
+    return src.is_contiguous(fmt) ? src : direct::clone_cpu(src, fmt);
+  }
   return Contiguous::call(src, fmt);
 }
 
 bool contiguous_is_self(const Tensor& src, MemoryFormat fmt, Tensor* out) {
-  if (dispatches_as_cpu(src) && direct_calls_allowed()) {
+  if (on_cpu_device(src) && direct_calls_allowed()) {
     // contiguous_composite, without the copy of `src` it would return.
     check_contiguous_format(fmt);
     if (src.is_contiguous(fmt)) return true;
-    *out = clone(src, fmt);
+    *out = direct::clone_cpu(src, fmt);
     return false;
   }
   Tensor result = Contiguous::call(src, fmt);

@@ -19,11 +19,14 @@
 //    over and turns direct calls off until it is gone. Checked against the
 //    tables once per dispatch table epoch (Note [Dispatch table epoch]).
 // A direct call passes kDirectCallKeys to its kernel; none of them reads it.
+// Inside a chain of direct calls the conditions hold already, so the
+// functions in namespace `direct` go on without asking again.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
+#include "core/memory_format.h"
 #include "core/tensor.h"
 #include "dispatch/dispatch_key_extractor.h"
 #include "dispatch/local_dispatch_key_set.h"
@@ -66,10 +69,27 @@ ST_FORCE_INLINE bool direct_calls_allowed() {
   return detail::check_direct_calls(epoch);
 }
 
-// Whether the dispatcher would send a call with this tensor to a CPU kernel.
+// Whether the dispatcher would send a call with this tensor to a CPU kernel
+// (host memory, pinned or not).
 ST_FORCE_INLINE bool dispatches_as_cpu(const Tensor& t) {
   return dispatch::keys_of_tensor(t) == dispatch::DispatchKeySet(dispatch::DispatchKey::CPU);
 }
+
+// Whether `t` is on the CPU device proper: a chain that allocates like it
+// takes direct calls only then (pinned memory needs the CUDA backend's
+// allocator, which its dispatched calls reach).
+ST_FORCE_INLINE bool on_cpu_device(const Tensor& t) { return t.device().type == DeviceType::CPU; }
+
+// The operators' work as direct calls make it, for callers that have
+// checked direct_calls_allowed() and the device conditions above.
+namespace direct {
+// clone(src, fmt) of a tensor on_cpu_device.
+Tensor clone_cpu(const Tensor& src, MemoryFormat fmt);
+// empty_like(src, fmt) of a tensor on_cpu_device.
+Tensor empty_like_cpu(const Tensor& src, MemoryFormat fmt);
+// copy_into_new(dst, src) of tensors that dispatch_as_cpu.
+void copy_into_new_cpu(const Tensor& dst, const Tensor& src);
+}  // namespace direct
 
 }  // namespace ops
 }  // namespace st

@@ -26,12 +26,14 @@ bool empty_like_reaches_own_kernel(dispatch::DispatchKeySet keys) {
 }
 }  // namespace detail
 
+Tensor direct::empty_like_cpu(const Tensor& src, MemoryFormat fmt) {
+  // empty_like_composite, then empty_strided's direct call, whose checks a
+  // dense layout of src's own sizes passes (core/empty.h).
+  return empty_cpu_dense(src.sizes(), strides_like(src, fmt), src.dtype(), src.numel());
+}
+
 Tensor empty_like(const Tensor& src, MemoryFormat fmt) {
-  if (src.device().type == DeviceType::CPU && direct_calls_allowed()) {
-    // empty_like_composite, then empty_strided's direct call, whose checks
-    // a dense layout of src's own sizes passes (core/empty.h).
-    return empty_cpu_dense(src.sizes(), strides_like(src, fmt), src.dtype(), src.numel());
-  }
+  if (on_cpu_device(src) && direct_calls_allowed()) return direct::empty_like_cpu(src, fmt);
   return EmptyLike::call(src, fmt);
 }
 
