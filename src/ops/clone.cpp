@@ -14,7 +14,7 @@ ST_DEFINE_OPERATOR(Clone, "clone", "clone(Tensor self, MemoryFormat memory_forma
 
 Tensor clone_composite(dispatch::DispatchKeySet, const Tensor& src, MemoryFormat fmt) {
   Tensor out = empty_like(src, fmt);
-  copy_into_new(out, src);
+  copy_(out, src, false);
   return out;
 }
 ST_REGISTER_KERNEL("clone", CompositeImplicit, clone_composite);
@@ -26,7 +26,8 @@ bool clone_reaches_own_kernel(dispatch::DispatchKeySet keys) { return Clone::dis
 }  // namespace detail
 
 Tensor direct::clone_cpu(const Tensor& src, MemoryFormat fmt) {
-  // clone_composite with its two calls made directly.
+  // clone_composite with its two calls made directly; `out` is known to be
+  // new, so the copy skips the checks that could only fail otherwise.
   Tensor out = direct::empty_like_cpu(src, fmt);
   direct::copy_into_new_cpu(out, src);
   return out;

@@ -65,17 +65,11 @@ bool copy_reaches_own_kernel(dispatch::DispatchKeySet keys) { return Copy::dispa
 }  // namespace detail
 
 void direct::copy_into_new_cpu(const Tensor& dst, const Tensor& src) {
-  // copy_cpu, where check_copy's answer is known for a tensor just made to
-  // src's shape: writable, dense, and in memory that was free while src was
-  // alive, so apart from src's. Direct, or Nothing without elements.
+  // copy_cpu, where check_copy's answer is known for a tensor that
+  // direct::empty_like_cpu(src, …) has just made: writable, dense, src's
+  // shape, in memory that was free while src was alive, so apart from
+  // src's. Direct, or Nothing without elements.
   if (dst.numel() != 0) run_cpu_copy(dst, src);
-}
-
-void copy_into_new(const Tensor& dst, const Tensor& src) {
-  if (dispatches_as_cpu(dst) && dispatches_as_cpu(src) && direct_calls_allowed()) {
-    return direct::copy_into_new_cpu(dst, src);
-  }
-  Copy::call(dst, src, false);
 }
 
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) {

@@ -10,10 +10,6 @@ namespace ops {
 
 // dst[...] = src, src broadcast to dst, any dtype pair (API.md, st_copy).
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking);
-// copy_(dst, src, false) for a dst that empty_like(src, …) has just made:
-// the checks whose answer that fixes are skipped when the call would go
-// straight to the CPU kernel (ops/direct_calls.h).
-void copy_into_new(const Tensor& dst, const Tensor& src);
 // Every element of dst becomes `value` converted to dst's dtype.
 void fill_(const Tensor& dst, double value);
 // New storage in `fmt` (PRESERVE keeps a dense source's strides).

@@ -87,7 +87,8 @@ namespace direct {
 Tensor clone_cpu(const Tensor& src, MemoryFormat fmt);
 // empty_like(src, fmt) of a tensor on_cpu_device.
 Tensor empty_like_cpu(const Tensor& src, MemoryFormat fmt);
-// copy_into_new(dst, src) of tensors that dispatch_as_cpu.
+// copy_(dst, src, false) where dst is what empty_like_cpu(src, …) has just
+// returned.
 void copy_into_new_cpu(const Tensor& dst, const Tensor& src);
 }  // namespace direct
 
