@@ -23,9 +23,9 @@ bool fits_tensor_block(size_t nbytes) {
 
 Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel,
                             size_t nbytes) {
-  // malloc aligns to alignof(max_align_t); the padding before the data takes
-  // it to kCpuAlignment.
-  const size_t total = kImplsBytes + (kCpuAlignment - alignof(std::max_align_t)) + nbytes;
+  // Room to move the data up to the next kCpuAlignment boundary, wherever
+  // malloc's block starts.
+  const size_t total = kImplsBytes + (kCpuAlignment - 1) + nbytes;
   void* block = std::malloc(total);
   ST_CHECK(block != nullptr, ST_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes", nbytes);
   const uintptr_t after_impls = reinterpret_cast<uintptr_t>(block) + kImplsBytes;

@@ -4,12 +4,12 @@
 // st_contiguous of a transposed 4×4 tensor goes contiguous → clone →
 // empty_like → empty_strided (its BackendSelect kernel, then its CPU kernel)
 // → copy_: six trips through the dispatcher, about 50 instructions each, to
-// copy 64 bytes. So the entry points of these operators in src/ops (ops::
-// contiguous, clone, empty_like, empty_strided, copy_) call their kernel
-// directly when the dispatcher would have called that very kernel and
-// nothing else, which holds while
-//  - the call's tensors are CPU tensors, or for empty_strided the device is
-//    the CPU;
+// copy 64 bytes. So the entry points of these operators in src/ops
+// (ops::contiguous, clone, empty_like, empty_strided, copy_) do the work of
+// the kernels the dispatcher would run, without it, when those kernels and
+// nothing else would run, which holds while
+//  - the tensors are on the CPU device (copy_: in host memory), or for
+//    empty_strided the device is the CPU;
 //  - the process-wide included keys are the default, {BackendSelect}: no
 //    trace callback is set, so there is no Tracing key, whose kernels
 //    report every call (a traced program still sees every operator);
@@ -18,9 +18,10 @@
 //    library registers for them: a kernel registered at run time takes
 //    over and turns direct calls off until it is gone. Checked against the
 //    tables once per dispatch table epoch (Note [Dispatch table epoch]).
-// A direct call passes kDirectCallKeys to its kernel; none of them reads it.
+// A kernel called directly gets kDirectCallKeys; none of them reads it.
 // Inside a chain of direct calls the conditions hold already, so the
-// functions in namespace `direct` go on without asking again.
+// functions in namespace `direct` (the composites' work, written out) go
+// on without asking again.
 #pragma once
 
 #include <atomic>

@@ -55,6 +55,9 @@ InlineVector<int32_t> dims_of(std::initializer_list<int32_t> d) {
 
 }  // namespace
 
+// Fails when a kernel added to the library for one of these operators and
+// the CPU keys (say, an allocator for pinned memory) turns direct calls off
+// for good: then its reaches_own_kernel check must learn of it.
 static void direct_calls_are_on_with_the_library_s_own_kernels(void**) { assert_true(ops::direct_calls_allowed()); }
 
 static void a_trace_callback_turns_them_off_and_sees_every_call(void**) {
