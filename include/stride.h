@@ -768,6 +768,116 @@ typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns)
  */
 ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
 
+/**
+ * @brief The number of live handles: issued and not yet released, in the whole process.
+ *
+ * A diagnostic for leak checks: once a program has released every handle
+ * it was given, the answer is 0. A handle counts once however many
+ * references it holds. While other threads create or release handles the
+ * answer is a snapshot.
+ *
+ * @param[out] out The count, >= 0.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL (nothing is written).
+ */
+ST_API st_status st_live_tensor_count(int64_t* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Loading at run time                                              */
+/* ======================================================================== */
+/** @{
+ * A host that loads the library with dlopen() (a plugin, an engine) looks
+ * up one symbol, st_get_api, and calls everything else through the table
+ * it returns, as with ONNX Runtime's OrtApi:
+ *
+ * @code
+ *   void* lib = dlopen("libstride.so.0", RTLD_NOW | RTLD_LOCAL);
+ *   const st_api* (*get)(uint32_t) = (const st_api* (*)(uint32_t))dlsym(lib, "st_get_api");
+ *   const st_api* api = get ? get(ST_API_VERSION) : NULL;
+ *   if (!api) { ... the library is older than this header ... }
+ *   st_tensor t;
+ *   api->tensor_create(sizes, 2, ST_FLOAT32, (st_device){ST_DEVICE_CPU, 0}, &t);
+ * @endcode
+ */
+
+/** The newest version of ::st_api this header describes. */
+#define ST_API_VERSION 1
+
+/**
+ * @brief Every public function, as a pointer; each field is the function's
+ *        name without the `st_` prefix.
+ *
+ * Append-only: fields are never removed, reordered or retyped, and new
+ * functions are appended at the end under a new ST_API_VERSION, so a table
+ * of version v starts with every field of versions 1 to v.
+ */
+typedef struct st_api {
+  /* ---- Version 1 (stride 0.1) ---- */
+  uint32_t (*version)(void);
+  const char* (*version_string)(void);
+  const char* (*status_name)(st_status s);
+  const char* (*last_error_message)(void);
+  size_t (*dtype_itemsize)(st_dtype d);
+  const char* (*dtype_name)(st_dtype d);
+  st_status (*tensor_create)(const int64_t* sizes, int32_t ndim, st_dtype dtype, st_device device, st_tensor* out);
+  st_status (*tensor_create_strided)(const int64_t* sizes, const int64_t* strides, int32_t ndim, st_dtype dtype,
+                                     st_device device, st_tensor* out);
+  st_status (*tensor_create_like)(st_tensor src, st_memory_format fmt, st_tensor* out);
+  st_status (*tensor_from_data)(void* data, const int64_t* sizes, const int64_t* strides, int32_t ndim,
+                                st_dtype dtype, st_device device, st_deleter deleter, void* deleter_ctx,
+                                st_tensor* out);
+  st_status (*tensor_retain)(st_tensor t);
+  st_status (*tensor_release)(st_tensor t);
+  st_status (*tensor_ndim)(st_tensor t, int32_t* out);
+  st_status (*tensor_sizes)(st_tensor t, int64_t* out, int32_t capacity);
+  st_status (*tensor_strides)(st_tensor t, int64_t* out, int32_t capacity);
+  st_status (*tensor_dtype)(st_tensor t, st_dtype* out);
+  st_status (*tensor_device)(st_tensor t, st_device* out);
+  st_status (*tensor_numel)(st_tensor t, int64_t* out);
+  st_status (*tensor_storage_offset)(st_tensor t, int64_t* out);
+  st_status (*tensor_data_ptr)(st_tensor t, void** out);
+  st_status (*tensor_is_contiguous)(st_tensor t, st_memory_format fmt, int32_t* out);
+  st_status (*as_strided)(st_tensor src, const int64_t* sizes, const int64_t* strides, int32_t ndim,
+                          int64_t storage_offset, st_tensor* out);
+  st_status (*permute)(st_tensor src, const int32_t* dims, int32_t ndim, st_tensor* out);
+  st_status (*transpose)(st_tensor src, int32_t dim0, int32_t dim1, st_tensor* out);
+  st_status (*slice)(st_tensor src, int32_t dim, int64_t start, int64_t stop, int64_t step, st_tensor* out);
+  st_status (*select)(st_tensor src, int32_t dim, int64_t index, st_tensor* out);
+  st_status (*expand)(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+  st_status (*unsqueeze)(st_tensor src, int32_t dim, st_tensor* out);
+  st_status (*squeeze)(st_tensor src, int32_t dim, st_tensor* out);
+  st_status (*flip)(st_tensor src, int32_t dim, st_tensor* out);
+  st_status (*view)(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+  st_status (*reshape)(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+  st_status (*contiguous)(st_tensor src, st_memory_format fmt, st_tensor* out);
+  st_status (*clone)(st_tensor src, st_memory_format fmt, st_tensor* out);
+  st_status (*copy)(st_tensor dst, st_tensor src, int32_t non_blocking);
+  st_status (*to)(st_tensor src, st_dtype dtype, st_device device, st_memory_format fmt, st_tensor* out);
+  st_status (*fill)(st_tensor dst, double value);
+  st_status (*zero)(st_tensor dst);
+  st_status (*set_num_threads)(int32_t n);
+  int32_t (*get_num_threads)(void);
+  st_status (*set_cpu_allocator)(const st_allocator* allocator);
+  st_status (*set_parallel_for)(st_parallel_for_fn fn, void* ctx);
+  st_status (*cuda_device_count)(int32_t* out);
+  st_status (*cuda_set_stream)(int32_t device, void* stream);
+  st_status (*cuda_synchronize)(int32_t device);
+  st_status (*set_trace_callback)(st_trace_fn fn, void* ctx);
+  st_status (*live_tensor_count)(int64_t* out);
+} st_api;
+
+/**
+ * @brief The table of every public function, for hosts that dlopen() the library.
+ *
+ * @param version The ST_API_VERSION the caller was compiled with.
+ * @return A static table, valid for the life of the process (never freed);
+ *         NULL when `version` is 0 or newer than this library, which then
+ *         lacks some of the fields the caller expects.
+ */
+ST_API const st_api* st_get_api(uint32_t version);
+
 /** @} */
 
 #ifdef __cplusplus

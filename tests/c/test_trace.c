@@ -1,5 +1,6 @@
 /* st_set_trace_callback: which calls are reported, in which order, from
  * which threads, and that nothing is once it is turned off. */
+/* ctest-labels: concurrency */
 #include <pthread.h>
 
 #include "support.h"
