@@ -57,6 +57,10 @@ constexpr st_api make_table() {
   t.cuda_synchronize = st_cuda_synchronize;
   t.set_trace_callback = st_set_trace_callback;
   t.live_tensor_count = st_live_tensor_count;
+  t.to_dlpack = st_to_dlpack;
+  t.from_dlpack = st_from_dlpack;
+  t.to_dlpack_versioned = st_to_dlpack_versioned;
+  t.from_dlpack_versioned = st_from_dlpack_versioned;
   return t;
 }
 
@@ -69,7 +73,7 @@ constexpr st_api kTable = make_table();
 // appended later gets a line here; removing or moving one fails the build.
 #define ST_PIN(field, index)                                                       \
   static_assert(offsetof(st_api, field) == (index) * sizeof(void (*)(void)),      \
-                "st_api." #field " moved: the table is append-only (see docs/abi.md)")
+                "st_api." #field " moved: the table is append-only (see docs/abi-policy.md)")
 
 // Version 1 (stride 0.1).
 ST_PIN(version, 0);
@@ -119,8 +123,12 @@ ST_PIN(cuda_set_stream, 43);
 ST_PIN(cuda_synchronize, 44);
 ST_PIN(set_trace_callback, 45);
 ST_PIN(live_tensor_count, 46);
+ST_PIN(to_dlpack, 47);
+ST_PIN(from_dlpack, 48);
+ST_PIN(to_dlpack_versioned, 49);
+ST_PIN(from_dlpack_versioned, 50);
 
-static_assert(sizeof(st_api) == 47 * sizeof(void (*)(void)),
+static_assert(sizeof(st_api) == 51 * sizeof(void (*)(void)),
               "st_api has a field without an ST_PIN line above");
 
 extern "C" {
