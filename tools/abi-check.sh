@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares a fresh libstride.so (built with debug info, tools/abi-build.sh)
 # with the committed baseline abi/libstride.abi and fails on any change that
-# is not a pure addition (docs/abi.md).
+# is not a pure addition (docs/abi-policy.md).
 #
 # Pure additions are: new functions, new enumerators at the end of an enum
 # (libabigail counts those as harmless and filters them), and new fields

@@ -2,7 +2,7 @@
 # Regenerates abi/libstride.abi from the current sources. Run it when public
 # functions were added on purpose (abi.baseline then lists them as
 # additions), and commit the new file with the change that adds them. See
-# docs/abi.md for what may change at all.
+# docs/abi-policy.md for what may change at all.
 # Usage: tools/update-abi-baseline.sh [build-dir]   (default build-abi)
 set -euo pipefail
 cd "$(dirname "$0")/.."

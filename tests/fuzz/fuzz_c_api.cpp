@@ -45,6 +45,7 @@ constexpr size_t kAllocCap = 256 * 1024;  // larger requests fail: huge sizes en
 constexpr int64_t kCheckLimit = 4096;     // value checks for tensors below this many elements
 constexpr size_t kMaxHandles = 16;
 constexpr int kMaxCalls = 128;
+constexpr int64_t kMaxFillElements = int64_t{1} << 20;
 
 [[noreturn]] __attribute__((format(printf, 1, 2))) void bug(const char* fmt, ...) {
   va_list ap;
@@ -665,7 +666,7 @@ void op_from_data(Input& in) {
       if (numel_of(sizes, ndim, &count) && count == 0) {
         span_ok = true;
       } else if (numel_of(sizes, ndim, &count) && mul_ok(count, item, &bytes) && extent(sizes, st, ndim, &lo, &hi) &&
-                 hi - lo < INT64_MAX / item) {
+                 !__builtin_sub_overflow(hi, lo, &bytes) && bytes < INT64_MAX / item) {
         span_ok = true;
         elements = hi - lo + 1;
         lowest = lo;
@@ -682,9 +683,17 @@ void op_from_data(Input& in) {
     tmp.nbytes = elements * item;
     tmp.dtype = static_cast<st_dtype>(dtype);
     initialize_storage(tmp, in.u8());
+  } else if (mode != 5 && span_ok && elements > 0) {
+    // Valid, but too large to back with memory: an address that cannot hold
+    // the elements (they would reach below 0 or past the top), or NULL.
+    const uint64_t below = static_cast<uint64_t>(-lowest) * static_cast<uint64_t>(item);
+    const uint64_t above = static_cast<uint64_t>(elements) * static_cast<uint64_t>(item) - below;
+    const uint8_t r = in.u8() % 3;
+    if (r == 0 && below > 64) w->data = reinterpret_cast<void*>(uintptr_t{64});
+    if (r == 1 && above > 64) w->data = reinterpret_cast<void*>(UINTPTR_MAX - 63);
   } else if (mode != 5) {
     static unsigned char scratch[64];
-    w->data = in.u8() % 2 ? scratch : nullptr;  // for calls that must fail, or wrap no element
+    w->data = in.u8() % 2 ? scratch : nullptr;  // refused arguments, or no element to wrap
   }
   const bool must_succeed = span_ok && (elements == 0 || w->block);
   st_tensor out{0x5eed5eed5eed5eedull};
@@ -1157,6 +1166,20 @@ bool format_strides(const Layout& l, int32_t fmt, int64_t* out) {
   return false;
 }
 
+// Whether the strides of a new tensor laid out as `fmt` fit in int64
+// (PRESERVE: whether every dense order's would).
+bool strides_fit(const Layout& l, int32_t fmt) {
+  int64_t tmp[ST_MAX_DIMS];
+  if (fmt == ST_MEMORY_FORMAT_CONTIGUOUS) return contiguous_strides(l.sizes, l.ndim, tmp);
+  if ((fmt == ST_MEMORY_FORMAT_CHANNELS_LAST && l.ndim == 4) || (fmt == ST_MEMORY_FORMAT_CHANNELS_LAST_3D && l.ndim == 5))
+    return channels_last_strides(l.sizes, l.ndim, tmp);
+  int64_t product = 1;
+  for (int d = 0; d < l.ndim; ++d) {
+    if (!mul_ok(product, std::max<int64_t>(l.sizes[d], 1), &product)) return false;
+  }
+  return true;
+}
+
 void op_make(Input& in) {
   const int which = in.u8() % 4;  // contiguous, clone, to, reshape
   HandleArg src = pick_handle(in);
@@ -1213,9 +1236,13 @@ void op_make(Input& in) {
     else ok = ok && st_device_is_cpu(device);
   }
   if (!ok) FUZZ_CHECK(s != ST_OK, "%s accepted invalid arguments", fn);
+  // Dense strides for huge sizes can overflow int64 even when a zero size
+  // leaves no element: OUT_OF_MEMORY, as PyTorch's "Stride calculation
+  // overflowed".
+  const bool strides_overflow = which != 3 && !strides_fit(sl, fmt);
   if (ok && !device_call)
-    FUZZ_CHECK(s == ST_OK || (s == ST_ERROR_OUT_OF_MEMORY && allocation_refused(f)), "%s refused valid arguments: %s",
-               fn, st_status_name(s));
+    FUZZ_CHECK(s == ST_OK || (s == ST_ERROR_OUT_OF_MEMORY && (allocation_refused(f) || strides_overflow)),
+               "%s refused valid arguments: %s", fn, st_status_name(s));
   if (s != ST_OK) return check_failed_cleanly(fn, s, out, f);
 
   const bool keeps_handle = out.id == src.t.id;
@@ -1308,6 +1335,10 @@ void op_write(Input& in) {
 
   const HandleModel* dh = dst.index >= 0 ? &g_model->handles[dst.index] : nullptr;
   const HandleModel* sh = src.index >= 0 ? &g_model->handles[src.index] : nullptr;
+  // A fill writes every element, so its time follows numel, not memory: a
+  // self-overlapping view of a few bytes can hold 4097^4 elements. Such
+  // fills are correct, only slow; the fuzzer leaves them out.
+  if (which != 0 && dh && numel(dh->layout) > kMaxFillElements) return;
   StorageModel* ds = dh ? &g_model->storages[dh->storage] : nullptr;
   const StorageModel* ss = sh ? &g_model->storages[sh->storage] : nullptr;
   const std::vector<unsigned char> before = ds ? snapshot(*ds) : std::vector<unsigned char>();
