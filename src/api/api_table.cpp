@@ -71,8 +71,8 @@ constexpr st_api kTable = make_table();
 // Every field's place is ABI: a table of version v must start with the
 // fields of versions 1..v exactly where older hosts look for them. A field
 // appended later gets a line here; removing or moving one fails the build.
-#define ST_PIN(field, index)                                                       \
-  static_assert(offsetof(st_api, field) == (index) * sizeof(void (*)(void)),      \
+#define ST_PIN(field, index)                                                 \
+  static_assert(offsetof(st_api, field) == (index) * sizeof(void (*)(void)), \
                 "st_api." #field " moved: the table is append-only (see docs/abi-policy.md)")
 
 // Version 1 (stride 0.1).
@@ -128,13 +128,10 @@ ST_PIN(from_dlpack, 48);
 ST_PIN(to_dlpack_versioned, 49);
 ST_PIN(from_dlpack_versioned, 50);
 
-static_assert(sizeof(st_api) == 51 * sizeof(void (*)(void)),
-              "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 51 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 
-const st_api* st_get_api(uint32_t version) {
-  return version >= 1 && version <= ST_API_VERSION ? &kTable : nullptr;
-}
+const st_api* st_get_api(uint32_t version) { return version >= 1 && version <= ST_API_VERSION ? &kTable : nullptr; }
 
 }  // extern "C"

@@ -113,8 +113,8 @@ static void run_sequence(sequence* s) {
     s->failed_at = "st_copy";
     return;
   }
-  for (int i = 0; i < 6; ++i) assert_true(p[i] == (float)i);             /* row 0 stays */
-  for (int i = 6; i < 24; ++i) assert_true(p[i] == (float)(i - 6));      /* rows 1..3 = old rows 0..2 */
+  for (int i = 0; i < 6; ++i) assert_true(p[i] == (float)i);        /* row 0 stays */
+  for (int i = 6; i < 24; ++i) assert_true(p[i] == (float)(i - 6)); /* rows 1..3 = old rows 0..2 */
 
   if (!made(s, "st_to", st_to(x, ST_FLOAT64, CPU, ST_MEMORY_FORMAT_CONTIGUOUS, &d), d)) return;
   if (!made(s, "st_reshape", st_reshape(xt, DIMS(24), 1, &r), r)) return;
@@ -130,9 +130,9 @@ static void run_sequence(sequence* s) {
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 6; ++j) {
       const float now = (float)(i == 0 ? j : (i - 1) * 6 + j); /* x[i][j] after the copy */
-      assert_true(cv[j * 4 + i] == (float)(i * 6 + j));         /* c = x^T before it */
-      assert_true(kv[i * 6 + j] == (float)(i * 6 + 5 - j));     /* k = x flipped before it */
-      assert_true(rv[j * 4 + i] == now);                        /* r = x^T after it, flattened */
+      assert_true(cv[j * 4 + i] == (float)(i * 6 + j));        /* c = x^T before it */
+      assert_true(kv[i * 6 + j] == (float)(i * 6 + 5 - j));    /* k = x flipped before it */
+      assert_true(rv[j * 4 + i] == now);                       /* r = x^T after it, flattened */
       assert_true(dv[i * 6 + j] == (double)now);
     }
   }

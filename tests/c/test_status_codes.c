@@ -6,32 +6,33 @@
 
 /* Expects `call` to answer `want`, with *out reset and a message that
  * starts with `fn`. */
-#define EXPECT_REFUSED(want, fn, out, call)                          \
-  do {                                                               \
-    (out).id = GARBAGE_ID;                                           \
-    EXPECT_STATUS((want), (call));                                   \
-    expect_null_handle(out);                                         \
-    expect_message_contains(fn ": ");                                \
+#define EXPECT_REFUSED(want, fn, out, call) \
+  do {                                      \
+    (out).id = GARBAGE_ID;                  \
+    EXPECT_STATUS((want), (call));          \
+    expect_null_handle(out);                \
+    expect_message_contains(fn ": ");       \
   } while (0)
 
 static void invalid_argument_for_null_pointers_bad_enums_dims_and_counts(void** state) {
   (void)state;
   st_tensor x = make_iota_f32(DIMS(2, 3), 2), y = {0};
   int64_t sizes[1];
-  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(2), 1, ST_FLOAT32, CPU, NULL));   /* out NULL */
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_tensor_create(DIMS(2), 1, ST_FLOAT32, CPU, NULL)); /* out NULL */
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(NULL, 2, ST_FLOAT32, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(1), 26, ST_FLOAT32, CPU, &y));
-  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(2, -1), 2, ST_FLOAT32, CPU, &y));
+  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
+                 st_tensor_create(DIMS(2, -1), 2, ST_FLOAT32, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(2), 1, (st_dtype)12, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
                  st_tensor_create(DIMS(2), 1, ST_FLOAT32, ((st_device){9, 0}), &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
                  st_tensor_create(DIMS(2), 1, ST_FLOAT32, ((st_device){ST_DEVICE_CPU, 1}), &y));
-  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_transpose", y, st_transpose(x, 0, 2, &y));       /* dim out of range */
+  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_transpose", y, st_transpose(x, 0, 2, &y)); /* dim out of range */
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_permute", y, st_permute(x, (const int32_t[]){0, 0}, 2, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_slice", y, st_slice(x, 0, 0, 2, 0, &y));          /* step 0 */
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_view", y, st_view(x, DIMS(-1, -1), 2, &y));       /* two -1 */
-  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_clone", y, st_clone(x, (st_memory_format)4, &y));  /* unknown format */
+  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_clone", y, st_clone(x, (st_memory_format)4, &y)); /* unknown format */
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_contiguous", y,
                  st_contiguous(x, ST_MEMORY_FORMAT_CHANNELS_LAST, &y)); /* channels-last needs 4 dims */
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_contiguous", y, st_contiguous(x, ST_MEMORY_FORMAT_PRESERVE, &y));
@@ -64,7 +65,7 @@ static void invalid_handle_for_null_released_and_forged_handles(void** state) {
   EXPECT_OK(st_tensor_release(x));
 }
 
-static void *refuse_every_allocation(void* ctx, size_t nbytes, size_t alignment) {
+static void* refuse_every_allocation(void* ctx, size_t nbytes, size_t alignment) {
   (void)ctx, (void)nbytes, (void)alignment;
   return NULL;
 }
@@ -103,8 +104,8 @@ static void shape_mismatch_for_broadcasts_views_and_counts_that_do_not_fit(void*
   st_tensor x = make_iota_f32(DIMS(2, 3), 2), xt = {0}, row4 = make_iota_f32(DIMS(4), 1), y = {0};
   st_tensor big = make_iota_f32(DIMS(1, 2, 3), 3);
   EXPECT_OK(st_transpose(x, 0, 1, &xt));
-  EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy(x, row4, 0));  /* (4) does not broadcast to (2, 3) */
-  EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy(x, big, 0));   /* src has more dims than dst */
+  EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy(x, row4, 0)); /* (4) does not broadcast to (2, 3) */
+  EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy(x, big, 0));  /* src has more dims than dst */
   EXPECT_REFUSED(ST_ERROR_SHAPE_MISMATCH, "st_view", y, st_view(xt, DIMS(6), 1, &y)); /* the strides forbid it */
   EXPECT_REFUSED(ST_ERROR_SHAPE_MISMATCH, "st_view", y, st_view(x, DIMS(4), 1, &y));  /* another element count */
   EXPECT_REFUSED(ST_ERROR_SHAPE_MISMATCH, "st_reshape", y, st_reshape(x, DIMS(5, -1), 2, &y));
@@ -134,7 +135,8 @@ static void device_unavailable_for_devices_this_build_or_machine_lacks(void** st
   st_tensor x = make_iota_f32(DIMS(2), 1), y = {0};
   float data[2] = {0, 0};
   const st_device missing = {ST_DEVICE_CUDA, 1000}; /* no machine has it, with or without CUDA */
-  EXPECT_REFUSED(ST_ERROR_DEVICE_UNAVAILABLE, "st_tensor_create", y, st_tensor_create(DIMS(2), 1, ST_FLOAT32, missing, &y));
+  EXPECT_REFUSED(ST_ERROR_DEVICE_UNAVAILABLE, "st_tensor_create", y,
+                 st_tensor_create(DIMS(2), 1, ST_FLOAT32, missing, &y));
   EXPECT_REFUSED(ST_ERROR_DEVICE_UNAVAILABLE, "st_tensor_from_data", y,
                  st_tensor_from_data(data, DIMS(2), NULL, 1, ST_FLOAT32, missing, NULL, NULL, &y));
   EXPECT_REFUSED(ST_ERROR_DEVICE_UNAVAILABLE, "st_to", y,

@@ -40,14 +40,14 @@ static void fail_here(const char* what, st_status s, int line) {
   fprintf(stderr, "test_stress.c:%d: %s (status %s: %s)\n", line, what, st_status_name(s), st_last_error_message());
   atomic_fetch_add(&g_failures, 1);
 }
-#define CHECK_OK(call)                                   \
-  do {                                                   \
-    st_status s_ = (call);                               \
-    if (s_ != ST_OK) fail_here(#call, s_, __LINE__);     \
+#define CHECK_OK(call)                               \
+  do {                                               \
+    st_status s_ = (call);                           \
+    if (s_ != ST_OK) fail_here(#call, s_, __LINE__); \
   } while (0)
-#define CHECK(cond)                                      \
-  do {                                                   \
-    if (!(cond)) fail_here(#cond, ST_OK, __LINE__);      \
+#define CHECK(cond)                                 \
+  do {                                              \
+    if (!(cond)) fail_here(#cond, ST_OK, __LINE__); \
   } while (0)
 
 /* ---- the mailbox: references made on one thread, released on another ---- */
@@ -102,8 +102,10 @@ static void two_thread_job_system(void* ctx, int64_t n, int64_t grain, st_parall
   pthread_t th;
   const int started = half < n && pthread_create(&th, NULL, run_chunk, &second) == 0;
   task(task_ctx, 0, half);
-  if (started) pthread_join(th, NULL);
-  else if (half < n) task(task_ctx, half, n);
+  if (started)
+    pthread_join(th, NULL);
+  else if (half < n)
+    task(task_ctx, half, n);
 }
 
 static void count_trace(void* ctx, const char* op_name, int64_t duration_ns) {

@@ -9,13 +9,13 @@
 //
 // Tensor data comes from the CPU allocator instead (st_set_cpu_allocator;
 // tests/c/test_out_of_memory.c), which this test leaves at the default.
+#include <dlpack/dlpack.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-
-#include <dlpack/dlpack.h>
 
 #include "cmocka_cxx.h"
 #include "stride.h"
@@ -34,8 +34,9 @@ void* counted_new(std::size_t n, std::size_t alignment, bool nothrow) {
     throw std::bad_alloc();
   }
   if (n == 0) n = 1;
-  void* p = alignment > alignof(std::max_align_t) ? std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)
-                                                  : std::malloc(n);
+  void* p = alignment > alignof(std::max_align_t)
+                ? std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)
+                : std::malloc(n);
   if (!p) {
     if (nothrow) return nullptr;
     throw std::bad_alloc();
@@ -127,7 +128,8 @@ void run_sequence(Sequence* s) {
   if (!made(s, "st_to", st_to(x, ST_FLOAT64, kCpu, ST_MEMORY_FORMAT_CONTIGUOUS, &d), d)) return;
   if (!made(s, "st_reshape", st_reshape(xt, flat, 1, &r), r)) return;
   if (!made(s, "st_tensor_create_like", st_tensor_create_like(xt, ST_MEMORY_FORMAT_PRESERVE, &l), l)) return;
-  if (!made(s, "st_tensor_from_data", st_tensor_from_data(p, flat, nullptr, 1, ST_FLOAT32, kCpu, nullptr, nullptr, &e), e))
+  if (!made(s, "st_tensor_from_data", st_tensor_from_data(p, flat, nullptr, 1, ST_FLOAT32, kCpu, nullptr, nullptr, &e),
+            e))
     return;
   DLManagedTensor* exported = nullptr;
   const st_status to_dl = st_to_dlpack(x, &exported);

@@ -83,8 +83,10 @@ static char* read_header_code(void) {
       /* a directive, with its continuation lines */
       while (i < n && !(text[i] == '\n' && text[i - 1] != '\\')) ++i;
     } else {
-      if (text[i] == '\n') at_line_start = 1;
-      else if (!isspace((unsigned char)text[i])) at_line_start = 0;
+      if (text[i] == '\n')
+        at_line_start = 1;
+      else if (!isspace((unsigned char)text[i]))
+        at_line_start = 0;
       code[w++] = text[i++];
     }
   }
@@ -192,8 +194,7 @@ static void each_field_points_at_the_exported_function_of_its_name(void** state)
     void* in_table = NULL;
     memcpy(&in_table, (const char*)g_api + (size_t)i * sizeof(void (*)(void)), sizeof in_table);
     if (!exported || exported != in_table) {
-      print_error("field %d (%s) holds %p, the library exports %s at %p\n", i, fields.names[i], in_table, fn,
-                  exported);
+      print_error("field %d (%s) holds %p, the library exports %s at %p\n", i, fields.names[i], in_table, fn, exported);
       fail();
     }
   }

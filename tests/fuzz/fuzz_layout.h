@@ -138,8 +138,10 @@ inline bool has_internal_overlap(const Layout& l) {
   for (int d = 0; d < l.ndim; ++d) {
     if (l.sizes[d] > 1) dims.push_back(d);
   }
-  auto mag = [&](int d) { return l.strides[d] < 0 ? -static_cast<unsigned long long>(l.strides[d])
-                                                  : static_cast<unsigned long long>(l.strides[d]); };
+  auto mag = [&](int d) {
+    return l.strides[d] < 0 ? -static_cast<unsigned long long>(l.strides[d])
+                            : static_cast<unsigned long long>(l.strides[d]);
+  };
   std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) { return mag(a) < mag(b); });
   unsigned long long span = 0;  // saturates: past 2^64 every later dim overlaps anyway
   for (int d : dims) {
