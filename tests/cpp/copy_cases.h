@@ -120,6 +120,23 @@ inline std::string describe(const Tensor& t) {
          " strides " + st::format_dims(t.strides()) + " offset " + std::to_string(t.storage_offset());
 }
 
+// The byte offset from the storage's start of every element, row-major.
+inline std::vector<int64_t> element_byte_offsets(const Tensor& t) {
+  std::vector<int64_t> out;
+  if (t.numel() == 0) return out;
+  const int nd = t.ndim();
+  std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
+  for (;;) {
+    int64_t e = t.storage_offset();
+    for (int d = 0; d < nd; ++d) e += idx[static_cast<size_t>(d)] * t.stride(d);
+    out.push_back(e * static_cast<int64_t>(t.itemsize()));
+    int d = nd - 1;
+    while (d >= 0 && ++idx[static_cast<size_t>(d)] == t.size(d)) idx[static_cast<size_t>(d--)] = 0;
+    if (d < 0) break;
+  }
+  return out;
+}
+
 inline std::vector<unsigned char> storage_bytes(const Tensor& t) {
   const auto* p = static_cast<const unsigned char*>(t.storage()->base());
   return std::vector<unsigned char>(p, p + t.storage()->nbytes());
