@@ -4,6 +4,11 @@
 // are the CPU kernel's (core/copy_preconditions.h), checked in the same
 // order, then: within one device the device kernels (cuda/device_copy.h),
 // else the staged transfer (cuda/cross_device_copy.h).
+//
+// Unless `non_blocking`, the copy has finished when the call returns (the
+// header's promise), so the stream it ran on is synchronized; PyTorch
+// leaves copies within device memory asynchronous either way, and a caller
+// who wants that here passes non_blocking.
 #include "core/contiguity.h"
 #include "core/copy_preconditions.h"
 #include "core/error.h"
@@ -12,6 +17,7 @@
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
 #include "cuda/host_copy.h"
+#include "cuda/stream.h"
 #include "dispatch/registration.h"
 
 namespace st {
@@ -41,9 +47,12 @@ void copy_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, b
     const Tensor staged = empty_strided_on(src.sizes(), contiguous_strides(src.sizes()), src.dtype(), src.device());
     copy_without_overlap(staged, src, non_blocking);
     copy_without_overlap(dst, staged, non_blocking);
-    return;
+  } else {
+    copy_without_overlap(dst, src, non_blocking);
   }
-  copy_without_overlap(dst, src, non_blocking);
+  // The last step of every copy runs on dst's device when dst is device
+  // memory (between GPUs dst's stream waits for the transfer), else on src's.
+  if (!non_blocking) synchronize_current_stream((dst.device().is_cuda() ? dst : src).device().index);
 }
 ST_REGISTER_KERNEL("copy_", CUDA, copy_cuda);
 
