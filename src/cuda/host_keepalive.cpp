@@ -36,6 +36,9 @@ void drop_completed(std::vector<Pending>& pending, std::vector<Storage>& release
   for (Pending& p : pending) {
     const cudaError_t err = cudaEventQuery(p.event);
     if (err == cudaErrorNotReady) {
+      // Not an error, but the runtime may still record it as the last one
+      // (PyTorch's CUDAEvent::query clears it too); later launch checks read that.
+      (void)cudaGetLastError();
       if (&pending[kept] != &p) pending[kept] = std::move(p);
       ++kept;
       continue;
