@@ -1,41 +1,82 @@
-// The stride-bench program. Each case is one file that registers itself:
+// The stride-bench program. Each case registers itself; a file holds one
+// group of cases:
 //
 //   BENCH_CASE(dispatch, "one operator call through the dispatcher") {
-//     table.add("no-op operator", bench::min_ns_per_call(...), "ns/call");
+//     table.add_call("no-op operator", 0, bench::ns_per_call(...));
 //   }
 //
-// main() runs every case, or those named on the command line, and prints
-// one table. Keep each case short: the machine is shared.
+// main() runs every case (or those --filter selects) in name order and
+// prints two tables: bandwidth rows (copies of many bytes, see
+// copy_case.h) and per-call rows (nanoseconds per call), then their CSV.
+// Keep each case short: the machine is shared.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "stride.h"
+
 namespace bench {
 
-struct Row {
+// What the command line asked for.
+struct Options {
+  bool quick = false;              // tiny sizes and few repetitions: a smoke test
+  std::vector<int> thread_counts;  // every case runs at each of these
+  int reps = 0;                    // timed repetitions per measurement; 0 = chosen by run time
+};
+
+// One bandwidth measurement: a copy of `bytes_moved` bytes (numel × (source
+// itemsize + destination itemsize)) in one mode, with the baselines timed
+// in the same rounds. Times are medians in milliseconds; a baseline that
+// does not apply to the mode is NaN.
+struct BandwidthRow {
+  std::string case_name;
+  std::string mode;  // "prealloc" or "alloc"
+  int threads = 1;
+  int reps = 0;
+  int64_t bytes_moved = 0;
+  double ms = 0;
+  double memcpy_ms = 0;
+  double nt_ms = 0;
+  double hugepage_alloc_ms = 0;  // 2 MiB-aligned, MADV_HUGEPAGE mapping + memcpy + unmap
+  double malloc_ms = 0;          // malloc + memcpy + free
+};
+
+// Nanoseconds per call: the median and the fastest of several batches.
+struct CallTime {
+  double median_ns = 0;
+  double fastest_ns = 0;
+};
+
+// One per-call measurement.
+struct CallRow {
   std::string case_name;
   std::string measurement;
-  double value;
-  std::string unit;
+  int threads = 0;  // 0: the thread count does not apply
+  CallTime time;
 };
 
 class Table {
  public:
   explicit Table(std::string case_name) : case_name_(std::move(case_name)) {}
-  void add(const std::string& measurement, double value, const std::string& unit) {
-    rows_.push_back(Row{case_name_, measurement, value, unit});
+  const std::string& case_name() const { return case_name_; }
+  void add_call(const std::string& measurement, int threads, CallTime time) {
+    calls_.push_back(CallRow{case_name_, measurement, threads, time});
   }
-  const std::vector<Row>& rows() const { return rows_; }
+  void add_bandwidth(const BandwidthRow& row) { bandwidth_.push_back(row); }
+  const std::vector<CallRow>& calls() const { return calls_; }
+  const std::vector<BandwidthRow>& bandwidth() const { return bandwidth_; }
 
  private:
   std::string case_name_;
-  std::vector<Row> rows_;
+  std::vector<CallRow> calls_;
+  std::vector<BandwidthRow> bandwidth_;
 };
 
-using CaseFn = void (*)(Table& table);
+using CaseFn = void (*)(Table& table, const Options& options);
 
 struct Case {
   const char* name;
@@ -50,29 +91,43 @@ struct CaseRegistration {
   CaseRegistration(const char* name, const char* summary, CaseFn run) { cases().push_back(Case{name, summary, run}); }
 };
 
+// Stops the program with the library's message when a call fails: a
+// benchmark of failing calls would measure nothing.
+void check(st_status status, const char* what);
+
+// Prints a message to stderr and stops the program.
+[[noreturn]] void die(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
 inline int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
-// Runs `body` (which makes `calls_per_run` calls) `runs` times and returns
-// the fewest nanoseconds per call: the cost without the machine's noise.
+// The middle value (the mean of the two middle ones for an even count).
+double median(std::vector<double> values);
+
+// Runs `body` (which makes `calls_per_batch` calls) once untimed, then
+// `batches` times, and returns the median and the fastest nanoseconds per
+// call over the batches (on a loaded machine the fastest shows the cost
+// without other work's interruptions).
 template <typename Body>
-double min_ns_per_call(int64_t calls_per_run, int runs, Body&& body) {
-  double best = 0;
-  for (int r = 0; r < runs; ++r) {
+CallTime ns_per_call(int64_t calls_per_batch, int batches, Body&& body) {
+  body();
+  std::vector<double> ns;
+  for (int b = 0; b < batches; ++b) {
     const int64_t t0 = now_ns();
     body();
-    const double ns = static_cast<double>(now_ns() - t0) / static_cast<double>(calls_per_run);
-    if (r == 0 || ns < best) best = ns;
+    ns.push_back(static_cast<double>(now_ns() - t0) / static_cast<double>(calls_per_batch));
   }
-  return best;
+  CallTime t;
+  t.median_ns = median(ns);
+  t.fastest_ns = ns.empty() ? 0 : *std::min_element(ns.begin(), ns.end());
+  return t;
 }
 
 }  // namespace bench
 
-#define BENCH_CASE(name, summary)                                                    \
-  static void bench_case_##name(::bench::Table& table);                              \
-  static const ::bench::CaseRegistration bench_registration_##name(#name, summary, \
-                                                                   &bench_case_##name); \
-  static void bench_case_##name(::bench::Table& table)
+#define BENCH_CASE(name, summary)                                                                       \
+  static void bench_case_##name(::bench::Table& table, const ::bench::Options& options);                \
+  static const ::bench::CaseRegistration bench_registration_##name(#name, summary, &bench_case_##name); \
+  static void bench_case_##name(::bench::Table& table, const ::bench::Options& options)

@@ -1,10 +1,14 @@
-/* demo: one tensor and several views of it.
+/* demo: one tensor and several views of it, then three copies.
  *
  * Creates a 3x4 float32 tensor, fills it through its data pointer, then makes
  * views (transpose, slice, flip, expand) and prints each one's sizes, strides
  * and storage offset, with its elements read through those strides. No view
  * copies anything: all of them read the same 12 floats, and a write through
- * one view shows in every other. */
+ * one view shows in every other.
+ *
+ * Then the copies: an image from NCHW to NHWC order (st_contiguous), float32
+ * to float16 and back (st_to), and one row copied into every row of a
+ * matrix (st_copy broadcasts). */
 #include <stdio.h>
 
 #include "stride.h"
@@ -45,6 +49,62 @@ static int show(const char* title, st_tensor t) {
     for (int64_t j = 0; j < cols; ++j) printf(" %5.0f", data[i * row_stride + j * col_stride]);
     printf("\n");
   }
+  return 0;
+}
+
+/* Prints the first n float32 values in t's memory, in the order they lie there. */
+static int show_memory(const char* title, st_tensor t, int n) {
+  int64_t strides[4] = {0};
+  float* data = NULL;
+  CHECK(st_tensor_strides(t, strides, 4));
+  CHECK(st_tensor_data_ptr(t, (void**)&data));
+  printf("%s\n  strides (%lld, %lld, %lld, %lld), memory:", title, (long long)strides[0], (long long)strides[1],
+         (long long)strides[2], (long long)strides[3]);
+  for (int i = 0; i < n; ++i) printf(" %g", data[i]);
+  printf("\n");
+  return 0;
+}
+
+static int copies(void) {
+  const st_device cpu = {ST_DEVICE_CPU, 0};
+
+  /* One image of 3 channels and 2x2 pixels in NCHW order: each channel's
+   * plane is contiguous. Channel c of pixel p holds 10 * c + p. */
+  const int64_t nchw[4] = {1, 3, 2, 2};
+  st_tensor image = {0}, nhwc = {0};
+  float* pixels = NULL;
+  CHECK(st_tensor_create(nchw, 4, ST_FLOAT32, cpu, &image));
+  CHECK(st_tensor_data_ptr(image, (void**)&pixels));
+  for (int c = 0; c < 3; ++c)
+    for (int p = 0; p < 4; ++p) pixels[c * 4 + p] = (float)(10 * c + p);
+  if (show_memory("\nan NCHW image (1, 3, 2, 2): one plane per channel", image, 12)) return 1;
+  /* The same sizes, laid out channels-last: the 3 channels of a pixel side by side. */
+  CHECK(st_contiguous(image, ST_MEMORY_FORMAT_CHANNELS_LAST, &nhwc));
+  if (show_memory("st_contiguous(image, CHANNELS_LAST): NHWC order in memory", nhwc, 12)) return 1;
+
+  /* float32 -> float16 -> float32: each value rounded to the nearest float16. */
+  float values[5] = {0.1f, 1.0f / 3.0f, 2049.0f, 65504.0f, 70000.0f};
+  const int64_t five = 5;
+  st_tensor f32 = {0}, f16 = {0}, back = {0};
+  CHECK(st_tensor_from_data(values, &five, NULL, 1, ST_FLOAT32, cpu, NULL, NULL, &f32));
+  CHECK(st_to(f32, ST_FLOAT16, cpu, ST_MEMORY_FORMAT_CONTIGUOUS, &f16));
+  CHECK(st_to(f16, ST_FLOAT32, cpu, ST_MEMORY_FORMAT_CONTIGUOUS, &back));
+  const float* rounded = NULL;
+  CHECK(st_tensor_data_ptr(back, (void**)&rounded));
+  printf("\nfloat32 -> float16 -> float32 (st_to twice; float16 keeps 11 significant bits, at most 65504):\n");
+  for (int i = 0; i < 5; ++i) printf("  %-12.9g -> %.9g\n", values[i], rounded[i]);
+
+  /* A row of 4 copied into each row of a 3x4 matrix: src broadcasts to dst. */
+  const int64_t four = 4, grid_sizes[2] = {3, 4};
+  float row_values[4] = {1, 2, 3, 4};
+  st_tensor row = {0}, grid = {0};
+  CHECK(st_tensor_from_data(row_values, &four, NULL, 1, ST_FLOAT32, cpu, NULL, NULL, &row));
+  CHECK(st_tensor_create(grid_sizes, 2, ST_FLOAT32, cpu, &grid));
+  CHECK(st_copy(grid, row, 0));
+  if (show("\nst_copy(3x4 grid, row {1, 2, 3, 4}): the row lands in every row", grid)) return 1;
+
+  st_tensor all[] = {image, nhwc, f32, f16, back, row, grid};
+  for (int i = 0; i < 7; ++i) CHECK(st_tensor_release(all[i]));
   return 0;
 }
 
@@ -91,6 +151,8 @@ int main(void) {
   /* Each view holds its own reference to the memory; it is freed with the last one. */
   st_tensor all[] = {x, xt, cols, flipped, row, row2d, rows};
   for (int i = 0; i < 7; ++i) CHECK(st_tensor_release(all[i]));
+
+  if (copies()) return 1;
 
   /* Errors come back as a status and a message that names the values. */
   st_tensor bad = {0};

@@ -1,5 +1,6 @@
-/*
- * stride.h — strided tensors behind a small, stable C ABI.
+/**
+ * @file stride.h
+ * @brief Strided tensors behind a small, stable C ABI: the whole public API.
  *
  * stride creates tensors, makes views of them (permute, slice, expand, flip,
  * ...) and copies between any two layouts and dtypes. Every object is a
@@ -32,6 +33,14 @@
  *    answers ST_ERROR_INVALID_HANDLE; it never crashes.
  *  - Strings returned by the library are owned by it; never free them.
  *
+ * Statuses: each function lists the statuses it returns and why. On
+ * failure an `out` handle is `{0}`, no other `out` value is written and no
+ * tensor's data has changed. Beyond its list, any function that returns an
+ * st_status may answer ST_ERROR_INTERNAL (a bug in stride, or a job system
+ * installed with st_set_parallel_for() that skipped work), and
+ * ST_ERROR_OUT_OF_MEMORY when a handle it is given already holds
+ * 2^32 − 1 references.
+ *
  * What stride deliberately does not do: resize or restride a tensor in
  * place (metadata never changes after creation), automatic differentiation,
  * arithmetic beyond copying, converting and filling.
@@ -44,6 +53,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/**
+ * @def ST_API
+ * @brief Marks the functions the shared library exports (and, on Windows,
+ *        those a program imports).
+ */
 #if defined(_WIN32)
 #  if defined(STRIDE_BUILDING)
 #    define ST_API __declspec(dllexport)
@@ -61,7 +75,7 @@ extern "C" {
 #endif
 
 /* ======================================================================== */
-/** @name Versions and errors                                              */
+/** @name Versions and errors */
 /* ======================================================================== */
 /** @{ */
 
@@ -107,6 +121,7 @@ typedef enum st_status {
 
 /**
  * @brief The name of a status, e.g. "ST_ERROR_OVERLAP".
+ * @param s Any value, listed in st_status or not.
  * @return A static string; "ST_UNKNOWN_STATUS" for a value not listed in
  *         st_status. Never NULL.
  */
@@ -127,7 +142,7 @@ ST_API const char* st_last_error_message(void);
 /** @} */
 
 /* ======================================================================== */
-/** @name Types                                                            */
+/** @name Types */
 /* ======================================================================== */
 /** @{ */
 
@@ -149,12 +164,14 @@ typedef enum st_dtype {
 
 /**
  * @brief Bytes per element of a dtype.
+ * @param d Any value, listed in st_dtype or not.
  * @return 1, 2, 4, 8 or 16; 0 for a value not listed in st_dtype.
  */
 ST_API size_t st_dtype_itemsize(st_dtype d);
 
 /**
  * @brief The name of a dtype, e.g. "float32".
+ * @param d Any value, listed in st_dtype or not.
  * @return A static string; "unknown" for a value not listed in st_dtype.
  */
 ST_API const char* st_dtype_name(st_dtype d);
@@ -193,7 +210,7 @@ typedef struct st_tensor {
 /** @} */
 
 /* ======================================================================== */
-/** @name Creating and releasing                                           */
+/** @name Creating and releasing */
 /* ======================================================================== */
 /** @{ */
 
@@ -201,6 +218,10 @@ typedef struct st_tensor {
  * @brief Frees memory wrapped by st_tensor_from_data().
  * @param data The `data` pointer that was passed to st_tensor_from_data().
  * @param ctx  The `deleter_ctx` that was passed with it.
+ *
+ * Called exactly once, on whichever thread drops the last use of the
+ * memory (usually the one calling st_tensor_release() on the last tensor
+ * that shares it).
  */
 typedef void (*st_deleter)(void* data, void* ctx);
 
@@ -217,15 +238,16 @@ typedef void (*st_deleter)(void* data, void* ctx);
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `sizes` NULL with ndim > 0,
  *         ndim < 0 or > ST_MAX_DIMS, a negative size, an unknown dtype or
  *         device type, a CPU index other than 0, a negative device index.
- * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed, or numel × itemsize
- *         overflows int64.
+ * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed (the CPU allocator
+ *         or the CUDA runtime had no memory), numel × itemsize overflows
+ *         int64, or no memory was left for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or pinned host (CUDA_HOST)
  *         device, and stride has no CUDA support, no driver is installed,
  *         no GPU is present or the index is out of range; the message says which.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error other
+ *         than a lack of memory (the message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
  *         `device` (the message names the operator and the backend).
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed to allocate
- *         device or pinned memory (the message has its error name and text).
  */
 ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype dtype,
                                   st_device device, st_tensor* out);
@@ -239,15 +261,19 @@ ST_API st_status st_tensor_create(const int64_t* sizes, int32_t ndim, st_dtype d
  *
  * @param sizes   `ndim` sizes, each >= 0; may be NULL when `ndim` is 0.
  * @param strides `ndim` strides in elements, each >= 0; may be NULL when `ndim` is 0.
+ * @param ndim    0 to ST_MAX_DIMS.
+ * @param dtype   Element type.
+ * @param device  Where to allocate; the CPU has index 0.
  * @param[out] out On success one reference to the new tensor; `{0}` on failure.
  *
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT as st_tensor_create(), plus `strides`
  *         NULL with ndim > 0 or a negative stride.
- * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed or the span overflows int64.
+ * @retval ST_ERROR_OUT_OF_MEMORY as st_tensor_create(), or the span
+ *         overflows int64.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_tensor_create().
- * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  * @retval ST_ERROR_DEVICE_FAILURE as st_tensor_create().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* strides,
                                           int32_t ndim, st_dtype dtype, st_device device,
@@ -261,16 +287,19 @@ ST_API st_status st_tensor_create_strided(const int64_t* sizes, const int64_t* s
  * is non-overlapping and dense, else dense strides in `src`'s stride order
  * (a negative stride counts by its absolute value).
  *
+ * @param src A live handle; only its metadata is read.
+ * @param fmt The layout of the new tensor (any st_memory_format).
  * @param[out] out On success one reference to the new tensor; `{0}` on failure.
  *
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, unknown `fmt`, or a
  *         channels-last format on a tensor of the wrong rank.
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
- * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed.
+ * @retval ST_ERROR_OUT_OF_MEMORY the allocation failed, or no memory was
+ *         left for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` lives on a CUDA device that is gone.
- * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  * @retval ST_ERROR_DEVICE_FAILURE as st_tensor_create().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_tensor_create().
  */
 ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -284,8 +313,16 @@ ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_t
  * means the caller keeps ownership and must keep the memory alive as long as
  * any tensor uses it. On failure the deleter is not called.
  *
- * @param data    Address of element (0, …, 0); NULL only when a size is 0.
- * @param strides `ndim` strides in elements; NULL means row-major.
+ * @param data        Address of element (0, …, 0); NULL only when a size is 0.
+ * @param sizes       `ndim` sizes, each >= 0; may be NULL when `ndim` is 0.
+ * @param strides     `ndim` strides in elements, any sign; NULL means row-major.
+ * @param ndim        0 to ST_MAX_DIMS.
+ * @param dtype       Element type of the memory.
+ * @param device      Where the memory is: the CPU, a CUDA device (a device
+ *                    pointer) or CUDA_HOST (page-locked host memory).
+ * @param deleter     Called once with `data` and `deleter_ctx` when the
+ *                    memory is no longer used; NULL to keep ownership.
+ * @param deleter_ctx Passed to `deleter` unchanged; may be NULL.
  * @param[out] out On success one reference to the new tensor; `{0}` on failure.
  *
  * @retval ST_OK
@@ -302,6 +339,7 @@ ST_API st_status st_tensor_from_data(void* data, const int64_t* sizes, const int
 
 /**
  * @brief Adds one reference to a handle; pair it with st_tensor_release().
+ * @param t A live handle.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `t` is null, released or never issued.
  * @retval ST_ERROR_OUT_OF_MEMORY the handle already holds 2^32 − 1 references.
@@ -311,6 +349,7 @@ ST_API st_status st_tensor_retain(st_tensor t);
 /**
  * @brief Drops one reference. The last one frees the handle; the storage is
  *        freed when no tensor uses it any more.
+ * @param t A live handle, or the null handle `{0}`.
  * @retval ST_OK also for the null handle, which is ignored.
  * @retval ST_ERROR_INVALID_HANDLE `t` is released (a double release) or never issued.
  */
@@ -319,38 +358,76 @@ ST_API st_status st_tensor_release(st_tensor t);
 /** @} */
 
 /* ======================================================================== */
-/** @name Reading metadata                                                 */
-/* ======================================================================== */
-/** @{
+/** @name Reading metadata
  * Each of these writes `*out` on success only and answers
  * ST_ERROR_INVALID_HANDLE for a handle that is not live and
  * ST_ERROR_INVALID_ARGUMENT for a NULL `out`.
  */
+/* ======================================================================== */
+/** @{ */
 
-/** @brief Number of dims, 0 to ST_MAX_DIMS. */
+/**
+ * @brief Number of dims, 0 to ST_MAX_DIMS.
+ * @param t A live handle.
+ * @param[out] out The number of dims.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ */
 ST_API st_status st_tensor_ndim(st_tensor t, int32_t* out);
 
 /**
  * @brief Copies the sizes into `out[0..ndim)`.
+ * @param t A live handle.
+ * @param[out] out Room for `capacity` values; receives the ndim sizes.
  * @param capacity Number of elements `out` can hold.
- * @retval ST_ERROR_INVALID_ARGUMENT also when `capacity` < ndim (nothing is written).
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL or `capacity` < ndim
+ *         (nothing is written).
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
  */
 ST_API st_status st_tensor_sizes(st_tensor t, int64_t* out, int32_t capacity);
 
 /**
  * @brief Copies the strides, in elements, into `out[0..ndim)`.
+ * @param t A live handle.
+ * @param[out] out Room for `capacity` values; receives the ndim strides.
  * @param capacity Number of elements `out` can hold.
- * @retval ST_ERROR_INVALID_ARGUMENT also when `capacity` < ndim (nothing is written).
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL or `capacity` < ndim
+ *         (nothing is written).
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
  */
 ST_API st_status st_tensor_strides(st_tensor t, int64_t* out, int32_t capacity);
 
-/** @brief The element type. */
+/**
+ * @brief The element type.
+ * @param t A live handle.
+ * @param[out] out The dtype.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ */
 ST_API st_status st_tensor_dtype(st_tensor t, st_dtype* out);
 
-/** @brief Where the data lives. */
+/**
+ * @brief Where the data lives.
+ * @param t A live handle.
+ * @param[out] out The device type and index.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ */
 ST_API st_status st_tensor_device(st_tensor t, st_device* out);
 
-/** @brief Number of elements: the product of the sizes (1 for a scalar). */
+/**
+ * @brief Number of elements: the product of the sizes (1 for a scalar).
+ * @param t A live handle.
+ * @param[out] out The number of elements.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ */
 ST_API st_status st_tensor_numel(st_tensor t, int64_t* out);
 
 /**
@@ -358,13 +435,24 @@ ST_API st_status st_tensor_numel(st_tensor t, int64_t* out);
  *
  * With negative strides element (0, …, 0) is not at the start of the
  * storage, so the offset can be positive even for a fresh wrap.
+ * @param t A live handle.
+ * @param[out] out The offset, in elements, >= 0.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
  */
 ST_API st_status st_tensor_storage_offset(st_tensor t, int64_t* out);
 
 /**
  * @brief The address of element (0, …, 0). Valid while any tensor shares the storage.
  *
- * May be NULL for a tensor without elements.
+ * Element (i, j, …) is at this address plus (i × strides[0] + j × strides[1]
+ * + …) × itemsize bytes. For a CUDA tensor it is a device pointer.
+ * @param t A live handle.
+ * @param[out] out The address; may be NULL for a tensor without elements.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
  */
 ST_API st_status st_tensor_data_ptr(st_tensor t, void** out);
 
@@ -377,52 +465,75 @@ ST_API st_status st_tensor_data_ptr(st_tensor t, void** out);
  * for one that is not 5-d. PRESERVE answers whether the tensor is
  * non-overlapping and dense (some permutation of a contiguous tensor).
  *
+ * @param t A live handle.
+ * @param fmt The layout asked about (any st_memory_format).
  * @param[out] out 1 or 0.
- * @retval ST_ERROR_INVALID_ARGUMENT also for an unknown `fmt`.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL or `fmt` is unknown.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
  */
 ST_API st_status st_tensor_is_contiguous(st_tensor t, st_memory_format fmt, int32_t* out);
 
 /** @} */
 
 /* ======================================================================== */
-/** @name Views                                                            */
-/* ======================================================================== */
-/** @{
+/** @name Views
  * A view shares its source's storage; no data is copied. Each writes one
  * new reference to `out` on success and `{0}` on failure, and answers
- * ST_ERROR_INVALID_HANDLE when `src` is not live and
- * ST_ERROR_INVALID_ARGUMENT when `out` is NULL. Dims may be negative:
- * -1 is the last one.
+ * ST_ERROR_INVALID_HANDLE when `src` is not live,
+ * ST_ERROR_INVALID_ARGUMENT when `out` is NULL and ST_ERROR_OUT_OF_MEMORY
+ * when no memory is left for the new handle. Dims may be negative: -1 is
+ * the last one.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief A view with any sizes, strides (negative allowed) and offset,
  *        which must stay inside `src`'s storage.
  *
+ * @param src            A live handle; the view shares its storage.
  * @param sizes          `ndim` sizes, each >= 0.
  * @param strides        `ndim` strides in elements, any sign.
+ * @param ndim           0 to ST_MAX_DIMS.
  * @param storage_offset Elements from the storage's lowest address to the new element (0, …, 0).
- * @retval ST_ERROR_INVALID_ARGUMENT NULL arrays with ndim > 0, bad ndim, a
- *         negative size or offset.
+ * @param[out] out       On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, NULL arrays with ndim > 0,
+ *         bad ndim, a negative size or offset.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_OUT_OF_BOUNDS some element would lie outside the storage
  *         (either end, negative strides included).
- * @retval ST_ERROR_OUT_OF_MEMORY numel × itemsize overflows int64.
+ * @retval ST_ERROR_OUT_OF_MEMORY numel × itemsize overflows int64, or no
+ *         memory for the new handle.
  */
 ST_API st_status st_as_strided(st_tensor src, const int64_t* sizes, const int64_t* strides,
                                int32_t ndim, int64_t storage_offset, st_tensor* out);
 
 /**
  * @brief Reorders the dims: dim i of the result is dim `dims[i]` of `src`.
+ * @param src  A live handle.
  * @param dims A permutation of 0..ndim-1 (negative values count from the end).
  * @param ndim Must equal `src`'s number of dims.
- * @retval ST_ERROR_INVALID_ARGUMENT `dims` NULL, `ndim` different from
- *         `src`'s, a dim out of range or repeated.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `dims` NULL with ndim > 0,
+ *         `ndim` different from `src`'s, a dim out of range or repeated.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_permute(st_tensor src, const int32_t* dims, int32_t ndim, st_tensor* out);
 
 /**
  * @brief Swaps two dims.
- * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range.
+ * @param src  A live handle.
+ * @param dim0 A dim of `src`.
+ * @param dim1 A dim of `src`; may equal `dim0`.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL or a dim out of range.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_transpose(st_tensor src, int32_t dim0, int32_t dim1, st_tensor* out);
 
@@ -431,15 +542,32 @@ ST_API st_status st_transpose(st_tensor src, int32_t dim0, int32_t dim1, st_tens
  *
  * Negative `start`/`stop` count from the end; both are then clamped to
  * [0, size]; stop <= start gives an empty dim.
- * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range or `step` < 1.
+ * @param src   A live handle.
+ * @param dim   The dim to slice.
+ * @param start First index taken.
+ * @param stop  First index not taken.
+ * @param step  Distance between taken indices, >= 1.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, a dim out of range or `step` < 1.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_slice(st_tensor src, int32_t dim, int64_t start, int64_t stop, int64_t step,
                           st_tensor* out);
 
 /**
  * @brief Element `index` along `dim`; the result has one dim fewer.
- * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range (a 0-d `src` has none).
+ * @param src   A live handle with at least one dim.
+ * @param dim   The dim to drop.
+ * @param index In [-size, size); a negative index counts from the end.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL or a dim out of range (a
+ *         0-d `src` has none).
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_OUT_OF_BOUNDS `index` outside [-size, size).
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_select(st_tensor src, int32_t dim, int64_t index, st_tensor* out);
 
@@ -449,29 +577,56 @@ ST_API st_status st_select(st_tensor src, int32_t dim, int64_t index, st_tensor*
  * `sizes` is aligned with `src`'s dims from the right; new leading dims are
  * allowed. -1 keeps `src`'s size (not in a new leading dim). Only dims of
  * size 1 can grow. A 0-d tensor expands to any shape.
- * @retval ST_ERROR_INVALID_ARGUMENT `sizes` NULL with ndim > 0, bad ndim, a
- *         size below -1, or -1 in a new leading dim.
+ * @param src   A live handle.
+ * @param sizes `ndim` target sizes, each >= 0 or -1.
+ * @param ndim  At least `src`'s number of dims, at most ST_MAX_DIMS.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `sizes` NULL with ndim > 0,
+ *         bad ndim, a size below -1, or -1 in a new leading dim.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH `ndim` below `src`'s, or a dim whose size
  *         is not 1 would change.
- * @retval ST_ERROR_OUT_OF_MEMORY numel × itemsize overflows int64.
+ * @retval ST_ERROR_OUT_OF_MEMORY numel × itemsize overflows int64, or no
+ *         memory for the new handle.
  */
 ST_API st_status st_expand(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
 /**
  * @brief Inserts a dim of size 1 before `dim` (dim in [-(ndim+1), ndim]).
- * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range, or `src` already has ST_MAX_DIMS dims.
+ * @param src A live handle.
+ * @param dim Where the new dim goes; -1 appends it.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, a dim out of range, or
+ *         `src` already has ST_MAX_DIMS dims.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_unsqueeze(st_tensor src, int32_t dim, st_tensor* out);
 
 /**
  * @brief Removes `dim` when its size is 1; otherwise the view has `src`'s shape.
- * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range (a 0-d tensor accepts 0 and -1).
+ * @param src A live handle.
+ * @param dim The dim to remove.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL or a dim out of range (a 0-d
+ *         tensor accepts 0 and -1).
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_squeeze(st_tensor src, int32_t dim, st_tensor* out);
 
 /**
  * @brief Reverses `dim`: a view with a negative stride on it.
- * @retval ST_ERROR_INVALID_ARGUMENT a dim out of range.
+ * @param src A live handle.
+ * @param dim The dim to reverse.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL or a dim out of range.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_flip(st_tensor src, int32_t dim, st_tensor* out);
 
@@ -481,9 +636,16 @@ ST_API st_status st_flip(st_tensor src, int32_t dim, st_tensor* out);
  * Follows PyTorch's rule (computeStride): possible when every group of
  * merged or split dims is contiguous within itself. One size may be -1; it
  * is inferred from the number of elements.
- * @retval ST_ERROR_INVALID_ARGUMENT `sizes` NULL with ndim > 0, bad ndim, a
- *         size below -1, more than one -1.
+ * @param src   A live handle.
+ * @param sizes `ndim` sizes, each >= 0, or one of them -1.
+ * @param ndim  0 to ST_MAX_DIMS.
+ * @param[out] out On success one reference to the view; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `sizes` NULL with ndim > 0,
+ *         bad ndim, a size below -1, more than one -1.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH numel differs, or the strides forbid the view.
+ * @retval ST_ERROR_OUT_OF_MEMORY no memory for the new handle.
  */
 ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
@@ -492,21 +654,27 @@ ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_t
  *
  * Whether the result shares `src`'s storage depends on `src`'s strides
  * exactly as st_view() decides. One size may be -1.
+ * @param src   A live handle.
+ * @param sizes `ndim` sizes, each >= 0, or one of them -1.
+ * @param ndim  0 to ST_MAX_DIMS.
+ * @param[out] out On success one reference to the result; `{0}` on failure.
+ * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT as st_view().
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH numel differs.
- * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated.
+ * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated, or no
+ *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a copy of device memory without a usable device.
  * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error during
  *         the copy (the message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies `src`'s memory.
  */
 ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
 /** @} */
 
 /* ======================================================================== */
-/** @name Operators                                                        */
-/* ======================================================================== */
-/** @{
+/** @name Operators
  * Each answers ST_ERROR_INVALID_HANDLE for a handle that is not live and
  * ST_ERROR_INVALID_ARGUMENT for a NULL `out`, an unknown enum value or a
  * memory format that does not fit the rank (CHANNELS_LAST needs 4 dims,
@@ -519,8 +687,12 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * converted by the conversion rules: float → integer truncates and
  * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
  * float32 is to nearest even from the exact value, → bool is "nonzero",
- * complex → real keeps the real part.
+ * complex → real keeps the real part. An operator whose operands include
+ * memory that this build has no kernel for answers
+ * ST_ERROR_NOT_IMPLEMENTED, naming the operator and the backend.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief `src` laid out as `fmt` asks: `src` itself when it already is, else a copy.
@@ -528,8 +700,19 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * When `src` is contiguous in `fmt` (st_tensor_is_contiguous), `*out` is
  * `src`'s own handle with one more reference: release both. Otherwise a new
  * tensor, as st_clone(src, fmt).
+ * @param src A live handle.
  * @param fmt CONTIGUOUS, CHANNELS_LAST (4-d) or CHANNELS_LAST_3D (5-d).
- * @retval ST_ERROR_INVALID_ARGUMENT also for PRESERVE, as in PyTorch.
+ * @param[out] out On success one reference to the result; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, an unknown `fmt`, PRESERVE
+ *         (as in PyTorch), or a channels-last format on a tensor of the
+ *         wrong rank.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated, or no
+ *         memory for the new handle.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` on a CUDA device that cannot be used.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies `src`'s memory.
  */
 ST_API st_status st_contiguous(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -539,6 +722,18 @@ ST_API st_status st_contiguous(st_tensor src, st_memory_format fmt, st_tensor* o
  * With PRESERVE a non-overlapping dense source keeps its strides exactly;
  * any other source gets dense strides in its own stride order (a negative
  * stride counts by its absolute value). The result never has negative strides.
+ * @param src A live handle.
+ * @param fmt Any st_memory_format; channels-last ones need the matching rank.
+ * @param[out] out On success one reference to the copy; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, an unknown `fmt`, or a
+ *         channels-last format on a tensor of the wrong rank.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated, or no
+ *         memory for the new handle.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE `src` on a CUDA device that cannot be used.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies `src`'s memory.
  */
 ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
 
@@ -550,6 +745,8 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  * and `dst` is always handled: the result is as if `src` were read in full
  * first. A view of the very same elements is a no-op. Nothing is written
  * when the call fails.
+ * @param dst The tensor written; a live handle.
+ * @param src The tensor read; a live handle, possibly sharing memory with `dst`.
  * @param non_blocking Zero: the copy has finished when the call returns.
  *        Nonzero: a copy within or between CUDA devices, and one between a
  *        CUDA device and pinned (CUDA_HOST) memory, may return once it is
@@ -558,6 +755,8 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *        caller synchronizes before reading the result on the host. Copies
  *        with pageable host memory (ST_DEVICE_CPU) and host-to-host copies
  *        always finish before returning.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
  *         its dims of size > 1 by |stride|; each |stride| must exceed the
@@ -569,6 +768,8 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
  *         message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies between
+ *         the operands' memory.
  */
 ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
 
@@ -579,10 +780,23 @@ ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
  * (PRESERVE: always), `*out` is `src`'s own handle with one more
  * reference. Otherwise a new tensor whose strides follow `fmt` (PRESERVE:
  * as st_clone()).
- * @retval ST_ERROR_INVALID_ARGUMENT also for a bad device (see st_tensor_create()).
+ * @param src    A live handle.
+ * @param dtype  The element type of the result.
+ * @param device The device of the result (see st_tensor_create()).
+ * @param fmt    The layout of the result (any st_memory_format).
+ * @param[out] out On success one reference to the result; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, an unknown `dtype` or
+ *         `fmt`, a bad device (as st_tensor_create()), or a channels-last
+ *         format on a tensor of the wrong rank.
+ * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the result could not be allocated, or no
+ *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
  *         message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
+ *         `device` or copies between the two devices.
  */
 ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memory_format fmt, st_tensor* out);
 
@@ -593,25 +807,143 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  * receives the same value. On a CUDA device the fill is queued on the
  * current stream and may still be running when the call returns (later
  * work on that stream, such as a blocking st_copy(), sees it done).
+ * @param dst   The tensor written; a live handle.
+ * @param value Converted once by the conversion rules (NaN into an integer
+ *              dtype gives 0, values beyond its range saturate).
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
  *         message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build fills `dst`'s memory.
  */
 ST_API st_status st_fill(st_tensor dst, double value);
 
 /**
  * @brief st_fill(dst, 0).
+ * @param dst The tensor written; a live handle.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE as st_fill().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_fill().
  */
 ST_API st_status st_zero(st_tensor dst);
 
 /** @} */
 
 /* ======================================================================== */
-/** @name Runtime                                                          */
+/** @name DLPack
+ * Zero-copy exchange with any framework that speaks DLPack (NumPy,
+ * PyTorch, JAX, CuPy, ...). Include `<dlpack/dlpack.h>` (or a DLPack 1.x
+ * header for the versioned struct) to read the structures; this header
+ * only names them.
+ *
+ * Export (st_to_dlpack*) writes one DLPack tensor that holds a reference to
+ * the storage until its deleter runs. The consumer must call
+ * `out->deleter(out)` exactly once, from any thread; the handle `t` may be
+ * released before or after. Every stride is exported exactly as the tensor
+ * has it (in elements, negative ones included, size-1 dims untouched);
+ * `data` is the address of element (0, …, 0) and `byte_offset` is 0.
+ * Dtypes map to DLPack (code, bits): bool → (kDLBool 6, 8), uint8 →
+ * (kDLUInt, 8), int8..int64 → kDLInt, float16/32/64 → kDLFloat, bfloat16 →
+ * (kDLBfloat, 16), complex64/128 → (kDLComplex, 64/128); lanes is 1.
+ * Devices keep their numbers (st_device_type is DLDeviceType).
+ *
+ * Import (st_from_dlpack*) wraps the producer's memory without copying:
+ * `data + byte_offset` is element (0, …, 0); NULL strides mean row-major;
+ * negative strides and empty tensors are accepted; `data` may be NULL only
+ * for an empty tensor. On success the library owns `in`: it calls
+ * `in->deleter(in)` (when not NULL) exactly once, when the last tensor
+ * sharing the memory is released, on whichever thread releases it. On
+ * failure the library does not touch `in->deleter`: the caller still owns `in`.
+ */
+/* ======================================================================== */
+/** @{ */
+
+/** The classic DLPack tensor (DLPack 0.x, `<dlpack/dlpack.h>`). */
+struct DLManagedTensor;
+/** The versioned DLPack tensor (DLPack 1.x). */
+struct DLManagedTensorVersioned;
+
+/**
+ * @brief Exports `t` as a classic DLManagedTensor, without copying.
+ *
+ * The classic struct has no read-only flag: a tensor imported read-only is
+ * exported all the same, and the consumer is trusted not to write it.
+ *
+ * @param t The tensor to export; it may be released while the export lives.
+ *
+ * @param[out] out On success a DLManagedTensor the caller must hand back
+ *             through its deleter; NULL on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the bookkeeping could not be allocated.
+ */
+ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
+
+/**
+ * @brief Wraps a classic DLManagedTensor as a tensor, without copying.
+ *
+ * @param in  The producer's tensor; owned by the library on success only.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `in` or `out` NULL, ndim outside
+ *         0..ST_MAX_DIMS, `shape` NULL with ndim > 0, a negative size,
+ *         `data` NULL for a non-empty tensor, a CPU device_id other than 0,
+ *         a negative device_id, or a byte_offset past the address space.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
+ *         pair with no stride dtype (kDLOpaqueHandle, uint16, float8, ...).
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE a device type other than kDLCPU,
+ *         kDLCUDA and kDLCUDAHost, or a CUDA device this build or machine
+ *         cannot use.
+ * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
+ *         or the bookkeeping could not be allocated.
+ */
+ST_API st_status st_from_dlpack(struct DLManagedTensor* in, st_tensor* out);
+
+/**
+ * @brief Exports `t` as a DLManagedTensorVersioned (DLPack 1.0), without copying.
+ *
+ * `version` is 1.0; `flags` has DLPACK_FLAG_BITMASK_READ_ONLY set when `t`
+ * was imported read-only, and nothing else.
+ *
+ * @param t The tensor to export; it may be released while the export lives.
+ * @param[out] out On success a DLManagedTensorVersioned the caller must
+ *             hand back through its deleter; NULL on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL.
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_MEMORY the bookkeeping could not be allocated.
+ */
+ST_API st_status st_to_dlpack_versioned(st_tensor t, struct DLManagedTensorVersioned** out);
+
+/**
+ * @brief Wraps a DLManagedTensorVersioned as a tensor, without copying.
+ *
+ * With DLPACK_FLAG_BITMASK_READ_ONLY in `flags` the memory is read-only:
+ * every write into the tensor or a view of it (st_copy, st_fill, st_zero)
+ * answers ST_ERROR_READ_ONLY. Other flags are ignored.
+ *
+ * @param in  The producer's tensor; owned by the library on success only.
+ * @param[out] out On success one reference to the new tensor; `{0}` on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT as st_from_dlpack(), and a major
+ *         version above 1 (its layout is unknown; the caller keeps `in`
+ *         and should call its deleter, as the DLPack specification asks).
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_from_dlpack().
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_from_dlpack().
+ * @retval ST_ERROR_OUT_OF_MEMORY as st_from_dlpack().
+ */
+ST_API st_status st_from_dlpack_versioned(struct DLManagedTensorVersioned* in, st_tensor* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Runtime */
 /* ======================================================================== */
 /** @{ */
 
@@ -619,12 +951,17 @@ ST_API st_status st_zero(st_tensor dst);
  * @brief Sets how many threads CPU kernels may use (process-wide).
  *
  * The default is the number of cores, or ST_NUM_THREADS from the
- * environment when it holds a positive integer.
+ * environment when it holds an integer from 1 to 4096.
+ * @param n The thread count, >= 1; 1 runs every kernel on the calling thread.
+ * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `n` < 1.
  */
 ST_API st_status st_set_num_threads(int32_t n);
 
-/** @brief The thread count CPU kernels use now (>= 1). */
+/**
+ * @brief The thread count CPU kernels use now.
+ * @return The count set by st_set_num_threads(), or the default; >= 1.
+ */
 ST_API int32_t st_get_num_threads(void);
 
 /**
@@ -635,7 +972,7 @@ ST_API int32_t st_get_num_threads(void);
  * count that `alloc` was given. Both may be called from any thread.
  */
 typedef struct st_allocator {
-  void* (*alloc)(void* ctx, size_t nbytes, size_t alignment); /**< Returns NULL on failure. */
+  void* (*alloc)(void* ctx, size_t nbytes, size_t alignment); /**< Returns NULL on failure; `nbytes` > 0. */
   void (*free)(void* ctx, void* ptr, size_t nbytes);          /**< Never called with NULL. */
   void* ctx;                                                  /**< Passed back to both. */
 } st_allocator;
@@ -645,8 +982,13 @@ typedef struct st_allocator {
  *
  * A storage is always freed by the allocator it came from, so the old
  * allocator must stay usable until every tensor it allocated is released.
- * Tensors with no elements allocate nothing.
+ * Tensors with no elements allocate nothing. Memory wrapped with
+ * st_tensor_from_data() never goes through it.
+ * @param allocator The provider, copied before this returns; NULL for the
+ *                  library's own (aligned_alloc and free).
+ * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `allocator` has a NULL `alloc` or `free`.
+ * @retval ST_ERROR_OUT_OF_MEMORY recording the allocator failed; nothing changes.
  */
 ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
 
@@ -656,6 +998,9 @@ ST_API st_status st_set_cpu_allocator(const st_allocator* allocator);
  * Handed to an ::st_parallel_for_fn. Call it from any thread, any number of
  * times, with disjoint ranges; it never throws or longjmps, and it returns
  * when the range is done.
+ * @param task_ctx The `task_ctx` the ::st_parallel_for_fn received.
+ * @param begin    First item, >= 0.
+ * @param end      One past the last item, > `begin`, <= n.
  */
 typedef void (*st_parallel_task)(void* task_ctx, int64_t begin, int64_t end);
 
@@ -665,8 +1010,12 @@ typedef void (*st_parallel_task)(void* task_ctx, int64_t begin, int64_t end);
  * Must call `task(task_ctx, begin, end)` over disjoint chunks that together
  * cover [0, `n`) exactly once, each chunk at least `grain` items long except
  * the last, on any threads (the calling one included), and return only once
- * every chunk has returned. `ctx` is the pointer given to
- * st_set_parallel_for(). It may be called from several threads at once.
+ * every chunk has returned. It may be called from several threads at once.
+ * @param ctx      The pointer given to st_set_parallel_for().
+ * @param n        Number of items, > `grain`.
+ * @param grain    The smallest chunk worth a thread, >= 1.
+ * @param task     The work; pass it `task_ctx` and a chunk.
+ * @param task_ctx Opaque to the job system.
  */
 typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_parallel_task task, void* task_ctx);
 
@@ -676,13 +1025,13 @@ typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_paral
  * Work that is smaller than its grain, or that runs while
  * st_get_num_threads() is 1, stays on the calling thread and never reaches
  * `fn`; work started inside a chunk is never split again. Otherwise the job
- * system, not st_set_num_threads(), decides how many threads run the chunks. Calls already
- * running when the hook changes finish with the hook they started with,
- * so `fn` and `ctx` must stay usable after they are replaced. A job system
- * that leaves part of [0, n) unrun makes the operator fail with
- * ST_ERROR_INTERNAL.
- * @param fn  the job system, or NULL.
- * @param ctx passed back to `fn`; must be NULL when `fn` is NULL.
+ * system, not st_set_num_threads(), decides how many threads run the
+ * chunks. Calls already running when the hook changes finish with the hook
+ * they started with, so `fn` and `ctx` must stay usable after they are
+ * replaced. A job system that leaves part of [0, n) unrun makes the
+ * operator fail with ST_ERROR_INTERNAL.
+ * @param fn  The job system, or NULL.
+ * @param ctx Passed back to `fn`; must be NULL when `fn` is NULL.
  * @retval ST_OK the hook is installed (or removed).
  * @retval ST_ERROR_INVALID_ARGUMENT `fn` is NULL but `ctx` is not (a hook
  *         that was meant to be installed); nothing changes.
@@ -693,9 +1042,7 @@ ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
 /** @} */
 
 /* ======================================================================== */
-/** @name CUDA                                                             */
-/* ======================================================================== */
-/** @{
+/** @name CUDA
  * Every function here answers sensibly on a machine without a GPU or a
  * driver, and in a build without CUDA support: there are then no devices,
  * and naming one answers ST_ERROR_DEVICE_UNAVAILABLE with the reason.
@@ -707,6 +1054,8 @@ ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
  * the release still sees the memory; work on other streams must be
  * synchronized with it by the caller first.
  */
+/* ======================================================================== */
+/** @{ */
 
 /**
  * @brief The number of CUDA devices this process can use.
@@ -742,6 +1091,7 @@ ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
 /**
  * @brief Waits until all work queued on CUDA device `device`, on every
  *        stream, has finished (cudaDeviceSynchronize).
+ * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_cuda_set_stream().
@@ -753,7 +1103,7 @@ ST_API st_status st_cuda_synchronize(int32_t device);
 /** @} */
 
 /* ======================================================================== */
-/** @name Observing                                                        */
+/** @name Observing */
 /* ======================================================================== */
 /** @{ */
 

@@ -4,7 +4,10 @@
 # when something is missing, with sudo only when not run as root.
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libcmocka-dev)
+packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
+  # the binding suites (tools/test-bindings.sh): Python with NumPy and
+  # PyTorch, Rust, Go, and nm for the Julia ccall check
+  python3 python3-numpy python3-torch cargo golang-go binutils)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,6 @@
 // Creating and releasing: st_tensor_create*, st_tensor_from_data, retain, release.
 #include "api/returning.h"
-#include "core/contiguity.h"
-#include "core/cuda_hooks.h"
-#include "core/extent.h"
+#include "core/foreign.h"
 #include "core/views.h"
 #include "ops/empty.h"
 
@@ -14,30 +12,6 @@ namespace {
 // The storage of a foreign buffer calls the user's deleter exactly once.
 void run_user_deleter(const MemoryRelease& r) {
   reinterpret_cast<st_deleter>(r.fn)(r.ptr, r.ctx);
-}
-
-// A tensor over foreign memory whose storage does not own it yet.
-Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_strides, ScalarType dtype,
-                    Device device) {
-  check_sizes_nonnegative(sizes);
-  const DimVector strides = given_strides ? *given_strides : contiguous_strides(sizes);
-  const int64_t item = static_cast<int64_t>(itemsize(dtype));
-  int64_t bytes = 0, lowest = 0;  // the span in bytes, and element (0, …, 0)'s place in it
-  if (!has_zero_size(sizes)) {
-    ST_CHECK(data != nullptr, ST_ERROR_INVALID_ARGUMENT, "data is NULL for a tensor of sizes %s",
-             format_dims(sizes).c_str());
-    Extent e;
-    int64_t span;
-    ST_CHECK(compute_extent(sizes, strides, &e) && extent_elements(e, &span) &&
-                 checked_mul(span, item, &bytes),
-             ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes",
-             format_dims(sizes).c_str(), format_dims(strides).c_str());
-    lowest = e.lo;  // |lo| * item <= bytes, so the pointer arithmetic below cannot overflow
-  }
-  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
-  char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;
-  Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{});
-  return Tensor::make(storage, sizes, strides, -lowest, dtype);
 }
 
 }  // namespace

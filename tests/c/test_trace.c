@@ -1,5 +1,6 @@
 /* st_set_trace_callback: which calls are reported, in which order, from
- * which threads, and that nothing is once it is turned off. */
+ * which threads, and that nothing is once it is turned off; the operators
+ * the copy functions are made of, each reported as it ends (nested first). */
 #include <pthread.h>
 
 #include "support.h"
@@ -140,6 +141,93 @@ static void calls_on_other_threads_are_reported(void** state) {
   expect_reports(1, names);
 }
 
+static void contiguous_of_a_non_contiguous_input_reports_the_clone_it_makes(void** state) {
+  (void)state;
+  st_tensor x = make_tensor(DIMS(3, 4), 2, ST_FLOAT32), xt = {0}, out = {0};
+  EXPECT_OK(st_transpose(x, 0, 1, &xt));
+  EXPECT_OK(st_set_trace_callback(record, &g_rec));
+  EXPECT_OK(st_contiguous(xt, ST_MEMORY_FORMAT_CONTIGUOUS, &out));
+  const char* names[] = {"empty_strided", "empty_like", "copy_", "clone", "contiguous"};
+  expect_reports(5, names);
+  /* each call contains the ones it made */
+  assert_true(g_rec.durations[4] >= g_rec.durations[3]);
+  assert_true(g_rec.durations[3] >= g_rec.durations[2]);
+  assert_true(g_rec.durations[1] >= g_rec.durations[0]);
+  st_tensor ts[] = {x, xt, out};
+  for (int i = 0; i < 3; ++i) EXPECT_OK(st_tensor_release(ts[i]));
+}
+
+static void contiguous_of_a_contiguous_input_reports_contiguous_alone(void** state) {
+  (void)state;
+  st_tensor x = make_tensor(DIMS(3, 4), 2, ST_FLOAT32), out = {0};
+  EXPECT_OK(st_set_trace_callback(record, &g_rec));
+  EXPECT_OK(st_contiguous(x, ST_MEMORY_FORMAT_CONTIGUOUS, &out));
+  const char* names[] = {"contiguous"};
+  expect_reports(1, names);
+  EXPECT_OK(st_tensor_release(out));
+  EXPECT_OK(st_tensor_release(x));
+}
+
+static void to_a_new_dtype_reports_empty_strided_copy_then_to(void** state) {
+  (void)state;
+  st_tensor x = make_tensor(DIMS(3, 4), 2, ST_FLOAT32), out = {0}, same = {0};
+  EXPECT_OK(st_set_trace_callback(record, &g_rec));
+  EXPECT_OK(st_to(x, ST_FLOAT16, CPU, ST_MEMORY_FORMAT_PRESERVE, &out));
+  const char* names[] = {"empty_strided", "copy_", "to"};
+  expect_reports(3, names);
+  reset_recorder();
+  EXPECT_OK(st_to(x, ST_FLOAT32, CPU, ST_MEMORY_FORMAT_CONTIGUOUS, &same)); /* nothing to change */
+  const char* alone[] = {"to"};
+  expect_reports(1, alone);
+  st_tensor ts[] = {x, out, same};
+  for (int i = 0; i < 3; ++i) EXPECT_OK(st_tensor_release(ts[i]));
+}
+
+static void clone_reports_empty_like_in_every_format(void** state) {
+  (void)state;
+  st_tensor x = make_tensor(DIMS(1, 2, 3, 4), 4, ST_INT8), out = {0};
+  const st_memory_format fmts[] = {ST_MEMORY_FORMAT_CONTIGUOUS, ST_MEMORY_FORMAT_CHANNELS_LAST,
+                                   ST_MEMORY_FORMAT_PRESERVE};
+  EXPECT_OK(st_set_trace_callback(record, &g_rec));
+  for (int f = 0; f < 3; ++f) {
+    reset_recorder();
+    EXPECT_OK(st_clone(x, fmts[f], &out));
+    const char* names[] = {"empty_strided", "empty_like", "copy_", "clone"};
+    expect_reports(4, names);
+    EXPECT_OK(st_tensor_release(out));
+  }
+  EXPECT_OK(st_tensor_release(x));
+}
+
+static void copy_fill_and_zero_report_one_call_each(void** state) {
+  (void)state;
+  st_tensor a = make_tensor(DIMS(3, 4), 2, ST_FLOAT32), b = make_tensor(DIMS(4), 1, ST_INT32);
+  EXPECT_OK(st_zero(b));
+  EXPECT_OK(st_set_trace_callback(record, &g_rec));
+  EXPECT_OK(st_copy(a, b, 0));
+  EXPECT_OK(st_fill(a, 2.0));
+  EXPECT_OK(st_zero(a));                                    /* st_zero is fill_ with 0 */
+  EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy(b, a, 0)); /* failing calls are reported too */
+  const char* names[] = {"copy_", "fill_", "fill_", "copy_"};
+  expect_reports(4, names);
+  EXPECT_OK(st_tensor_release(a));
+  EXPECT_OK(st_tensor_release(b));
+}
+
+static void reshape_reports_the_clone_only_when_it_copies(void** state) {
+  (void)state;
+  st_tensor x = make_tensor(DIMS(3, 4), 2, ST_FLOAT32), xt = {0}, v = {0}, c = {0};
+  EXPECT_OK(st_transpose(x, 0, 1, &xt));
+  EXPECT_OK(st_set_trace_callback(record, &g_rec));
+  EXPECT_OK(st_reshape(x, DIMS(12), 1, &v)); /* a view: not an operator */
+  expect_reports(0, NULL);
+  EXPECT_OK(st_reshape(xt, DIMS(12), 1, &c));
+  const char* names[] = {"empty_strided", "empty_like", "copy_", "clone"};
+  expect_reports(4, names);
+  st_tensor ts[] = {x, xt, v, c};
+  for (int i = 0; i < 4; ++i) EXPECT_OK(st_tensor_release(ts[i]));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(create_like_reports_empty_strided_then_empty_like, turn_off),
@@ -148,6 +236,12 @@ int main(void) {
       cmocka_unit_test_teardown(failing_call_is_reported, turn_off),
       cmocka_unit_test_teardown(nothing_is_reported_once_turned_off, turn_off),
       cmocka_unit_test_teardown(calls_on_other_threads_are_reported, turn_off),
+      cmocka_unit_test_teardown(contiguous_of_a_non_contiguous_input_reports_the_clone_it_makes, turn_off),
+      cmocka_unit_test_teardown(contiguous_of_a_contiguous_input_reports_contiguous_alone, turn_off),
+      cmocka_unit_test_teardown(to_a_new_dtype_reports_empty_strided_copy_then_to, turn_off),
+      cmocka_unit_test_teardown(clone_reports_empty_like_in_every_format, turn_off),
+      cmocka_unit_test_teardown(copy_fill_and_zero_report_one_call_each, turn_off),
+      cmocka_unit_test_teardown(reshape_reports_the_clone_only_when_it_copies, turn_off),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,211 @@
+#include "baselines.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "bench.h"
+
+#if defined(STRIDE_HAVE_OPENMP)
+#include <omp.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define BENCH_X86 1
+#endif
+
+namespace bench {
+namespace {
+
+constexpr size_t kPage = 4096;
+constexpr size_t kHugePage = size_t{2} << 20;
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+// Tells the compiler that the bytes at p are read here, so that a copy into
+// a block freed right after it is not removed as a dead store.
+inline void keep_written(void* p) { asm volatile("" : : "r"(p) : "memory"); }
+
+// Part `part` of `parts` of [0, nbytes), at page boundaries so that no two
+// threads write the same cache line or page.
+void part_range(size_t nbytes, int parts, int part, size_t* begin, size_t* end) {
+  const size_t step = round_up((nbytes + static_cast<size_t>(parts) - 1) / static_cast<size_t>(parts), kPage);
+  *begin = std::min(nbytes, step * static_cast<size_t>(part));
+  *end = std::min(nbytes, *begin + step);
+}
+
+template <typename F>
+void split_bytes(size_t nbytes, int threads, const F& f) {
+  if (threads <= 1) {
+    f(size_t{0}, nbytes);
+    return;
+  }
+#if defined(STRIDE_HAVE_OPENMP)
+#pragma omp parallel num_threads(threads)
+  {
+    size_t begin, end;
+    part_range(nbytes, omp_get_num_threads(), omp_get_thread_num(), &begin, &end);
+    if (begin < end) f(begin, end);
+  }
+#else
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      size_t begin, end;
+      part_range(nbytes, threads, t, &begin, &end);
+      if (begin < end) f(begin, end);
+    });
+  }
+  size_t begin, end;
+  part_range(nbytes, threads, 0, &begin, &end);
+  if (begin < end) f(begin, end);
+  for (std::thread& w : workers) w.join();
+#endif
+}
+
+using CopyFn = void (*)(char* dst, const char* src, size_t nbytes);
+
+void plain_copy(char* dst, const char* src, size_t nbytes) { std::memcpy(dst, src, nbytes); }
+
+#if defined(BENCH_X86)
+// Each streaming copy: memcpy up to the first `kAlign`-aligned destination
+// byte, full vectors with unaligned loads and streaming stores (four per
+// iteration, a whole 64-byte line or more each), memcpy for the tail, and a
+// store fence so that the stores are visible before the timer stops.
+
+__attribute__((target("avx512f"))) void nt_copy_avx512(char* dst, const char* src, size_t nbytes) {
+  size_t head = (64 - reinterpret_cast<uintptr_t>(dst) % 64) % 64;
+  if (head > nbytes) head = nbytes;
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 256 <= nbytes; i += 256) {
+    const __m512i a = _mm512_loadu_si512(src + i);
+    const __m512i b = _mm512_loadu_si512(src + i + 64);
+    const __m512i c = _mm512_loadu_si512(src + i + 128);
+    const __m512i d = _mm512_loadu_si512(src + i + 192);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i), a);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i + 64), b);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i + 128), c);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i + 192), d);
+  }
+  std::memcpy(dst + i, src + i, nbytes - i);
+  _mm_sfence();
+}
+
+__attribute__((target("avx2"))) void nt_copy_avx2(char* dst, const char* src, size_t nbytes) {
+  size_t head = (32 - reinterpret_cast<uintptr_t>(dst) % 32) % 32;
+  if (head > nbytes) head = nbytes;
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 128 <= nbytes; i += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 32));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 64));
+    const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 96), d);
+  }
+  std::memcpy(dst + i, src + i, nbytes - i);
+  _mm_sfence();
+}
+
+// SSE2 is part of every x86-64 CPU.
+void nt_copy_sse2(char* dst, const char* src, size_t nbytes) {
+  size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
+  if (head > nbytes) head = nbytes;
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 64 <= nbytes; i += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+  }
+  std::memcpy(dst + i, src + i, nbytes - i);
+  _mm_sfence();
+}
+#endif
+
+struct NtChoice {
+  CopyFn fn;
+  const char* name;
+};
+
+NtChoice choose_nt_copy() {
+#if defined(BENCH_X86)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return NtChoice{nt_copy_avx512, "AVX-512 streaming stores (vmovntdq zmm)"};
+  if (__builtin_cpu_supports("avx2")) return NtChoice{nt_copy_avx2, "AVX2 streaming stores (vmovntdq ymm)"};
+  return NtChoice{nt_copy_sse2, "SSE2 streaming stores (movntdq xmm)"};
+#else
+  return NtChoice{plain_copy, "memcpy (no streaming-store copy for this CPU architecture)"};
+#endif
+}
+
+const NtChoice& nt_choice() {
+  static const NtChoice choice = choose_nt_copy();
+  return choice;
+}
+
+}  // namespace
+
+void parallel_memcpy(char* dst, const char* src, size_t nbytes, int threads) {
+  split_bytes(nbytes, threads, [&](size_t begin, size_t end) { plain_copy(dst + begin, src + begin, end - begin); });
+}
+
+void parallel_nt_copy(char* dst, const char* src, size_t nbytes, int threads) {
+  const CopyFn fn = nt_choice().fn;
+  split_bytes(nbytes, threads, [&](size_t begin, size_t end) { fn(dst + begin, src + begin, end - begin); });
+}
+
+const char* nt_copy_variant() { return nt_choice().name; }
+
+// The mapping is one huge page longer than needed, so that a 2 MiB-aligned
+// block of the rounded-up size fits in it; the unaligned ends are unmapped
+// at once, so unmap_huge needs only the block and its size.
+char* map_huge(size_t nbytes) {
+  const size_t length = round_up(nbytes, kHugePage) + kHugePage;
+  void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) die("mmap of %zu bytes failed", length);
+  char* base = static_cast<char*>(p);
+  char* aligned = reinterpret_cast<char*>(round_up(reinterpret_cast<uintptr_t>(base), kHugePage));
+  // Give back the unaligned ends, so that only the aligned block remains.
+  if (aligned > base) munmap(base, static_cast<size_t>(aligned - base));
+  char* block_end = aligned + round_up(nbytes, kHugePage);
+  char* map_end = base + length;
+  if (map_end > block_end) munmap(block_end, static_cast<size_t>(map_end - block_end));
+  // Advice only: a kernel without transparent huge pages still maps 4 KiB pages.
+  (void)madvise(aligned, round_up(nbytes, kHugePage), MADV_HUGEPAGE);
+  return aligned;
+}
+
+void unmap_huge(char* p, size_t nbytes) { munmap(p, round_up(nbytes, kHugePage)); }
+
+void hugepage_alloc_copy_free(const char* src, size_t nbytes, int threads) {
+  char* dst = map_huge(nbytes);
+  parallel_memcpy(dst, src, nbytes, threads);
+  keep_written(dst);
+  unmap_huge(dst, nbytes);
+}
+
+void malloc_copy_free(const char* src, size_t nbytes, int threads) {
+  char* dst = static_cast<char*>(std::malloc(nbytes == 0 ? 1 : nbytes));
+  if (!dst) die("malloc of %zu bytes failed", nbytes);
+  parallel_memcpy(dst, src, nbytes, threads);
+  keep_written(dst);
+  std::free(dst);
+}
+
+}  // namespace bench

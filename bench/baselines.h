@@ -1,0 +1,38 @@
+// The copies every bandwidth case is measured against: the fastest ways to
+// move the same number of bytes on this machine, split over the same
+// number of threads as the case.
+#pragma once
+
+#include <cstddef>
+
+namespace bench {
+
+// Each copy is split into `threads` parts of [0, nbytes) at 4 KiB
+// boundaries, run on OpenMP threads (std::thread without OpenMP); one
+// thread runs on the caller.
+
+// memcpy, each thread copying its part.
+void parallel_memcpy(char* dst, const char* src, size_t nbytes, int threads);
+
+// A copy with non-temporal (streaming) stores, each thread copying its part:
+// AVX-512, AVX2 or SSE2 stores as the CPU allows (chosen at run time), or
+// memcpy on other CPUs.
+void parallel_nt_copy(char* dst, const char* src, size_t nbytes, int threads);
+
+// Which instructions parallel_nt_copy uses on this CPU.
+const char* nt_copy_variant();
+
+// An allocation as fast to fault in as Linux allows: an anonymous mapping,
+// 2 MiB-aligned, advised MADV_HUGEPAGE. Freed with unmap_huge().
+char* map_huge(size_t nbytes);
+void unmap_huge(char* p, size_t nbytes);
+
+// Copies `nbytes` from src into a fresh map_huge() block (pages faulted in
+// by the copying threads), then unmaps it: the page-fault floor of an
+// operator that returns a new tensor.
+void hugepage_alloc_copy_free(const char* src, size_t nbytes, int threads);
+
+// The same with malloc and free.
+void malloc_copy_free(const char* src, size_t nbytes, int threads);
+
+}  // namespace bench

@@ -1,0 +1,68 @@
+// The bandwidth cases (A–J of the speed issue): one source view copied in
+// two modes, each timed against the fastest copies of the same bytes.
+//
+// Bytes moved = numel × (source itemsize + destination itemsize): what the
+// copy reads plus what it writes, counting each logical element once (a
+// skipped half of a strided source or a re-read broadcast row counts as
+// the elements copied, not as the memory touched).
+//
+// Modes:
+//  - prealloc: st_copy into an existing contiguous destination whose pages
+//    were written before.
+//  - alloc: the operator that returns a new tensor (st_clone, st_contiguous
+//    or st_to), plus st_tensor_release of the result: allocation, page
+//    faults and freeing included.
+//
+// Baselines, each moving the same bytes on the same number of threads
+// (bytes moved / 2 copied from one buffer to another, both 2 MiB-aligned,
+// huge-page-advised and already written):
+//  - memcpy: glibc memcpy, split into one part per thread.
+//  - NT copy: streaming stores (see baselines.h), split the same way.
+//  - hugepage alloc: a fresh 2 MiB-aligned, MADV_HUGEPAGE mapping, memcpy
+//    into it, unmapped: the floor for the alloc mode.
+//  - malloc: malloc, memcpy, free (for information).
+//
+// A round runs every baseline and both modes once, each timed on its own;
+// one untimed round warms up, then rounds repeat (at least 3, more while
+// the time allows, or --reps); each figure is the median of its rounds. A
+// fraction is baseline time / case time: 1.0 means as fast as the baseline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "stride.h"
+
+namespace bench {
+
+// The operator the alloc mode times.
+enum class AllocOp {
+  Clone,       // st_clone(view, PRESERVE)
+  Contiguous,  // st_contiguous(view, CONTIGUOUS)
+  To,          // st_to(view, dst_dtype, cpu, CONTIGUOUS)
+};
+
+struct CopyCase {
+  std::string label;                // the row's name in the table
+  std::vector<int64_t> base_sizes;  // the contiguous tensor the view is made of
+  st_dtype src_dtype = ST_FLOAT32;
+  st_dtype dst_dtype = ST_FLOAT32;
+  // Makes the view that is copied from the base (a new reference).
+  std::function<st_tensor(st_tensor base)> view;
+  AllocOp alloc_op = AllocOp::Contiguous;
+};
+
+// Runs the case at every thread count of `options` and adds a prealloc and
+// an alloc row for each to `table`.
+void run_copy_case(Table& table, const Options& options, const CopyCase& c);
+
+// View makers.
+std::function<st_tensor(st_tensor)> same_tensor();
+std::function<st_tensor(st_tensor)> permuted(std::vector<int32_t> dims);
+std::function<st_tensor(st_tensor)> sliced(int32_t dim, int64_t step);
+std::function<st_tensor(st_tensor)> expanded(std::vector<int64_t> sizes);
+
+}  // namespace bench

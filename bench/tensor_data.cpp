@@ -1,0 +1,164 @@
+#include "tensor_data.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "bench.h"
+
+namespace bench {
+namespace {
+
+int64_t pattern(int64_t i) { return (7 * i + 3) % 251; }
+
+template <typename T>
+void fill_as(char* data, int64_t numel) {
+  T* p = reinterpret_cast<T*>(data);
+  for (int64_t i = 0; i < numel; ++i) p[i] = static_cast<T>(pattern(i));
+}
+
+template <typename T>
+double read_as(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return static_cast<double>(v);
+}
+
+// IEEE 754 binary16, decoded from its fields (written here, independent of
+// the library's conversions).
+double half_to_double(uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  double v;
+  if (exponent == 0) {
+    v = std::ldexp(mantissa, -24);
+  } else if (exponent == 31) {
+    v = mantissa ? NAN : INFINITY;
+  } else {
+    v = std::ldexp(mantissa + 1024, exponent - 25);
+  }
+  return (h & 0x8000) ? -v : v;
+}
+
+double element_as_double(st_dtype dtype, const char* p) {
+  switch (dtype) {
+    case ST_UINT8:
+      return read_as<uint8_t>(p);
+    case ST_INT8:
+      return read_as<int8_t>(p);
+    case ST_INT16:
+      return read_as<int16_t>(p);
+    case ST_INT32:
+      return read_as<int32_t>(p);
+    case ST_INT64:
+      return read_as<int64_t>(p);
+    case ST_FLOAT32:
+      return read_as<float>(p);
+    case ST_FLOAT64:
+      return read_as<double>(p);
+    case ST_FLOAT16: {
+      uint16_t h;
+      std::memcpy(&h, p, sizeof h);
+      return half_to_double(h);
+    }
+    case ST_BFLOAT16: {  // the upper half of a float32
+      uint16_t h;
+      std::memcpy(&h, p, sizeof h);
+      const uint32_t bits = static_cast<uint32_t>(h) << 16;
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      return f;
+    }
+    default:
+      die("check_copy: no reader for dtype %s", st_dtype_name(dtype));
+  }
+}
+
+// The byte offset of flat (row-major) index `flat` of `l`'s shape.
+int64_t byte_offset(const Layout& l, int64_t flat) {
+  int64_t offset = 0;
+  for (size_t d = l.sizes.size(); d-- > 0;) {
+    const int64_t index = flat % l.sizes[d];
+    flat /= l.sizes[d];
+    offset += index * l.strides[d];
+  }
+  return offset * static_cast<int64_t>(st_dtype_itemsize(l.dtype));
+}
+
+}  // namespace
+
+st_tensor make_tensor(const std::vector<int64_t>& sizes, st_dtype dtype) {
+  st_tensor t;
+  check(st_tensor_create(sizes.data(), static_cast<int32_t>(sizes.size()), dtype, st_device{ST_DEVICE_CPU, 0}, &t),
+        "st_tensor_create");
+  return t;
+}
+
+Layout layout_of(st_tensor t) {
+  Layout l;
+  int32_t ndim = 0;
+  check(st_tensor_ndim(t, &ndim), "st_tensor_ndim");
+  l.sizes.resize(static_cast<size_t>(ndim));
+  l.strides.resize(static_cast<size_t>(ndim));
+  check(st_tensor_sizes(t, l.sizes.data(), ndim), "st_tensor_sizes");
+  check(st_tensor_strides(t, l.strides.data(), ndim), "st_tensor_strides");
+  check(st_tensor_dtype(t, &l.dtype), "st_tensor_dtype");
+  check(st_tensor_numel(t, &l.numel), "st_tensor_numel");
+  void* data = nullptr;
+  check(st_tensor_data_ptr(t, &data), "st_tensor_data_ptr");
+  l.data = static_cast<char*>(data);
+  return l;
+}
+
+void fill_pattern(st_tensor t) {
+  const Layout l = layout_of(t);
+  int32_t contiguous = 0;
+  check(st_tensor_is_contiguous(t, ST_MEMORY_FORMAT_CONTIGUOUS, &contiguous), "st_tensor_is_contiguous");
+  if (!contiguous) die("fill_pattern: the tensor must be contiguous");
+  switch (l.dtype) {
+    case ST_UINT8:
+      return fill_as<uint8_t>(l.data, l.numel);
+    case ST_INT32:
+      return fill_as<int32_t>(l.data, l.numel);
+    case ST_INT64:
+      return fill_as<int64_t>(l.data, l.numel);
+    case ST_FLOAT32:
+      return fill_as<float>(l.data, l.numel);
+    case ST_FLOAT64:
+      return fill_as<double>(l.data, l.numel);
+    default:
+      die("fill_pattern: no writer for dtype %s", st_dtype_name(l.dtype));
+  }
+}
+
+void touch(st_tensor t) {
+  const Layout l = layout_of(t);
+  int32_t contiguous = 0;
+  check(st_tensor_is_contiguous(t, ST_MEMORY_FORMAT_CONTIGUOUS, &contiguous), "st_tensor_is_contiguous");
+  if (!contiguous) die("touch: the tensor must be contiguous");
+  std::memset(l.data, 0, static_cast<size_t>(l.numel) * st_dtype_itemsize(l.dtype));
+}
+
+void check_copy(st_tensor copy, st_tensor source, const char* what) {
+  const Layout c = layout_of(copy), s = layout_of(source);
+  if (c.sizes != s.sizes) die("%s: the copy's shape differs from the source's", what);
+  if (c.numel == 0) return;
+  constexpr int64_t kSamples = 256;
+  uint64_t state = 0x9e3779b97f4a7c15ull;  // a fixed sequence: the same samples every run
+  for (int64_t k = 0; k <= kSamples; ++k) {
+    int64_t flat;
+    if (k == 0) {
+      flat = 0;
+    } else if (k == kSamples) {
+      flat = c.numel - 1;
+    } else {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      flat = static_cast<int64_t>((state >> 11) % static_cast<uint64_t>(c.numel));
+    }
+    const double got = element_as_double(c.dtype, c.data + byte_offset(c, flat));
+    const double want = element_as_double(s.dtype, s.data + byte_offset(s, flat));
+    if (got != want)
+      die("%s: element %lld (row-major) is %g, the source holds %g", what, static_cast<long long>(flat), got, want);
+  }
+}
+
+}  // namespace bench

@@ -1,0 +1,3 @@
+module stride
+
+go 1.19

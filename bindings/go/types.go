@@ -1,0 +1,97 @@
+package stride
+
+// #include "stride.h"
+import "C"
+
+// DType is an element type; the values are st_dtype's.
+type DType int32
+
+const (
+	Bool       DType = 0
+	Uint8      DType = 1
+	Int8       DType = 2
+	Int16      DType = 3
+	Int32      DType = 4
+	Int64      DType = 5
+	Float16    DType = 6
+	BFloat16   DType = 7
+	Float32    DType = 8
+	Float64    DType = 9
+	Complex64  DType = 10
+	Complex128 DType = 11
+)
+
+// AllDTypes lists every dtype in st_dtype order.
+var AllDTypes = []DType{Bool, Uint8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, Complex64, Complex128}
+
+// Itemsize is the number of bytes per element.
+func (d DType) Itemsize() int { return int(C.st_dtype_itemsize(C.st_dtype(d))) }
+
+// String is the library's name, e.g. "float32".
+func (d DType) String() string { return C.GoString(C.st_dtype_name(C.st_dtype(d))) }
+
+// DeviceType is a kind of memory; the values are DLPack's device types.
+type DeviceType int32
+
+const (
+	CPU      DeviceType = 1
+	CUDA     DeviceType = 2
+	CUDAHost DeviceType = 3
+)
+
+// Device says where a tensor's memory lives.
+type Device struct {
+	Type  DeviceType
+	Index int32
+}
+
+// CPUDevice is the host.
+var CPUDevice = Device{Type: CPU}
+
+// CUDADevice is the CUDA device of that ordinal.
+func CUDADevice(index int32) Device { return Device{Type: CUDA, Index: index} }
+
+func (d Device) c() C.st_device {
+	return C.st_device{_type: C.int32_t(d.Type), index: C.int32_t(d.Index)}
+}
+
+// MemoryFormat is an order of dims in memory; the values are st_memory_format's.
+type MemoryFormat int32
+
+const (
+	Contiguous     MemoryFormat = 0
+	ChannelsLast   MemoryFormat = 1
+	ChannelsLast3d MemoryFormat = 2
+	Preserve       MemoryFormat = 3
+)
+
+// Element is a Go type that is the element of a dtype, for typed access.
+type Element interface {
+	bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64 | complex64 | complex128
+}
+
+func dtypeOf[T Element]() DType {
+	var zero T
+	switch any(zero).(type) {
+	case bool:
+		return Bool
+	case uint8:
+		return Uint8
+	case int8:
+		return Int8
+	case int16:
+		return Int16
+	case int32:
+		return Int32
+	case int64:
+		return Int64
+	case float32:
+		return Float32
+	case float64:
+		return Float64
+	case complex64:
+		return Complex64
+	default:
+		return Complex128
+	}
+}

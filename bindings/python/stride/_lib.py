@@ -1,0 +1,135 @@
+"""Loading libstride and declaring its C functions for ctypes.
+
+The library is found, in this order, at $STRIDE_LIBRARY (a file), in
+$STRIDE_LIB_DIR (a folder holding libstride.so), or by the system's
+search (ctypes.util.find_library).
+"""
+
+import ctypes
+import ctypes.util
+import os
+
+from . import _errors
+
+
+class st_tensor(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_uint64)]
+
+
+class st_device(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int32), ("index", ctypes.c_int32)]
+
+
+st_deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+st_alloc_fn = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t)
+st_free_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+
+
+class st_allocator(ctypes.Structure):
+    _fields_ = [("alloc", st_alloc_fn), ("free", st_free_fn), ("ctx", ctypes.c_void_p)]
+
+
+st_parallel_task = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
+st_parallel_for_fn = ctypes.CFUNCTYPE(
+    None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, st_parallel_task, ctypes.c_void_p)
+st_trace_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int64)
+
+_i32, _i64, _u32, _vp = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_void_p
+_P = ctypes.POINTER
+_status = ctypes.c_int32
+
+# name: (restype, argtypes), as include/stride.h declares them.
+SIGNATURES = {
+    "st_version": (_u32, []),
+    "st_version_string": (ctypes.c_char_p, []),
+    "st_status_name": (ctypes.c_char_p, [_status]),
+    "st_last_error_message": (ctypes.c_char_p, []),
+    "st_dtype_itemsize": (ctypes.c_size_t, [_i32]),
+    "st_dtype_name": (ctypes.c_char_p, [_i32]),
+    "st_tensor_create": (_status, [_P(_i64), _i32, _i32, st_device, _P(st_tensor)]),
+    "st_tensor_create_strided": (_status, [_P(_i64), _P(_i64), _i32, _i32, st_device, _P(st_tensor)]),
+    "st_tensor_create_like": (_status, [st_tensor, _i32, _P(st_tensor)]),
+    "st_tensor_from_data": (_status, [_vp, _P(_i64), _P(_i64), _i32, _i32, st_device, st_deleter, _vp,
+                                      _P(st_tensor)]),
+    "st_tensor_retain": (_status, [st_tensor]),
+    "st_tensor_release": (_status, [st_tensor]),
+    "st_tensor_ndim": (_status, [st_tensor, _P(_i32)]),
+    "st_tensor_sizes": (_status, [st_tensor, _P(_i64), _i32]),
+    "st_tensor_strides": (_status, [st_tensor, _P(_i64), _i32]),
+    "st_tensor_dtype": (_status, [st_tensor, _P(_i32)]),
+    "st_tensor_device": (_status, [st_tensor, _P(st_device)]),
+    "st_tensor_numel": (_status, [st_tensor, _P(_i64)]),
+    "st_tensor_storage_offset": (_status, [st_tensor, _P(_i64)]),
+    "st_tensor_data_ptr": (_status, [st_tensor, _P(_vp)]),
+    "st_tensor_is_contiguous": (_status, [st_tensor, _i32, _P(_i32)]),
+    "st_as_strided": (_status, [st_tensor, _P(_i64), _P(_i64), _i32, _i64, _P(st_tensor)]),
+    "st_permute": (_status, [st_tensor, _P(_i32), _i32, _P(st_tensor)]),
+    "st_transpose": (_status, [st_tensor, _i32, _i32, _P(st_tensor)]),
+    "st_slice": (_status, [st_tensor, _i32, _i64, _i64, _i64, _P(st_tensor)]),
+    "st_select": (_status, [st_tensor, _i32, _i64, _P(st_tensor)]),
+    "st_expand": (_status, [st_tensor, _P(_i64), _i32, _P(st_tensor)]),
+    "st_unsqueeze": (_status, [st_tensor, _i32, _P(st_tensor)]),
+    "st_squeeze": (_status, [st_tensor, _i32, _P(st_tensor)]),
+    "st_flip": (_status, [st_tensor, _i32, _P(st_tensor)]),
+    "st_view": (_status, [st_tensor, _P(_i64), _i32, _P(st_tensor)]),
+    "st_reshape": (_status, [st_tensor, _P(_i64), _i32, _P(st_tensor)]),
+    "st_contiguous": (_status, [st_tensor, _i32, _P(st_tensor)]),
+    "st_clone": (_status, [st_tensor, _i32, _P(st_tensor)]),
+    "st_copy": (_status, [st_tensor, st_tensor, _i32]),
+    "st_to": (_status, [st_tensor, _i32, st_device, _i32, _P(st_tensor)]),
+    "st_fill": (_status, [st_tensor, ctypes.c_double]),
+    "st_zero": (_status, [st_tensor]),
+    "st_set_num_threads": (_status, [_i32]),
+    "st_get_num_threads": (_i32, []),
+    "st_set_cpu_allocator": (_status, [_P(st_allocator)]),
+    "st_set_parallel_for": (_status, [st_parallel_for_fn, _vp]),
+    "st_set_trace_callback": (_status, [st_trace_fn, _vp]),
+    "st_cuda_device_count": (_status, [_P(_i32)]),
+    "st_cuda_set_stream": (_status, [_i32, _vp]),
+    "st_cuda_synchronize": (_status, [_i32]),
+    "st_to_dlpack": (_status, [st_tensor, _P(_vp)]),
+    "st_from_dlpack": (_status, [_vp, _P(st_tensor)]),
+    "st_to_dlpack_versioned": (_status, [st_tensor, _P(_vp)]),
+    "st_from_dlpack_versioned": (_status, [_vp, _P(st_tensor)]),
+}
+
+def _find_library():
+    path = os.environ.get("STRIDE_LIBRARY")
+    if path:
+        return path
+    folder = os.environ.get("STRIDE_LIB_DIR")
+    if folder:
+        return os.path.join(folder, "libstride.so")
+    found = ctypes.util.find_library("stride")
+    if found:
+        return found
+    raise ImportError("libstride not found: set STRIDE_LIBRARY to the library file or STRIDE_LIB_DIR to its folder")
+
+
+class _Library:
+    def __init__(self, path):
+        self.path = path
+        self.dll = ctypes.CDLL(path)
+        for name, (restype, argtypes) in SIGNATURES.items():
+            try:
+                fn = getattr(self.dll, name)
+            except AttributeError:
+                raise ImportError(f"{path} does not export {name}") from None
+            fn.restype = restype
+            fn.argtypes = argtypes
+            setattr(self, name, fn)
+
+    def check(self, status):
+        """Raises the StrideError of a failing status, with this thread's message."""
+        if status != _errors.OK:
+            name = self.st_status_name(status).decode()
+            message = self.st_last_error_message().decode(errors="replace")
+            raise _errors.error_for(status, name, message)
+
+    def call(self, name, *args):
+        self.check(getattr(self, name)(*args))
+
+
+lib = _Library(_find_library())
+
+CPU_DEVICE = st_device(1, 0)

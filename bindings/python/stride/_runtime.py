@@ -1,0 +1,112 @@
+"""Process-wide settings: threads, the CPU allocator, parallelism, tracing, CUDA."""
+
+import ctypes
+import threading
+
+from ._lib import lib, st_alloc_fn, st_allocator, st_free_fn, st_parallel_for_fn, st_trace_fn
+
+# Callbacks handed to the library must outlive every use of them: a storage
+# is freed by the allocator it came from, however long ago that was set.
+_installed = []
+_lock = threading.Lock()
+
+
+def _hold(*objs):
+    with _lock:
+        _installed.extend(objs)
+
+
+def version():
+    """The loaded library's version as (major, minor, patch)."""
+    v = lib.st_version()
+    return (v // 10000, v // 100 % 100, v % 100)
+
+
+def version_string():
+    return lib.st_version_string().decode()
+
+
+def set_num_threads(n):
+    lib.call("st_set_num_threads", n)
+
+
+def get_num_threads():
+    return lib.st_get_num_threads()
+
+
+def set_cpu_allocator(alloc=None, free=None):
+    """Routes CPU allocations to Python callables; no arguments restores the default.
+
+    ``alloc(nbytes, alignment)`` returns an address (int) or 0 on failure;
+    ``free(address, nbytes)`` gives it back. Both may be called on any thread.
+    """
+    if alloc is None and free is None:
+        lib.call("st_set_cpu_allocator", None)
+        return
+    if alloc is None or free is None:
+        raise ValueError("give both alloc and free, or neither")
+
+    def c_alloc(ctx, nbytes, alignment):
+        try:
+            return alloc(nbytes, alignment) or None
+        except BaseException:
+            return None
+
+    def c_free(ctx, ptr, nbytes):
+        try:
+            free(ptr, nbytes)
+        except BaseException:
+            pass
+
+    a = st_allocator(st_alloc_fn(c_alloc), st_free_fn(c_free), None)
+    _hold(a)
+    lib.call("st_set_cpu_allocator", ctypes.byref(a))
+
+
+def set_parallel_for(fn=None):
+    """Runs the library's CPU parallelism through ``fn(n, grain, run)``; None restores the pool.
+
+    ``fn`` must call ``run(begin, end)`` over disjoint chunks covering
+    [0, n), each at least ``grain`` long except the last, and return when
+    all have run (from any threads).
+    """
+    if fn is None:
+        lib.call("st_set_parallel_for", st_parallel_for_fn(), None)
+        return
+
+    def c_parallel_for(ctx, n, grain, task, task_ctx):
+        fn(n, grain, lambda begin, end: task(task_ctx, begin, end))
+
+    cb = st_parallel_for_fn(c_parallel_for)
+    _hold(cb)
+    lib.call("st_set_parallel_for", cb, None)
+
+
+def set_trace_callback(fn=None):
+    """Calls ``fn(op_name, duration_ns)`` after every operator; None turns tracing off."""
+    if fn is None:
+        lib.call("st_set_trace_callback", st_trace_fn(), None)
+        return
+
+    def c_trace(ctx, name, ns):
+        fn(name.decode(), ns)
+
+    cb = st_trace_fn(c_trace)
+    _hold(cb)
+    lib.call("st_set_trace_callback", cb, None)
+
+
+def cuda_device_count():
+    """0 when CUDA is not built in or there is no driver or GPU."""
+    out = ctypes.c_int32()
+    lib.call("st_cuda_device_count", ctypes.byref(out))
+    return out.value
+
+
+def cuda_set_stream(device, stream):
+    """Uses the cudaStream_t `stream` (an address; 0 or None = default) on `device` for this thread."""
+    lib.call("st_cuda_set_stream", device, stream or None)
+
+
+def cuda_synchronize(device=0):
+    lib.call("st_cuda_synchronize", device)

@@ -1,0 +1,30 @@
+//! Safe Rust interface to libstride: strided tensors, views, copies between
+//! any layouts and dtypes, and DLPack exchange.
+//!
+//! ```no_run
+//! use stride::{DType, Device, MemoryFormat, Tensor};
+//! let t = Tensor::from_vec((0..12).map(|x| x as f32).collect(), &[3, 4])?;
+//! let v = t.transpose(0, 1)?.flip(0)?;          // views share memory
+//! assert_eq!(v.strides(), vec![-1, 4]);
+//! let c = v.contiguous(MemoryFormat::Contiguous)?; // a copy, row-major
+//! # Ok::<(), stride::Error>(())
+//! ```
+//!
+//! Every fallible call returns `Result<T, stride::Error>`; the error holds
+//! the status and the library's message. The library is linked through
+//! `stride-sys` (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
+
+mod error;
+mod runtime;
+mod tensor;
+mod types;
+
+pub use error::{Error, Result, Status};
+pub use runtime::{
+    cuda_device_count, cuda_set_stream, cuda_synchronize, num_threads, reset_cpu_allocator,
+    set_cpu_allocator, set_num_threads, set_parallel_for, set_trace_callback, version, version_string, CpuAllocator,
+    ParallelFor, TraceFn,
+};
+pub use stride_sys as sys;
+pub use tensor::Tensor;
+pub use types::{DType, Device, DeviceType, Element, MemoryFormat};

@@ -1,0 +1,498 @@
+//! `Tensor`: one reference to a libstride tensor handle.
+
+use std::os::raw::c_void;
+
+use stride_sys as sys;
+
+use crate::error::{check, Error, Result, Status};
+use crate::types::{DType, Device, Element, MemoryFormat};
+
+/// A strided tensor living in libstride.
+///
+/// A `Tensor` owns one reference to its handle: `Clone` adds one
+/// (`st_tensor_retain`), `Drop` gives it back (`st_tensor_release`). Views
+/// share their source's memory and keep it alive on their own. Metadata
+/// never changes after creation, so a `Tensor` may be shared across threads.
+///
+/// Reading or writing elements directly (`get`, `set`, `to_vec`) is `unsafe`:
+/// the memory is shared with every view and with C code, and Rust cannot see
+/// who else writes it.
+#[derive(Debug)]
+pub struct Tensor {
+    h: sys::st_tensor,
+}
+
+// The library's calls may come from any thread; metadata is immutable.
+unsafe impl Send for Tensor {}
+unsafe impl Sync for Tensor {}
+
+fn ndim_of(len: usize) -> Result<i32> {
+    if len > sys::ST_MAX_DIMS {
+        return Err(Error {
+            status: Status::InvalidArgument,
+            message: format!("{} dims is more than ST_MAX_DIMS ({})", len, sys::ST_MAX_DIMS),
+        });
+    }
+    Ok(len as i32)
+}
+
+fn binding_error(status: Status, message: String) -> Error {
+    Error { status, message }
+}
+
+fn out(f: impl FnOnce(*mut sys::st_tensor) -> sys::st_status) -> Result<Tensor> {
+    let mut h = sys::st_tensor { id: 0 };
+    check(f(&mut h))?;
+    Ok(Tensor { h })
+}
+
+/// The element range [lo, hi] a layout reaches from element (0, …, 0), or None without elements.
+fn extent(shape: &[i64], strides: &[i64]) -> Option<(i128, i128)> {
+    if shape.iter().any(|&s| s == 0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0i128, 0i128);
+    for (&n, &s) in shape.iter().zip(strides) {
+        let reach = (n as i128 - 1) * s as i128;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    Some((lo, hi))
+}
+
+fn row_major(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![0; shape.len()];
+    let mut next = 1i64;
+    for d in (0..shape.len()).rev() {
+        strides[d] = next;
+        next = next.saturating_mul(shape[d].max(1));
+    }
+    strides
+}
+
+unsafe extern "C" fn drop_vec<T>(_data: *mut c_void, ctx: *mut c_void) {
+    drop(Box::from_raw(ctx as *mut Vec<T>));
+}
+
+type Deleter = Box<dyn FnOnce() + Send>;
+
+unsafe extern "C" fn run_deleter(_data: *mut c_void, ctx: *mut c_void) {
+    let f = Box::from_raw(ctx as *mut Deleter);
+    // Unwinding into C is undefined: a panicking deleter ends the process.
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || f())).is_err() {
+        std::process::abort();
+    }
+}
+
+impl Tensor {
+    // ---- making tensors -----------------------------------------------------
+
+    /// An uninitialized row-major tensor.
+    pub fn empty(shape: &[i64], dtype: DType, device: Device) -> Result<Tensor> {
+        let n = ndim_of(shape.len())?;
+        out(|o| unsafe { sys::st_tensor_create(shape.as_ptr(), n, dtype as i32, device.raw(), o) })
+    }
+
+    /// An uninitialized tensor with the given strides (in elements, >= 0).
+    pub fn empty_strided(shape: &[i64], strides: &[i64], dtype: DType, device: Device) -> Result<Tensor> {
+        if shape.len() != strides.len() {
+            return Err(binding_error(
+                Status::InvalidArgument,
+                format!("{} sizes but {} strides", shape.len(), strides.len()),
+            ));
+        }
+        let n = ndim_of(shape.len())?;
+        out(|o| unsafe {
+            sys::st_tensor_create_strided(shape.as_ptr(), strides.as_ptr(), n, dtype as i32, device.raw(), o)
+        })
+    }
+
+    /// An uninitialized tensor shaped like `self`, laid out as `fmt` says.
+    pub fn empty_like(&self, fmt: MemoryFormat) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_tensor_create_like(self.h, fmt as i32, o) })
+    }
+
+    /// A row-major tensor over `data`, without copying; the library drops
+    /// the Vec when the last tensor using it is released.
+    pub fn from_vec<T: Element + Send>(data: Vec<T>, shape: &[i64]) -> Result<Tensor> {
+        let strides = row_major(shape);
+        Tensor::from_vec_strided(data, 0, shape, &strides)
+    }
+
+    /// A tensor over `data` whose element (0, …, 0) is `data[offset]`, with
+    /// any strides (negative ones included) that stay inside `data`.
+    pub fn from_vec_strided<T: Element + Send>(mut data: Vec<T>, offset: usize, shape: &[i64], strides: &[i64])
+        -> Result<Tensor> {
+        if shape.len() != strides.len() {
+            return Err(binding_error(
+                Status::InvalidArgument,
+                format!("{} sizes but {} strides", shape.len(), strides.len()),
+            ));
+        }
+        if shape.iter().any(|&s| s < 0) {
+            return Err(binding_error(Status::InvalidArgument, format!("negative size in {:?}", shape)));
+        }
+        if let Some((lo, hi)) = extent(shape, strides) {
+            if offset as i128 + lo < 0 || offset as i128 + hi >= data.len() as i128 {
+                return Err(binding_error(
+                    Status::OutOfBounds,
+                    format!("sizes {:?} with strides {:?} from element {} leave a Vec of {} elements",
+                            shape, strides, offset, data.len()),
+                ));
+            }
+        }
+        let n = ndim_of(shape.len())?;
+        let first = if data.is_empty() { std::ptr::null_mut() } else { unsafe { data.as_mut_ptr().add(offset) } };
+        let boxed = Box::into_raw(Box::new(data));
+        let result = out(|o| unsafe {
+            sys::st_tensor_from_data(first as *mut c_void, shape.as_ptr(), strides.as_ptr(), n, T::DTYPE as i32,
+                                     Device::CPU.raw(), Some(drop_vec::<T>), boxed as *mut c_void, o)
+        });
+        if result.is_err() {
+            // On failure the library never calls the deleter: the Vec is still ours.
+            drop(unsafe { Box::from_raw(boxed) });
+        }
+        result
+    }
+
+    /// A tensor over memory the caller provides, without copying.
+    ///
+    /// `data` is the address of element (0, …, 0); `strides` None means
+    /// row-major. `deleter` runs exactly once, on any thread, when the last
+    /// tensor using the memory is released; it is dropped unrun on failure.
+    ///
+    /// # Safety
+    /// Every element the layout reaches must be valid memory of `dtype` on
+    /// `device` until `deleter` runs (or for as long as any tensor uses it
+    /// when there is no deleter).
+    pub unsafe fn from_raw(data: *mut c_void, shape: &[i64], strides: Option<&[i64]>, dtype: DType, device: Device,
+                           deleter: Option<Deleter>) -> Result<Tensor> {
+        let n = ndim_of(shape.len())?;
+        if let Some(s) = strides {
+            if s.len() != shape.len() {
+                return Err(binding_error(
+                    Status::InvalidArgument,
+                    format!("{} sizes but {} strides", shape.len(), s.len()),
+                ));
+            }
+        }
+        let st = strides.map_or(std::ptr::null(), |s| s.as_ptr());
+        let (f, ctx): (sys::st_deleter, *mut c_void) = match deleter {
+            Some(d) => (Some(run_deleter), Box::into_raw(Box::new(d)) as *mut c_void),
+            None => (None, std::ptr::null_mut()),
+        };
+        let result =
+            out(|o| sys::st_tensor_from_data(data, shape.as_ptr(), st, n, dtype as i32, device.raw(), f, ctx, o));
+        if result.is_err() && !ctx.is_null() {
+            drop(Box::from_raw(ctx as *mut Deleter));
+        }
+        result
+    }
+
+    /// Takes over one reference to a raw handle.
+    ///
+    /// # Safety
+    /// The caller must own that reference and give it to no one else.
+    pub unsafe fn from_raw_handle(h: sys::st_tensor) -> Tensor {
+        Tensor { h }
+    }
+
+    /// The raw handle, with the reference this `Tensor` held.
+    pub fn into_raw_handle(self) -> sys::st_tensor {
+        let h = self.h;
+        std::mem::forget(self);
+        h
+    }
+
+    /// The raw handle (still owned by `self`).
+    pub fn raw_handle(&self) -> sys::st_tensor {
+        self.h
+    }
+
+    // ---- metadata -----------------------------------------------------------
+
+    pub fn ndim(&self) -> usize {
+        let mut n = 0i32;
+        check(unsafe { sys::st_tensor_ndim(self.h, &mut n) }).expect("a live Tensor has a ndim");
+        n as usize
+    }
+
+    pub fn shape(&self) -> Vec<i64> {
+        let mut buf = [0i64; sys::ST_MAX_DIMS];
+        check(unsafe { sys::st_tensor_sizes(self.h, buf.as_mut_ptr(), buf.len() as i32) })
+            .expect("a live Tensor has sizes");
+        buf[..self.ndim()].to_vec()
+    }
+
+    /// Strides in elements; any sign.
+    pub fn strides(&self) -> Vec<i64> {
+        let mut buf = [0i64; sys::ST_MAX_DIMS];
+        check(unsafe { sys::st_tensor_strides(self.h, buf.as_mut_ptr(), buf.len() as i32) })
+            .expect("a live Tensor has strides");
+        buf[..self.ndim()].to_vec()
+    }
+
+    pub fn dtype(&self) -> DType {
+        let mut d = 0i32;
+        check(unsafe { sys::st_tensor_dtype(self.h, &mut d) }).expect("a live Tensor has a dtype");
+        DType::from_code(d).expect("the library answers a known dtype")
+    }
+
+    pub fn device(&self) -> Device {
+        let mut d = sys::st_device { type_: 0, index: 0 };
+        check(unsafe { sys::st_tensor_device(self.h, &mut d) }).expect("a live Tensor has a device");
+        Device::from_raw(d)
+    }
+
+    pub fn numel(&self) -> i64 {
+        let mut n = 0i64;
+        check(unsafe { sys::st_tensor_numel(self.h, &mut n) }).expect("a live Tensor has a numel");
+        n
+    }
+
+    /// Elements from the storage's lowest address to element (0, …, 0).
+    pub fn storage_offset(&self) -> i64 {
+        let mut n = 0i64;
+        check(unsafe { sys::st_tensor_storage_offset(self.h, &mut n) }).expect("a live Tensor has an offset");
+        n
+    }
+
+    /// The address of element (0, …, 0); null for some empty tensors.
+    pub fn data_ptr(&self) -> *mut c_void {
+        let mut p = std::ptr::null_mut();
+        check(unsafe { sys::st_tensor_data_ptr(self.h, &mut p) }).expect("a live Tensor has a data pointer");
+        p
+    }
+
+    pub fn is_contiguous(&self, fmt: MemoryFormat) -> bool {
+        let mut r = 0i32;
+        check(unsafe { sys::st_tensor_is_contiguous(self.h, fmt as i32, &mut r) })
+            .expect("a live Tensor answers is_contiguous");
+        r != 0
+    }
+
+    /// True for tensors imported read-only through DLPack.
+    pub fn is_read_only(&self) -> bool {
+        let m = self.to_dlpack_versioned().expect("a live Tensor exports");
+        unsafe {
+            let ro = (*m).flags & sys::dlpack::DLPACK_FLAG_BITMASK_READ_ONLY != 0;
+            ((*m).deleter.expect("an exported tensor has a deleter"))(m);
+            ro
+        }
+    }
+
+    // ---- views --------------------------------------------------------------
+
+    pub fn as_strided(&self, shape: &[i64], strides: &[i64], storage_offset: i64) -> Result<Tensor> {
+        if shape.len() != strides.len() {
+            return Err(binding_error(
+                Status::InvalidArgument,
+                format!("{} sizes but {} strides", shape.len(), strides.len()),
+            ));
+        }
+        let n = ndim_of(shape.len())?;
+        out(|o| unsafe { sys::st_as_strided(self.h, shape.as_ptr(), strides.as_ptr(), n, storage_offset, o) })
+    }
+
+    pub fn permute(&self, dims: &[i32]) -> Result<Tensor> {
+        let n = ndim_of(dims.len())?;
+        out(|o| unsafe { sys::st_permute(self.h, dims.as_ptr(), n, o) })
+    }
+
+    pub fn transpose(&self, dim0: i32, dim1: i32) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_transpose(self.h, dim0, dim1, o) })
+    }
+
+    /// Elements start, start+step, … below stop, by Python's rules (step >= 1).
+    pub fn slice(&self, dim: i32, start: i64, stop: i64, step: i64) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_slice(self.h, dim, start, stop, step, o) })
+    }
+
+    pub fn select(&self, dim: i32, index: i64) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_select(self.h, dim, index, o) })
+    }
+
+    pub fn expand(&self, shape: &[i64]) -> Result<Tensor> {
+        let n = ndim_of(shape.len())?;
+        out(|o| unsafe { sys::st_expand(self.h, shape.as_ptr(), n, o) })
+    }
+
+    pub fn unsqueeze(&self, dim: i32) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_unsqueeze(self.h, dim, o) })
+    }
+
+    pub fn squeeze(&self, dim: i32) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_squeeze(self.h, dim, o) })
+    }
+
+    pub fn flip(&self, dim: i32) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_flip(self.h, dim, o) })
+    }
+
+    pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
+        let n = ndim_of(shape.len())?;
+        out(|o| unsafe { sys::st_view(self.h, shape.as_ptr(), n, o) })
+    }
+
+    /// A view when the strides allow one, else a contiguous copy.
+    pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
+        let n = ndim_of(shape.len())?;
+        out(|o| unsafe { sys::st_reshape(self.h, shape.as_ptr(), n, o) })
+    }
+
+    // ---- operators ----------------------------------------------------------
+
+    /// `self` (one more reference) when already laid out as `fmt`, else a copy.
+    pub fn contiguous(&self, fmt: MemoryFormat) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_contiguous(self.h, fmt as i32, o) })
+    }
+
+    /// A copy in new memory (`Clone` only adds a reference to the same tensor).
+    pub fn clone_data(&self, fmt: MemoryFormat) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_clone(self.h, fmt as i32, o) })
+    }
+
+    /// Writes `src`, broadcast to this shape and converted to this dtype, into `self`.
+    pub fn copy_from(&self, src: &Tensor, non_blocking: bool) -> Result<()> {
+        check(unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
+    }
+
+    pub fn to(&self, dtype: DType, device: Device, fmt: MemoryFormat) -> Result<Tensor> {
+        out(|o| unsafe { sys::st_to(self.h, dtype as i32, device.raw(), fmt as i32, o) })
+    }
+
+    pub fn fill(&self, value: f64) -> Result<()> {
+        check(unsafe { sys::st_fill(self.h, value) })
+    }
+
+    pub fn zero(&self) -> Result<()> {
+        check(unsafe { sys::st_zero(self.h) })
+    }
+
+    // ---- elements -----------------------------------------------------------
+
+    fn element_address<T: Element>(&self, index: &[i64]) -> Result<*mut u8> {
+        if T::DTYPE != self.dtype() {
+            return Err(binding_error(
+                Status::InvalidArgument,
+                format!("elements of type {} requested from a {} tensor", T::DTYPE.name(), self.dtype().name()),
+            ));
+        }
+        if self.device().kind == crate::types::DeviceType::Cuda {
+            return Err(binding_error(Status::InvalidArgument, "elements of a CUDA tensor are not host memory".into()));
+        }
+        let (shape, strides) = (self.shape(), self.strides());
+        if index.len() != shape.len() {
+            return Err(binding_error(
+                Status::InvalidArgument,
+                format!("{} indices for a tensor of {} dims", index.len(), shape.len()),
+            ));
+        }
+        let mut offset = 0isize;
+        for d in 0..shape.len() {
+            let i = if index[d] < 0 { index[d] + shape[d] } else { index[d] };
+            if i < 0 || i >= shape[d] {
+                return Err(binding_error(
+                    Status::OutOfBounds,
+                    format!("index {} is out of range for dim {} of size {}", index[d], d, shape[d]),
+                ));
+            }
+            offset += (i * strides[d]) as isize;
+        }
+        Ok(unsafe { (self.data_ptr() as *mut u8).offset(offset * T::DTYPE.itemsize() as isize) })
+    }
+
+    /// The element at `index` (negative indices count from the end).
+    ///
+    /// # Safety
+    /// No thread may write the element meanwhile.
+    pub unsafe fn get<T: Element>(&self, index: &[i64]) -> Result<T> {
+        Ok(T::read(self.element_address::<T>(index)?))
+    }
+
+    /// Writes the element at `index`; refused for read-only tensors.
+    ///
+    /// # Safety
+    /// No other thread may read or write the element meanwhile.
+    pub unsafe fn set<T: Element>(&self, index: &[i64], value: T) -> Result<()> {
+        let p = self.element_address::<T>(index)?;
+        if self.is_read_only() {
+            return Err(binding_error(Status::ReadOnly, "the tensor was imported read-only".into()));
+        }
+        std::ptr::write_unaligned(p as *mut T, value);
+        Ok(())
+    }
+
+    /// Every element in row-major order of the shape, whatever the strides.
+    ///
+    /// # Safety
+    /// No thread may write the elements meanwhile.
+    pub unsafe fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        let shape = self.shape();
+        let numel = self.numel() as usize;
+        let mut v = Vec::with_capacity(numel);
+        let mut index = vec![0i64; shape.len()];
+        for _ in 0..numel {
+            v.push(self.get::<T>(&index)?);
+            for d in (0..shape.len()).rev() {
+                index[d] += 1;
+                if index[d] < shape[d] {
+                    break;
+                }
+                index[d] = 0;
+            }
+        }
+        Ok(v)
+    }
+
+    // ---- DLPack -------------------------------------------------------------
+
+    /// Exports as a classic DLManagedTensor; the caller must call its deleter once.
+    pub fn to_dlpack(&self) -> Result<*mut sys::dlpack::DLManagedTensor> {
+        let mut p = std::ptr::null_mut();
+        check(unsafe { sys::st_to_dlpack(self.h, &mut p) })?;
+        Ok(p)
+    }
+
+    /// Exports as a DLPack 1.0 DLManagedTensorVersioned; the caller must call its deleter once.
+    pub fn to_dlpack_versioned(&self) -> Result<*mut sys::dlpack::DLManagedTensorVersioned> {
+        let mut p = std::ptr::null_mut();
+        check(unsafe { sys::st_to_dlpack_versioned(self.h, &mut p) })?;
+        Ok(p)
+    }
+
+    /// Wraps a classic DLPack tensor; on success the library owns `m`.
+    ///
+    /// # Safety
+    /// `m` must be a valid DLManagedTensor that nobody else consumes.
+    pub unsafe fn from_dlpack(m: *mut sys::dlpack::DLManagedTensor) -> Result<Tensor> {
+        out(|o| sys::st_from_dlpack(m, o))
+    }
+
+    /// Wraps a versioned DLPack tensor (read-only when its flag says so); on success the library owns `m`.
+    ///
+    /// # Safety
+    /// `m` must be a valid DLManagedTensorVersioned that nobody else consumes.
+    pub unsafe fn from_dlpack_versioned(m: *mut sys::dlpack::DLManagedTensorVersioned) -> Result<Tensor> {
+        out(|o| sys::st_from_dlpack_versioned(m, o))
+    }
+}
+
+impl Clone for Tensor {
+    /// Another reference to the same handle (`st_tensor_retain`).
+    fn clone(&self) -> Tensor {
+        check(unsafe { sys::st_tensor_retain(self.h) }).expect("st_tensor_retain on a live Tensor");
+        Tensor { h: self.h }
+    }
+}
+
+impl Drop for Tensor {
+    fn drop(&mut self) {
+        unsafe {
+            sys::st_tensor_release(self.h);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Element types, devices and memory formats.
+
+use stride_sys as sys;
+
+/// Element types; the discriminants are the `st_dtype` numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum DType {
+    Bool = 0,
+    UInt8 = 1,
+    Int8 = 2,
+    Int16 = 3,
+    Int32 = 4,
+    Int64 = 5,
+    Float16 = 6,
+    BFloat16 = 7,
+    Float32 = 8,
+    Float64 = 9,
+    Complex64 = 10,
+    Complex128 = 11,
+}
+
+impl DType {
+    pub const ALL: [DType; 12] = [
+        DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16,
+        DType::BFloat16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128,
+    ];
+
+    pub fn from_code(code: i32) -> Option<DType> {
+        DType::ALL.iter().copied().find(|d| *d as i32 == code)
+    }
+
+    /// Bytes per element.
+    pub fn itemsize(self) -> usize {
+        unsafe { sys::st_dtype_itemsize(self as i32) }
+    }
+
+    /// The library's name, e.g. "float32".
+    pub fn name(self) -> String {
+        unsafe { crate::error::cstr(sys::st_dtype_name(self as i32)) }
+    }
+}
+
+/// Kinds of memory; the discriminants are DLPack's device type numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum DeviceType {
+    Cpu = 1,
+    Cuda = 2,
+    CudaHost = 3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Device {
+    pub kind: DeviceType,
+    pub index: i32,
+}
+
+impl Device {
+    pub const CPU: Device = Device { kind: DeviceType::Cpu, index: 0 };
+
+    pub fn cuda(index: i32) -> Device {
+        Device { kind: DeviceType::Cuda, index }
+    }
+
+    pub fn cuda_host() -> Device {
+        Device { kind: DeviceType::CudaHost, index: 0 }
+    }
+
+    pub(crate) fn raw(self) -> sys::st_device {
+        sys::st_device { type_: self.kind as i32, index: self.index }
+    }
+
+    pub(crate) fn from_raw(d: sys::st_device) -> Device {
+        let kind = match d.type_ {
+            sys::ST_DEVICE_CUDA => DeviceType::Cuda,
+            sys::ST_DEVICE_CUDA_HOST => DeviceType::CudaHost,
+            _ => DeviceType::Cpu,
+        };
+        Device { kind, index: d.index }
+    }
+}
+
+/// Orders of dims in memory; the discriminants are `st_memory_format`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum MemoryFormat {
+    Contiguous = 0,
+    ChannelsLast = 1,
+    ChannelsLast3d = 2,
+    Preserve = 3,
+}
+
+/// Rust types that are the elements of a dtype, for typed reads and writes.
+///
+/// # Safety
+/// `DTYPE` must have exactly the size and representation of `Self`.
+pub unsafe trait Element: Copy + 'static {
+    const DTYPE: DType;
+
+    /// Reads one element at `p` (any alignment).
+    ///
+    /// # Safety
+    /// `p` must point at `DTYPE.itemsize()` readable bytes.
+    unsafe fn read(p: *const u8) -> Self {
+        std::ptr::read_unaligned(p as *const Self)
+    }
+}
+
+unsafe impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+
+    // Any nonzero byte is true: memory written elsewhere need not hold 0 or 1.
+    unsafe fn read(p: *const u8) -> Self {
+        *p != 0
+    }
+}
+unsafe impl Element for u8 {
+    const DTYPE: DType = DType::UInt8;
+}
+unsafe impl Element for i8 {
+    const DTYPE: DType = DType::Int8;
+}
+unsafe impl Element for i16 {
+    const DTYPE: DType = DType::Int16;
+}
+unsafe impl Element for i32 {
+    const DTYPE: DType = DType::Int32;
+}
+unsafe impl Element for i64 {
+    const DTYPE: DType = DType::Int64;
+}
+unsafe impl Element for f32 {
+    const DTYPE: DType = DType::Float32;
+}
+unsafe impl Element for f64 {
+    const DTYPE: DType = DType::Float64;
+}
+/// complex64 as [re, im].
+unsafe impl Element for [f32; 2] {
+    const DTYPE: DType = DType::Complex64;
+}
+/// complex128 as [re, im].
+unsafe impl Element for [f64; 2] {
+    const DTYPE: DType = DType::Complex128;
+}

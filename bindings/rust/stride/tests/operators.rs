@@ -1,0 +1,80 @@
+//! contiguous, clone, copy, to, fill, zero, reshape; expected values are
+//! computed by hand.
+
+use stride::{DType, Device, MemoryFormat, Status, Tensor};
+
+fn arange(n: i64, shape: &[i64]) -> Tensor {
+    Tensor::from_vec((0..n).map(|x| x as f32).collect(), shape).unwrap()
+}
+
+#[test]
+fn contiguous() {
+    let t = arange(12, &[3, 4]).transpose(0, 1).unwrap();
+    let c = t.contiguous(MemoryFormat::Contiguous).unwrap();
+    assert_eq!(c.strides(), vec![3, 1]);
+    assert_ne!(c.data_ptr(), t.data_ptr());
+    assert_eq!(unsafe { c.to_vec::<f32>().unwrap() }, vec![0., 4., 8., 1., 5., 9., 2., 6., 10., 3., 7., 11.]);
+    let already = c.contiguous(MemoryFormat::Contiguous).unwrap();
+    assert_eq!(already.raw_handle(), c.raw_handle());
+    assert_eq!(c.contiguous(MemoryFormat::Preserve).unwrap_err().status, Status::InvalidArgument);
+}
+
+#[test]
+fn clone_data() {
+    let t = arange(6, &[2, 3]).flip(1).unwrap();
+    let c = t.clone_data(MemoryFormat::Preserve).unwrap();
+    assert_eq!(c.strides(), vec![3, 1]); // a negative stride counts by its absolute value
+    assert_eq!(unsafe { c.to_vec::<f32>().unwrap() }, vec![2., 1., 0., 5., 4., 3.]);
+    let p = arange(24, &[2, 3, 4]).permute(&[2, 0, 1]).unwrap();
+    assert_eq!(p.clone_data(MemoryFormat::Preserve).unwrap().strides(), p.strides());
+}
+
+#[test]
+fn copy_broadcasts_and_converts() {
+    let dst = Tensor::from_vec(vec![0i32; 6], &[2, 3]).unwrap();
+    let src = Tensor::from_vec(vec![1.7f64, -2.7, 3.2], &[3]).unwrap();
+    dst.copy_from(&src, false).unwrap();
+    assert_eq!(unsafe { dst.to_vec::<i32>().unwrap() }, vec![1, -2, 3, 1, -2, 3]);
+    let wide = Tensor::from_vec(vec![0.0f64; 3], &[1, 3]).unwrap();
+    assert_eq!(Tensor::from_vec(vec![0i32; 3], &[3]).unwrap().copy_from(&wide, false).unwrap_err().status,
+               Status::ShapeMismatch);
+    let expanded = Tensor::from_vec(vec![0.0f32], &[1]).unwrap().expand(&[3]).unwrap();
+    assert_eq!(expanded.copy_from(&arange(3, &[3]), false).unwrap_err().status, Status::Overlap);
+}
+
+#[test]
+fn overlapping_copy_reads_source_first() {
+    let t = Tensor::from_vec((0..6i64).collect(), &[6]).unwrap();
+    t.slice(0, 1, 6, 1).unwrap().copy_from(&t.slice(0, 0, 5, 1).unwrap(), false).unwrap();
+    assert_eq!(unsafe { t.to_vec::<i64>().unwrap() }, vec![0, 0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn to_converts() {
+    let t = Tensor::from_vec(vec![0.5f64, -1.5, 300.0, f64::NAN], &[4]).unwrap();
+    let u = t.to(DType::UInt8, Device::CPU, MemoryFormat::Preserve).unwrap();
+    assert_eq!(unsafe { u.to_vec::<u8>().unwrap() }, vec![0, 0, 255, 0]);
+    let same = t.to(DType::Float64, Device::CPU, MemoryFormat::Preserve).unwrap();
+    assert_eq!(same.raw_handle(), t.raw_handle());
+}
+
+#[test]
+fn fill_and_zero() {
+    let t = Tensor::from_vec(vec![1i16; 6], &[2, 3]).unwrap();
+    t.slice(1, 0, 3, 2).unwrap().fill(-2.9).unwrap();
+    assert_eq!(unsafe { t.to_vec::<i16>().unwrap() }, vec![-2, 1, -2, -2, 1, -2]);
+    t.zero().unwrap();
+    assert_eq!(unsafe { t.to_vec::<i16>().unwrap() }, vec![0; 6]);
+    let b = Tensor::from_vec(vec![false; 2], &[2]).unwrap();
+    b.fill(0.25).unwrap();
+    assert_eq!(unsafe { b.to_vec::<bool>().unwrap() }, vec![true, true]);
+}
+
+#[test]
+fn reshape() {
+    let t = arange(6, &[2, 3]);
+    let v = t.reshape(&[3, 2]).unwrap();
+    assert_eq!(v.data_ptr(), t.data_ptr()); // a view
+    let c = t.transpose(0, 1).unwrap().reshape(&[-1]).unwrap();
+    assert_eq!(unsafe { c.to_vec::<f32>().unwrap() }, vec![0., 3., 1., 4., 2., 5.]);
+}

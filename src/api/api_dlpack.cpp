@@ -1,0 +1,256 @@
+// DLPack exchange: st_to_dlpack, st_from_dlpack and their versioned forms.
+//
+// Export hands out a DLManagedTensor whose manager_ctx holds a reference to
+// the tensor (so the storage lives until the consumer calls the deleter) and
+// the shape and strides arrays it points at. Import wraps the producer's
+// memory in a storage whose release calls the producer's deleter, exactly
+// once, when the last tensor sharing it dies. Both are zero-copy and keep
+// every stride as it is: DLPack strides count elements and may be negative.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "api/dlpack_abi.h"
+#include "api/returning.h"
+#include "core/foreign.h"
+
+using namespace st;
+using namespace st::api;
+
+namespace {
+
+static_assert(sizeof(DLTensor::ndim) == sizeof(int32_t), "DLTensor::ndim is 32-bit");
+static_assert(offsetof(DLManagedTensorVersioned, dl_tensor) == 32,
+              "DLManagedTensorVersioned follows the DLPack 1.x layout");
+
+// ---- dtypes ---------------------------------------------------------------
+
+DLDataType to_dl_dtype(ScalarType t) {
+  DLDataType d;
+  d.lanes = 1;
+  d.bits = static_cast<uint8_t>(itemsize(t) * 8);
+  switch (t) {
+    case ScalarType::Bool:
+      d.code = ST_DLPACK_CODE_BOOL;
+      break;
+    case ScalarType::UInt8:
+      d.code = kDLUInt;
+      break;
+    case ScalarType::Int8:
+    case ScalarType::Int16:
+    case ScalarType::Int32:
+    case ScalarType::Int64:
+      d.code = kDLInt;
+      break;
+    case ScalarType::Float16:
+    case ScalarType::Float32:
+    case ScalarType::Float64:
+      d.code = kDLFloat;
+      break;
+    case ScalarType::BFloat16:
+      d.code = kDLBfloat;
+      break;
+    case ScalarType::Complex64:
+    case ScalarType::Complex128:
+      d.code = kDLComplex;
+      break;
+  }
+  return d;
+}
+
+// The st dtype of a DLPack (code, bits) pair, or false when stride has none.
+bool dtype_of(uint8_t code, uint8_t bits, ScalarType* out) {
+  switch (code) {
+    case kDLInt:
+      switch (bits) {
+        case 8: *out = ScalarType::Int8; return true;
+        case 16: *out = ScalarType::Int16; return true;
+        case 32: *out = ScalarType::Int32; return true;
+        case 64: *out = ScalarType::Int64; return true;
+      }
+      return false;
+    case kDLUInt:
+      if (bits != 8) return false;
+      *out = ScalarType::UInt8;
+      return true;
+    case kDLFloat:
+      switch (bits) {
+        case 16: *out = ScalarType::Float16; return true;
+        case 32: *out = ScalarType::Float32; return true;
+        case 64: *out = ScalarType::Float64; return true;
+      }
+      return false;
+    case kDLBfloat:
+      if (bits != 16) return false;
+      *out = ScalarType::BFloat16;
+      return true;
+    case kDLComplex:
+      switch (bits) {
+        case 64: *out = ScalarType::Complex64; return true;
+        case 128: *out = ScalarType::Complex128; return true;
+      }
+      return false;
+    case ST_DLPACK_CODE_BOOL:
+      if (bits != 8) return false;
+      *out = ScalarType::Bool;
+      return true;
+  }
+  return false;
+}
+
+ScalarType read_dl_dtype(DLDataType d) {
+  ST_CHECK(d.lanes == 1, ST_ERROR_UNSUPPORTED_DTYPE,
+           "in->dl_tensor.dtype has %u lanes; stride reads scalar elements only (lanes = 1)",
+           static_cast<unsigned>(d.lanes));
+  ScalarType t;
+  ST_CHECK(dtype_of(d.code, d.bits, &t), ST_ERROR_UNSUPPORTED_DTYPE,
+           "in->dl_tensor.dtype (code %u, %u bits) has no stride dtype", static_cast<unsigned>(d.code),
+           static_cast<unsigned>(d.bits));
+  return t;
+}
+
+// ---- devices: st_device_type has DLDeviceType's numbers ----------------------
+
+DLDevice to_dl_device(Device d) {
+  DLDevice out;
+  out.device_type = static_cast<DLDeviceType>(static_cast<int32_t>(d.type));
+  out.device_id = d.index;
+  return out;
+}
+
+Device read_dl_device(const DLDevice& d) {
+  // Read as the 32-bit integer it is: a producer may send device types this
+  // header's enum does not list, and loading those as the enum is undefined.
+  static_assert(sizeof(d.device_type) == sizeof(int32_t), "DLDeviceType is 32-bit");
+  int32_t type;
+  std::memcpy(&type, &d.device_type, sizeof type);
+  ST_CHECK(type == kDLCPU || type == kDLCUDA || type == kDLCUDAHost, ST_ERROR_DEVICE_UNAVAILABLE,
+           "in->dl_tensor.device.device_type = %d is not one stride handles (CPU 1, CUDA 2, CUDA host 3)", type);
+  return read_device(st_device{type, static_cast<int32_t>(d.device_id)}, "in->dl_tensor.device");
+}
+
+// ---- export -----------------------------------------------------------------
+
+// What one exported DLPack tensor owns: a reference to the tensor and the
+// arrays its DLTensor points at. Freed by the deleter, on any thread.
+template <typename Managed>
+struct Export {
+  Managed managed{};
+  Tensor tensor;
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxDims];
+};
+
+template <typename Managed>
+void delete_export(Managed* self) noexcept {
+  if (self) delete static_cast<Export<Managed>*>(self->manager_ctx);
+}
+
+template <typename Managed>
+Managed* export_tensor(const Tensor& t) {
+  auto* e = new Export<Managed>();
+  e->tensor = t;
+  for (int d = 0; d < t.ndim(); ++d) {
+    e->shape[d] = t.size(d);
+    e->strides[d] = t.stride(d);
+  }
+  DLTensor& dl = e->managed.dl_tensor;
+  dl.data = t.data();  // element (0, …, 0); with negative strides others lie below it
+  dl.device = to_dl_device(t.device());
+  dl.ndim = t.ndim();
+  dl.dtype = to_dl_dtype(t.dtype());
+  dl.shape = e->shape;
+  dl.strides = e->strides;
+  dl.byte_offset = 0;
+  e->managed.manager_ctx = e;
+  e->managed.deleter = delete_export<Managed>;
+  return &e->managed;
+}
+
+// ---- import -----------------------------------------------------------------
+
+template <typename Managed>
+void run_producer_deleter(const MemoryRelease& r) {
+  reinterpret_cast<void (*)(Managed*)>(r.fn)(static_cast<Managed*>(r.ptr));
+}
+
+// A new handle over `in`'s memory. Everything that can fail runs before the
+// storage adopts the producer's deleter, so on failure `in` stays the caller's.
+template <typename Managed>
+st_tensor import_tensor(Managed* in, bool read_only) {
+  const DLTensor& dl = in->dl_tensor;
+  check_ndim(dl.ndim, "in->dl_tensor.ndim");
+  DimVector sizes = read_dims(dl.shape, dl.ndim, "in->dl_tensor.shape");
+  DimVector strides;
+  if (dl.strides) strides = read_dims(dl.strides, dl.ndim, "in->dl_tensor.strides");
+  ScalarType dtype = read_dl_dtype(dl.dtype);
+  Device device = read_dl_device(dl.device);
+  void* data = nullptr;
+  if (dl.data) {
+    const uintptr_t base = reinterpret_cast<uintptr_t>(dl.data);
+    ST_CHECK(dl.byte_offset <= UINTPTR_MAX - base, ST_ERROR_INVALID_ARGUMENT,
+             "in->dl_tensor.byte_offset = %llu runs past the end of the address space",
+             static_cast<unsigned long long>(dl.byte_offset));
+    data = reinterpret_cast<void*>(base + static_cast<uintptr_t>(dl.byte_offset));
+  }
+  Tensor t = wrap_foreign(data, sizes, dl.strides ? &strides : nullptr, dtype, device, read_only);
+  Storage storage = t.storage();
+  st_tensor handle = HandleTable::instance().insert(std::move(t));
+  if (in->deleter) {
+    MemoryRelease release;
+    release.run = run_producer_deleter<Managed>;
+    release.fn = reinterpret_cast<MemoryRelease::GenericFn>(in->deleter);
+    release.ptr = in;
+    storage->adopt_release(release);
+  }
+  return handle;
+}
+
+}  // namespace
+
+extern "C" {
+
+st_status st_to_dlpack(st_tensor t, DLManagedTensor** out) {
+  if (out) *out = nullptr;
+  return guarded("st_to_dlpack", [&] {
+    check_out(out);
+    PinnedHandle h(t, "t");
+    *out = export_tensor<DLManagedTensor>(*h);
+  });
+}
+
+st_status st_to_dlpack_versioned(st_tensor t, DLManagedTensorVersioned** out) {
+  if (out) *out = nullptr;
+  return guarded("st_to_dlpack_versioned", [&] {
+    check_out(out);
+    PinnedHandle h(t, "t");
+    DLManagedTensorVersioned* m = export_tensor<DLManagedTensorVersioned>(*h);
+    m->version.major = ST_DLPACK_MAJOR;
+    m->version.minor = ST_DLPACK_MINOR;
+    m->flags = h->storage()->read_only() ? ST_DLPACK_FLAG_READ_ONLY : 0;
+    *out = m;
+  });
+}
+
+st_status st_from_dlpack(DLManagedTensor* in, st_tensor* out) {
+  if (out) out->id = 0;
+  return guarded("st_from_dlpack", [&] {
+    check_out(out);
+    check_out(in, "in");
+    *out = import_tensor(in, false);
+  });
+}
+
+st_status st_from_dlpack_versioned(DLManagedTensorVersioned* in, st_tensor* out) {
+  if (out) out->id = 0;
+  return guarded("st_from_dlpack_versioned", [&] {
+    check_out(out);
+    check_out(in, "in");
+    ST_CHECK(in->version.major <= ST_DLPACK_MAJOR, ST_ERROR_INVALID_ARGUMENT,
+             "in->version = %u.%u; this library reads DLPack %d.x and older",
+             static_cast<unsigned>(in->version.major), static_cast<unsigned>(in->version.minor), ST_DLPACK_MAJOR);
+    *out = import_tensor(in, (in->flags & ST_DLPACK_FLAG_READ_ONLY) != 0);
+  });
+}
+
+}  // extern "C"

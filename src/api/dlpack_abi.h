@@ -1,0 +1,49 @@
+/*
+ * The DLPack structures stride exchanges, readable from C and C++.
+ *
+ * The classic DLManagedTensor comes from the system's dlpack/dlpack.h
+ * (Debian's libdlpack-dev, DLPack 0.6). DLPack 1.x added the boolean type
+ * code and DLManagedTensorVersioned; when the installed header predates
+ * them they are defined here, field for field as the DLPack 1.x
+ * specification lays them out (dlpack.h, "DLManagedTensorVersioned":
+ * version, manager_ctx, deleter, flags, dl_tensor).
+ */
+#ifndef STRIDE_DLPACK_ABI_H
+#define STRIDE_DLPACK_ABI_H
+
+#include <stdint.h>
+
+#include <dlpack/dlpack.h>
+
+/* DLPack's type code for bool (kDLBool, DLPack >= 0.8), 8 bits per element. */
+#define ST_DLPACK_CODE_BOOL 6
+
+/* The DLPack major version stride reads and writes in versioned tensors. */
+#define ST_DLPACK_MAJOR 1
+#define ST_DLPACK_MINOR 0
+
+#if defined(DLPACK_MAJOR_VERSION)
+/* A DLPack >= 0.8 header: it defines DLManagedTensorVersioned itself. */
+#  define ST_DLPACK_FLAG_READ_ONLY DLPACK_FLAG_BITMASK_READ_ONLY
+#  define ST_DLPACK_FLAG_IS_COPIED DLPACK_FLAG_BITMASK_IS_COPIED
+#else
+typedef struct {
+  uint32_t major; /* a new major version changes the layout of everything after `deleter` */
+  uint32_t minor;
+} DLPackVersion;
+
+struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void* manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned* self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+};
+typedef struct DLManagedTensorVersioned DLManagedTensorVersioned;
+
+/* Bits of DLManagedTensorVersioned::flags. */
+#  define ST_DLPACK_FLAG_READ_ONLY ((uint64_t)1 << 0)
+#  define ST_DLPACK_FLAG_IS_COPIED ((uint64_t)1 << 1)
+#endif
+
+#endif /* STRIDE_DLPACK_ABI_H */

@@ -1,0 +1,34 @@
+#include "core/foreign.h"
+
+#include "core/contiguity.h"
+#include "core/cuda_hooks.h"
+#include "core/error.h"
+#include "core/extent.h"
+#include "core/views.h"
+
+namespace st {
+
+Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_strides, ScalarType dtype,
+                    Device device, bool read_only) {
+  check_sizes_nonnegative(sizes);
+  const DimVector strides = given_strides ? *given_strides : contiguous_strides(sizes);
+  const int64_t item = static_cast<int64_t>(itemsize(dtype));
+  int64_t bytes = 0, lowest = 0;  // the span in bytes, and element (0, …, 0)'s place in it
+  if (!has_zero_size(sizes)) {
+    ST_CHECK(data != nullptr, ST_ERROR_INVALID_ARGUMENT, "data is NULL for a tensor of sizes %s",
+             format_dims(sizes).c_str());
+    Extent e;
+    int64_t span;
+    ST_CHECK(compute_extent(sizes, strides, &e) && extent_elements(e, &span) &&
+                 checked_mul(span, item, &bytes),
+             ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes",
+             format_dims(sizes).c_str(), format_dims(strides).c_str());
+    lowest = e.lo;  // |lo| * item <= bytes, so the pointer arithmetic below cannot overflow
+  }
+  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
+  char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;
+  Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{}, read_only);
+  return Tensor::make(storage, sizes, strides, -lowest, dtype);
+}
+
+}  // namespace st

@@ -1,0 +1,20 @@
+// Tensors over memory the library did not allocate: st_tensor_from_data and
+// DLPack imports. The storage is exactly the span of the wrapped elements.
+#pragma once
+
+#include "core/tensor.h"
+
+namespace st {
+
+// A tensor over `data` (the address of element (0, …, 0)) whose storage does
+// not own the memory yet: the caller gives it its release with
+// StorageImpl::adopt_release once nothing else can fail, so that a failed
+// wrap never frees foreign memory. `strides` NULL means row-major; strides
+// may be negative. A read-only storage refuses every write into it.
+// Throws ST_ERROR_INVALID_ARGUMENT (negative size, NULL data with elements),
+// ST_ERROR_OUT_OF_MEMORY (the span overflows int64) and, for a device other
+// than the CPU, what cuda_hooks().check_device says.
+Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* strides, ScalarType dtype, Device device,
+                    bool read_only = false);
+
+}  // namespace st
