@@ -666,9 +666,9 @@ ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_t
  * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated, or no
  *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a copy of device memory without a usable device.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
- * @retval ST_ERROR_NOT_IMPLEMENTED a copy this build has no kernel for
- *         (device memory in a build whose CUDA backend cannot copy yet).
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error during
+ *         the copy (the message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies `src`'s memory.
  */
 ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
@@ -680,7 +680,11 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * ST_ERROR_INVALID_ARGUMENT for a NULL `out`, an unknown enum value or a
  * memory format that does not fit the rank (CHANNELS_LAST needs 4 dims,
  * CHANNELS_LAST_3D 5). Operators that make a tensor answer
- * ST_ERROR_OUT_OF_MEMORY when it cannot be allocated. Every element is
+ * ST_ERROR_OUT_OF_MEMORY when it cannot be allocated. Operators on CUDA or
+ * pinned (CUDA_HOST) tensors answer ST_ERROR_DEVICE_UNAVAILABLE when the
+ * device cannot be used and ST_ERROR_DEVICE_FAILURE when the CUDA runtime
+ * reports an error, from this call or from earlier work on the stream (the
+ * message has its error name and text). Every element is
  * converted by the conversion rules: float → integer truncates and
  * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
  * float32 is to nearest even from the exact value, → bool is "nonzero",
@@ -744,8 +748,14 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  * when the call fails.
  * @param dst The tensor written; a live handle.
  * @param src The tensor read; a live handle, possibly sharing memory with `dst`.
- * @param non_blocking Nonzero lets a CUDA copy return before it finishes
- *        (stream order); host copies always finish before returning.
+ * @param non_blocking Zero: the copy has finished when the call returns.
+ *        Nonzero: a copy within or between CUDA devices, and one between a
+ *        CUDA device and pinned (CUDA_HOST) memory, may return once it is
+ *        queued on the current stream (st_cuda_set_stream()); the library
+ *        keeps the pinned memory alive until the transfer is done, and the
+ *        caller synchronizes before reading the result on the host. Copies
+ *        with pageable host memory (ST_DEVICE_CPU) and host-to-host copies
+ *        always finish before returning.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
@@ -754,12 +764,13 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *         span Σ (size − 1)·|stride| of the dims before it (an expanded
  *         `dst` always fails).
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
- * @retval ST_ERROR_OUT_OF_MEMORY a temporary for overlapping operands could not be allocated.
+ * @retval ST_ERROR_OUT_OF_MEMORY a temporary for overlapping operands, or a
+ *         staging buffer of a copy between devices, could not be allocated.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies between
- *         the operands' memory (device memory in a build whose CUDA backend
- *         cannot copy yet).
+ *         the operands' memory.
  */
 ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
 
@@ -783,7 +794,8 @@ ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
  * @retval ST_ERROR_OUT_OF_MEMORY the result could not be allocated, or no
  *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
  *         `device` or copies between the two devices.
  */
@@ -793,7 +805,9 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  * @brief Sets every element of `dst` to `value` converted to its dtype.
  *
  * A self-overlapping `dst` (an expanded view) is allowed: every element
- * receives the same value.
+ * receives the same value. On a CUDA device the fill is queued on the
+ * current stream and may still be running when the call returns (later
+ * work on that stream, such as a blocking st_copy(), sees it done).
  * @param dst   The tensor written; a live handle.
  * @param value Converted once by the conversion rules (NaN into an integer
  *              dtype gives 0, values beyond its range saturate).
@@ -801,7 +815,8 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the fill.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build fills `dst`'s memory.
  */
 ST_API st_status st_fill(st_tensor dst, double value);
@@ -813,8 +828,8 @@ ST_API st_status st_fill(st_tensor dst, double value);
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the fill.
- * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build fills `dst`'s memory.
+ * @retval ST_ERROR_DEVICE_FAILURE as st_fill().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_fill().
  */
 ST_API st_status st_zero(st_tensor dst);
 
