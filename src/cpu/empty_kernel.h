@@ -8,8 +8,8 @@
 namespace st {
 namespace cpu {
 
-// Ordinary host memory from the CPU allocator; any other device is
-// ST_ERROR_NOT_IMPLEMENTED (pinned memory must come from the CUDA runtime).
+// Ordinary host memory from the CPU allocator, or pinned host memory from
+// the CUDA runtime; any other device is ST_ERROR_NOT_IMPLEMENTED.
 Tensor empty_strided_cpu(dispatch::DispatchKeySet, const DimVector& sizes, const DimVector& strides,
                          ScalarType dtype, Device device);
 
