@@ -9,7 +9,7 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
+#include <new>
 
 #include "core/device.h"
 #include "core/intrusive_ptr.h"
@@ -35,8 +35,8 @@ class StorageImpl final : public RefCounted {
     if (release_.run) release_.run(release_);
   }
 
-  // Marks a storage built at the start of a std::malloc block that it owns
-  // (see core/tensor_block.h): destroying it frees the block.
+  // Marks a storage built at the start of an ::operator new block that it
+  // owns (see core/tensor_block.h): destroying it frees the block.
   struct AtBlockStart {};
   StorageImpl(AtBlockStart, void* base, size_t nbytes, Device device)
       : base_(base), nbytes_(nbytes), device_(device), read_only_(false), owns_block_(true) {}
@@ -69,7 +69,7 @@ inline void StorageImpl::destroy(StorageImpl* s) {
     return;
   }
   s->~StorageImpl();
-  std::free(s);
+  ::operator delete(static_cast<void*>(s));
 }
 
 using Storage = IntrusivePtr<StorageImpl>;

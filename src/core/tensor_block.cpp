@@ -1,7 +1,6 @@
 #include "core/tensor_block.h"
 
 #include <cstdint>
-#include <cstdlib>
 #include <new>
 
 #include "core/allocator.h"
@@ -13,7 +12,7 @@ namespace {
 constexpr size_t kImplsBytes = sizeof(StorageImpl) + sizeof(TensorImpl);
 static_assert(alignof(StorageImpl) <= alignof(std::max_align_t) && alignof(TensorImpl) <= alignof(std::max_align_t) &&
                   sizeof(StorageImpl) % alignof(TensorImpl) == 0,
-              "both objects sit at malloc's alignment");
+              "both objects sit at operator new's alignment");
 
 }  // namespace
 
@@ -24,10 +23,9 @@ bool fits_tensor_block(size_t nbytes) {
 Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel,
                             size_t nbytes) {
   // Room to move the data up to the next kCpuAlignment boundary, wherever
-  // malloc's block starts.
+  // operator new's block starts.
   const size_t total = kImplsBytes + (kCpuAlignment - 1) + nbytes;
-  void* block = std::malloc(total);
-  ST_CHECK(block != nullptr, ST_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes", nbytes);
+  void* block = ::operator new(total);  // std::bad_alloc reaches the C boundary as ST_ERROR_OUT_OF_MEMORY
   const uintptr_t after_impls = reinterpret_cast<uintptr_t>(block) + kImplsBytes;
   const uintptr_t data = (after_impls + kCpuAlignment - 1) & ~static_cast<uintptr_t>(kCpuAlignment - 1);
   // From here the storage owns the block: if the TensorImpl's constructor

@@ -1,7 +1,8 @@
 // Small CPU tensors in one allocation: the StorageImpl, the TensorImpl and
-// the data share one std::malloc block, so a tiny tensor costs one malloc
-// and one free (glibc serves both from its per-thread cache) instead of two
-// object allocations plus an aligned one (which takes glibc's slow path).
+// the data share one ::operator new block, so a tiny tensor costs one
+// malloc and one free (glibc serves both from its per-thread cache) instead
+// of two object allocations plus an aligned one (which takes glibc's slow
+// path).
 //
 // Layout: [StorageImpl][TensorImpl][padding][data, 64-byte aligned as every
 // default CPU allocation]. The storage owns the block. The TensorImpl's
@@ -29,7 +30,7 @@ bool fits_tensor_block(size_t nbytes);
 // A fresh, uninitialized CPU tensor with its data in the same block. The
 // caller has checked the layout: non-negative sizes and strides spanning
 // `nbytes` bytes of `dtype`, and `numel` = checked_numel(sizes, dtype).
-// Throws ST_ERROR_OUT_OF_MEMORY when malloc fails.
+// Throws std::bad_alloc when the allocation fails.
 Tensor make_tensor_in_block(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel,
                             size_t nbytes);
 
