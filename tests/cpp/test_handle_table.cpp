@@ -3,6 +3,7 @@
 // several threads (ThreadSanitizer builds run this too). Each handle must
 // stay distinct while live, pin to its own tensor, and be dead once
 // released; a thread's cached slots go back to the shared list when it ends.
+// ctest-labels: concurrency
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
