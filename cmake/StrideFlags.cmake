@@ -12,4 +12,13 @@ function(stride_apply_flags target)
       $<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=${_san} -fno-omit-frame-pointer -fno-sanitize-recover=all>)
     target_link_options(${target} PRIVATE -fsanitize=${_san})
   endif()
+  if(STRIDE_FUZZ)
+    # Coverage for libFuzzer in every object; only the fuzz target links
+    # libFuzzer itself (-fsanitize=fuzzer).
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>)
+  endif()
 endfunction()
+
+if(STRIDE_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "STRIDE_FUZZ=ON needs clang (libFuzzer): configure with CC=clang CXX=clang++")
+endif()

@@ -327,7 +327,8 @@ ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_t
  *
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `data` NULL for a non-empty
- *         tensor, and the argument errors of st_tensor_create().
+ *         tensor, elements that would lie below address 0 or past the top
+ *         of the address space, and the argument errors of st_tensor_create().
  * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
  *         or the bookkeeping could not be allocated.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or CUDA_HOST device that is
@@ -665,9 +666,9 @@ ST_API st_status st_view(st_tensor src, const int64_t* sizes, int32_t ndim, st_t
  * @retval ST_ERROR_OUT_OF_MEMORY the copy could not be allocated, or no
  *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a copy of device memory without a usable device.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
- * @retval ST_ERROR_NOT_IMPLEMENTED a copy this build has no kernel for
- *         (device memory in a build whose CUDA backend cannot copy yet).
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error during
+ *         the copy (the message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies `src`'s memory.
  */
 ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
 
@@ -679,7 +680,11 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * ST_ERROR_INVALID_ARGUMENT for a NULL `out`, an unknown enum value or a
  * memory format that does not fit the rank (CHANNELS_LAST needs 4 dims,
  * CHANNELS_LAST_3D 5). Operators that make a tensor answer
- * ST_ERROR_OUT_OF_MEMORY when it cannot be allocated. Every element is
+ * ST_ERROR_OUT_OF_MEMORY when it cannot be allocated. Operators on CUDA or
+ * pinned (CUDA_HOST) tensors answer ST_ERROR_DEVICE_UNAVAILABLE when the
+ * device cannot be used and ST_ERROR_DEVICE_FAILURE when the CUDA runtime
+ * reports an error, from this call or from earlier work on the stream (the
+ * message has its error name and text). Every element is
  * converted by the conversion rules: float → integer truncates and
  * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
  * float32 is to nearest even from the exact value, → bool is "nonzero",
@@ -743,8 +748,14 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  * when the call fails.
  * @param dst The tensor written; a live handle.
  * @param src The tensor read; a live handle, possibly sharing memory with `dst`.
- * @param non_blocking Nonzero lets a CUDA copy return before it finishes
- *        (stream order); host copies always finish before returning.
+ * @param non_blocking Zero: the copy has finished when the call returns.
+ *        Nonzero: a copy within or between CUDA devices, and one between a
+ *        CUDA device and pinned (CUDA_HOST) memory, may return once it is
+ *        queued on the current stream (st_cuda_set_stream()); the library
+ *        keeps the pinned memory alive until the transfer is done, and the
+ *        caller synchronizes before reading the result on the host. Copies
+ *        with pageable host memory (ST_DEVICE_CPU) and host-to-host copies
+ *        always finish before returning.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
@@ -753,12 +764,13 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *         span Σ (size − 1)·|stride| of the dims before it (an expanded
  *         `dst` always fails).
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
- * @retval ST_ERROR_OUT_OF_MEMORY a temporary for overlapping operands could not be allocated.
+ * @retval ST_ERROR_OUT_OF_MEMORY a temporary for overlapping operands, or a
+ *         staging buffer of a copy between devices, could not be allocated.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies between
- *         the operands' memory (device memory in a build whose CUDA backend
- *         cannot copy yet).
+ *         the operands' memory.
  */
 ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
 
@@ -782,7 +794,8 @@ ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
  * @retval ST_ERROR_OUT_OF_MEMORY the result could not be allocated, or no
  *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the copy.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build allocates on
  *         `device` or copies between the two devices.
  */
@@ -792,7 +805,9 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  * @brief Sets every element of `dst` to `value` converted to its dtype.
  *
  * A self-overlapping `dst` (an expanded view) is allowed: every element
- * receives the same value.
+ * receives the same value. On a CUDA device the fill is queued on the
+ * current stream and may still be running when the call returns (later
+ * work on that stream, such as a blocking st_copy(), sees it done).
  * @param dst   The tensor written; a live handle.
  * @param value Converted once by the conversion rules (NaN into an integer
  *              dtype gives 0, values beyond its range saturate).
@@ -800,7 +815,8 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the fill.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
  * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build fills `dst`'s memory.
  */
 ST_API st_status st_fill(st_tensor dst, double value);
@@ -812,8 +828,8 @@ ST_API st_status st_fill(st_tensor dst, double value);
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
- * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime failed during the fill.
- * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build fills `dst`'s memory.
+ * @retval ST_ERROR_DEVICE_FAILURE as st_fill().
+ * @retval ST_ERROR_NOT_IMPLEMENTED as st_fill().
  */
 ST_API st_status st_zero(st_tensor dst);
 
@@ -879,7 +895,8 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
  * @retval ST_ERROR_INVALID_ARGUMENT `in` or `out` NULL, ndim outside
  *         0..ST_MAX_DIMS, `shape` NULL with ndim > 0, a negative size,
  *         `data` NULL for a non-empty tensor, a CPU device_id other than 0,
- *         a negative device_id, or a byte_offset past the address space.
+ *         a negative device_id, a byte_offset past the address space, or
+ *         elements that would lie outside the address space.
  * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
  *         pair with no stride dtype (kDLOpaqueHandle, uint16, float8, ...).
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a device type other than kDLCPU,
@@ -1128,6 +1145,174 @@ typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns)
  * @retval ST_OK always.
  */
 ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
+
+/**
+ * @brief The number of live handles: issued and not yet released, in the whole process.
+ *
+ * A diagnostic for leak checks: once a program has released every handle
+ * it was given, the answer is 0. A handle counts once however many
+ * references it holds. While other threads create or release handles the
+ * answer is a snapshot.
+ *
+ * @param[out] out The count, >= 0.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL (nothing is written).
+ */
+ST_API st_status st_live_tensor_count(int64_t* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Loading at run time
+ * A host that loads the library with dlopen() (a plugin, an engine) looks
+ * up one symbol, st_get_api(), and calls everything else through the table
+ * it returns, as with ONNX Runtime's OrtApi:
+ *
+ * @code
+ *   void* lib = dlopen("libstride.so.0", RTLD_NOW | RTLD_LOCAL);
+ *   const st_api* (*get)(uint32_t) = (const st_api* (*)(uint32_t))dlsym(lib, "st_get_api");
+ *   const st_api* api = get ? get(ST_API_VERSION) : NULL;
+ *   if (!api) { ... the library is older than this header ... }
+ *   st_tensor t;
+ *   api->tensor_create(sizes, 2, ST_FLOAT32, (st_device){ST_DEVICE_CPU, 0}, &t);
+ * @endcode
+ */
+/* ======================================================================== */
+/** @{ */
+
+/** The newest version of ::st_api this header describes. */
+#define ST_API_VERSION 1
+
+/**
+ * @brief Every public function as a pointer, each field named as its
+ *        function without the `st_` prefix.
+ *
+ * Append-only (docs/abi-policy.md): fields are never removed, reordered or
+ * retyped; functions added after a release are appended at the end under a
+ * new ST_API_VERSION, so a table of version v starts with every field of
+ * versions 1 to v. The library pins every field's offset with a static
+ * assertion, and a test checks that every function this header declares
+ * has its field.
+ */
+typedef struct st_api {
+  /* ---- Version 1 (stride 0.1) ---- */
+  /** st_version() */
+  uint32_t (*version)(void);
+  /** st_version_string() */
+  const char* (*version_string)(void);
+  /** st_status_name() */
+  const char* (*status_name)(st_status s);
+  /** st_last_error_message() */
+  const char* (*last_error_message)(void);
+  /** st_dtype_itemsize() */
+  size_t (*dtype_itemsize)(st_dtype d);
+  /** st_dtype_name() */
+  const char* (*dtype_name)(st_dtype d);
+  /** st_tensor_create() */
+  st_status (*tensor_create)(const int64_t* sizes, int32_t ndim, st_dtype dtype, st_device device, st_tensor* out);
+  /** st_tensor_create_strided() */
+  st_status (*tensor_create_strided)(const int64_t* sizes, const int64_t* strides, int32_t ndim, st_dtype dtype,
+                                     st_device device, st_tensor* out);
+  /** st_tensor_create_like() */
+  st_status (*tensor_create_like)(st_tensor src, st_memory_format fmt, st_tensor* out);
+  /** st_tensor_from_data() */
+  st_status (*tensor_from_data)(void* data, const int64_t* sizes, const int64_t* strides, int32_t ndim,
+                                st_dtype dtype, st_device device, st_deleter deleter, void* deleter_ctx,
+                                st_tensor* out);
+  /** st_tensor_retain() */
+  st_status (*tensor_retain)(st_tensor t);
+  /** st_tensor_release() */
+  st_status (*tensor_release)(st_tensor t);
+  /** st_tensor_ndim() */
+  st_status (*tensor_ndim)(st_tensor t, int32_t* out);
+  /** st_tensor_sizes() */
+  st_status (*tensor_sizes)(st_tensor t, int64_t* out, int32_t capacity);
+  /** st_tensor_strides() */
+  st_status (*tensor_strides)(st_tensor t, int64_t* out, int32_t capacity);
+  /** st_tensor_dtype() */
+  st_status (*tensor_dtype)(st_tensor t, st_dtype* out);
+  /** st_tensor_device() */
+  st_status (*tensor_device)(st_tensor t, st_device* out);
+  /** st_tensor_numel() */
+  st_status (*tensor_numel)(st_tensor t, int64_t* out);
+  /** st_tensor_storage_offset() */
+  st_status (*tensor_storage_offset)(st_tensor t, int64_t* out);
+  /** st_tensor_data_ptr() */
+  st_status (*tensor_data_ptr)(st_tensor t, void** out);
+  /** st_tensor_is_contiguous() */
+  st_status (*tensor_is_contiguous)(st_tensor t, st_memory_format fmt, int32_t* out);
+  /** st_as_strided() */
+  st_status (*as_strided)(st_tensor src, const int64_t* sizes, const int64_t* strides, int32_t ndim,
+                          int64_t storage_offset, st_tensor* out);
+  /** st_permute() */
+  st_status (*permute)(st_tensor src, const int32_t* dims, int32_t ndim, st_tensor* out);
+  /** st_transpose() */
+  st_status (*transpose)(st_tensor src, int32_t dim0, int32_t dim1, st_tensor* out);
+  /** st_slice() */
+  st_status (*slice)(st_tensor src, int32_t dim, int64_t start, int64_t stop, int64_t step, st_tensor* out);
+  /** st_select() */
+  st_status (*select)(st_tensor src, int32_t dim, int64_t index, st_tensor* out);
+  /** st_expand() */
+  st_status (*expand)(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+  /** st_unsqueeze() */
+  st_status (*unsqueeze)(st_tensor src, int32_t dim, st_tensor* out);
+  /** st_squeeze() */
+  st_status (*squeeze)(st_tensor src, int32_t dim, st_tensor* out);
+  /** st_flip() */
+  st_status (*flip)(st_tensor src, int32_t dim, st_tensor* out);
+  /** st_view() */
+  st_status (*view)(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+  /** st_reshape() */
+  st_status (*reshape)(st_tensor src, const int64_t* sizes, int32_t ndim, st_tensor* out);
+  /** st_contiguous() */
+  st_status (*contiguous)(st_tensor src, st_memory_format fmt, st_tensor* out);
+  /** st_clone() */
+  st_status (*clone)(st_tensor src, st_memory_format fmt, st_tensor* out);
+  /** st_copy() */
+  st_status (*copy)(st_tensor dst, st_tensor src, int32_t non_blocking);
+  /** st_to() */
+  st_status (*to)(st_tensor src, st_dtype dtype, st_device device, st_memory_format fmt, st_tensor* out);
+  /** st_fill() */
+  st_status (*fill)(st_tensor dst, double value);
+  /** st_zero() */
+  st_status (*zero)(st_tensor dst);
+  /** st_set_num_threads() */
+  st_status (*set_num_threads)(int32_t n);
+  /** st_get_num_threads() */
+  int32_t (*get_num_threads)(void);
+  /** st_set_cpu_allocator() */
+  st_status (*set_cpu_allocator)(const st_allocator* allocator);
+  /** st_set_parallel_for() */
+  st_status (*set_parallel_for)(st_parallel_for_fn fn, void* ctx);
+  /** st_cuda_device_count() */
+  st_status (*cuda_device_count)(int32_t* out);
+  /** st_cuda_set_stream() */
+  st_status (*cuda_set_stream)(int32_t device, void* stream);
+  /** st_cuda_synchronize() */
+  st_status (*cuda_synchronize)(int32_t device);
+  /** st_set_trace_callback() */
+  st_status (*set_trace_callback)(st_trace_fn fn, void* ctx);
+  /** st_live_tensor_count() */
+  st_status (*live_tensor_count)(int64_t* out);
+  /** st_to_dlpack() */
+  st_status (*to_dlpack)(st_tensor t, struct DLManagedTensor** out);
+  /** st_from_dlpack() */
+  st_status (*from_dlpack)(struct DLManagedTensor* in, st_tensor* out);
+  /** st_to_dlpack_versioned() */
+  st_status (*to_dlpack_versioned)(st_tensor t, struct DLManagedTensorVersioned** out);
+  /** st_from_dlpack_versioned() */
+  st_status (*from_dlpack_versioned)(struct DLManagedTensorVersioned* in, st_tensor* out);
+} st_api;
+
+/**
+ * @brief The table of every public function, for hosts that dlopen() the library.
+ *
+ * @param version The ST_API_VERSION the caller was compiled with.
+ * @return A static table, valid for the life of the process (never freed);
+ *         NULL when `version` is 0 or newer than this library, which then
+ *         lacks some of the fields the caller expects.
+ */
+ST_API const st_api* st_get_api(uint32_t version);
 
 /** @} */
 

@@ -29,7 +29,7 @@ C_SCALARS = {
     "st_status": "i32", "st_dtype": "i32", "st_memory_format": "i32", "st_device_type": "i32",
 }
 C_FUNCTION_POINTERS = {"st_deleter", "st_trace_fn", "st_parallel_for_fn", "st_parallel_task"}
-C_STRUCTS = {"st_tensor", "st_device", "st_allocator", "DLManagedTensor", "DLManagedTensorVersioned"}
+C_STRUCTS = {"st_tensor", "st_device", "st_allocator", "st_api", "DLManagedTensor", "DLManagedTensorVersioned"}
 
 JULIA_SCALARS = {
     "Int32": "i32", "Cint": "i32", "UInt32": "u32", "Cuint": "u32", "Int64": "i64", "Clonglong": "i64",

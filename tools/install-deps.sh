@@ -5,6 +5,8 @@
 set -euo pipefail
 
 packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
+  # the ABI check (abidw, abidiff) and the fuzz target (clang with libFuzzer)
+  abigail-tools clang libclang-rt-dev
   # the binding suites (tools/test-bindings.sh): Python with NumPy and
   # PyTorch, Rust, Go, and nm for the Julia ccall check
   python3 python3-numpy python3-torch cargo golang-go binutils)

@@ -26,8 +26,13 @@ st_status returning_same_or_new(const char* fn, st_tensor src, st_tensor* out, O
 extern "C" {
 
 st_status st_contiguous(st_tensor src, st_memory_format fmt, st_tensor* out) {
-  return returning_same_or_new("st_contiguous", src, out, [&](const Tensor& s) {
-    return ops::contiguous(s, read_memory_format(fmt));
+  if (out) out->id = 0;
+  return guarded("st_contiguous", [&] {
+    check_out(out);
+    PinnedHandle s(src, "src");
+    Tensor result;
+    const bool same = ops::contiguous_is_self(*s, read_memory_format(fmt), &result);
+    *out = same ? s.keep() : HandleTable::instance().insert(std::move(result));
   });
 }
 

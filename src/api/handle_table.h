@@ -8,7 +8,10 @@
 // Tensor is never read after its last reference is gone. The last release
 // advances the generation in the same compare-and-swap, so every old id of
 // the slot is dead from that instant. Slots live in chunks that are never
-// moved or freed; issuing and retiring slots takes a mutex, lookups never do.
+// moved or freed. Retired slots wait for reuse in a small per-thread cache
+// or on a lock-free stack (Notes [Per-thread slot cache] and [Lock-free
+// free list] in handle_table.cpp); only handing out a slot never used
+// before takes a mutex.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +38,9 @@ class HandleTable {
   // the matching release().
   const Tensor* pin(uint64_t id, st_status* why);
 
-  // Handles issued and not yet released: for leak checks in tests.
+  // Handles issued and not yet released: for leak checks in tests. Counted
+  // by a walk over every slot ever used, so that insert and release share
+  // no counter.
   int64_t live_count() const;
 
  private:

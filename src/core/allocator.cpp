@@ -61,6 +61,8 @@ Storage allocate_cpu_storage(size_t nbytes) {
   }
 }
 
+bool default_cpu_allocator_in_use() { return g_user_allocator.load(std::memory_order_acquire) == nullptr; }
+
 void set_cpu_allocator(const st_allocator* allocator) {
   if (!allocator) {
     g_user_allocator.store(nullptr, std::memory_order_release);

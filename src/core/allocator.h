@@ -18,6 +18,10 @@ constexpr size_t kCpuAlignment = 64;
 // allocate nothing (base NULL). Throws ST_ERROR_OUT_OF_MEMORY on failure.
 Storage allocate_cpu_storage(size_t nbytes);
 
+// True while no st_set_cpu_allocator allocator is installed, that is while
+// allocate_cpu_storage would use the default one.
+bool default_cpu_allocator_in_use();
+
 // Installs a copy of `allocator`; NULL restores the default.
 void set_cpu_allocator(const st_allocator* allocator);
 

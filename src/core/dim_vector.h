@@ -1,6 +1,7 @@
 // DimVector: sizes or strides of one tensor, stored inline. ndim is capped at
 // ST_MAX_DIMS, so a fixed capacity serves every tensor and no metadata ever
-// touches the heap.
+// touches the heap. Copies move only the elements in use: a 2-d tensor's
+// sizes are 16 bytes of a 200-byte array.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,14 @@ class InlineVector {
   InlineVector(std::initializer_list<T> init) : size_(static_cast<int>(init.size())) {
     int i = 0;
     for (const T& v : init) data_[i++] = v;
+  }
+  InlineVector(const InlineVector& o) : size_(o.size_) { copy_elements(o); }
+  InlineVector& operator=(const InlineVector& o) {
+    if (this != &o) {
+      size_ = o.size_;
+      copy_elements(o);
+    }
+    return *this;
   }
 
   int size() const { return size_; }
@@ -66,6 +75,19 @@ class InlineVector {
   friend bool operator!=(const InlineVector& a, const InlineVector& b) { return !(a == b); }
 
  private:
+  // In pairs: a plain element loop becomes a call to memmove, which costs
+  // more than the copy for the usual 1 to 5 dims.
+  void copy_elements(const InlineVector& o) {
+    const int n = size_;
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+      const T a = o.data_[i], b = o.data_[i + 1];
+      data_[i] = a;
+      data_[i + 1] = b;
+    }
+    if (i < n) data_[i] = o.data_[i];
+  }
+
   int size_ = 0;
   T data_[N];
 };

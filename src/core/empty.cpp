@@ -3,6 +3,7 @@
 #include "core/allocator.h"
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/tensor_block.h"
 #include "core/views.h"
 
 namespace st {
@@ -19,6 +20,11 @@ int64_t storage_span(const DimVector& sizes, const DimVector& strides, ScalarTyp
 }
 
 void check_empty_layout(const DimVector& sizes, const DimVector& strides) {
+  // Every value at once by its sign bit; the messages come from the walk below.
+  int64_t any = 0;
+  for (int64_t s : sizes) any |= s;
+  for (int64_t s : strides) any |= s;
+  if (any >= 0) return;
   check_sizes_nonnegative(sizes);
   for (int i = 0; i < strides.size(); ++i) {
     ST_CHECK(strides[i] >= 0, ST_ERROR_INVALID_ARGUMENT, "strides[%d] = %lld is negative", i,
@@ -29,8 +35,17 @@ void check_empty_layout(const DimVector& sizes, const DimVector& strides) {
 Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
   check_empty_layout(sizes, strides);
   int64_t span = storage_span(sizes, strides, dtype);
-  checked_numel(sizes, dtype);  // zero strides can span little and still count too many elements
-  Storage storage = allocate_cpu_storage(static_cast<size_t>(span) * itemsize(dtype));
+  const int64_t numel = checked_numel(sizes, dtype);  // zero strides can span little and count too many elements
+  const size_t nbytes = static_cast<size_t>(span) * itemsize(dtype);
+  if (fits_tensor_block(nbytes)) return make_tensor_in_block(sizes, strides, dtype, numel, nbytes);
+  Storage storage = allocate_cpu_storage(nbytes);
+  return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
+}
+
+Tensor empty_cpu_dense(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel) {
+  const size_t nbytes = static_cast<size_t>(numel) * itemsize(dtype);
+  if (fits_tensor_block(nbytes)) return make_tensor_in_block(sizes, strides, dtype, numel, nbytes);
+  Storage storage = allocate_cpu_storage(nbytes);
   return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
 }
 

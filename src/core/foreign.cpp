@@ -1,5 +1,7 @@
 #include "core/foreign.h"
 
+#include <cstdint>
+
 #include "core/contiguity.h"
 #include "core/cuda_hooks.h"
 #include "core/error.h"
@@ -23,7 +25,16 @@ Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_s
                  checked_mul(span, item, &bytes),
              ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes",
              format_dims(sizes).c_str(), format_dims(strides).c_str());
-    lowest = e.lo;  // |lo| * item <= bytes, so the pointer arithmetic below cannot overflow
+    lowest = e.lo;  // -bytes < lowest * item <= 0
+    // The wrapped bytes must fit in the address space around `data`: a span
+    // that would reach below address 0 or past the top cannot be memory the
+    // caller owns, and stepping a pointer there is undefined behaviour.
+    const uintptr_t address = reinterpret_cast<uintptr_t>(data);
+    const uintptr_t below = static_cast<uintptr_t>(-lowest) * static_cast<uintptr_t>(item);
+    ST_CHECK(address >= below && static_cast<uintptr_t>(bytes) - 1 <= UINTPTR_MAX - (address - below),
+             ST_ERROR_INVALID_ARGUMENT,
+             "data = %p with sizes %s and strides %s would reach outside the address space", data,
+             format_dims(sizes).c_str(), format_dims(strides).c_str());
   }
   if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
   char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;

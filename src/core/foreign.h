@@ -11,7 +11,8 @@ namespace st {
 // StorageImpl::adopt_release once nothing else can fail, so that a failed
 // wrap never frees foreign memory. `strides` NULL means row-major; strides
 // may be negative. A read-only storage refuses every write into it.
-// Throws ST_ERROR_INVALID_ARGUMENT (negative size, NULL data with elements),
+// Throws ST_ERROR_INVALID_ARGUMENT (negative size, NULL data with elements,
+// elements that would lie outside the address space),
 // ST_ERROR_OUT_OF_MEMORY (the span overflows int64) and, for a device other
 // than the CPU, what cuda_hooks().check_device says.
 Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* strides, ScalarType dtype, Device device,

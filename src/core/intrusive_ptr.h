@@ -1,6 +1,17 @@
 // A minimal intrusive reference-counted pointer (as c10::intrusive_ptr):
 // one allocation per object and one atomic per copy. T derives from
-// RefCounted and is deleted through its own type.
+// RefCounted and is deleted through its own type, or through a static
+// T::destroy(T*) when T has one (objects that share one allocation with
+// others).
+//
+// Note [Sole owner skips the atomic]
+// A count can only grow through a copy of a reference someone holds. So
+// the holder of a reference that reads the count as 1 (with acquire, which
+// orders every earlier release by other holders before it) is the last
+// one, no other thread can touch the count any more, and it destroys the
+// object without the read-modify-write. make() likewise starts the count
+// at 1 with a plain store: nobody else can see the object yet. Both save
+// one locked instruction (tens of cycles) on every short-lived object.
 #pragma once
 
 #include <atomic>
@@ -37,7 +48,13 @@ class IntrusivePtr {
 
   template <typename... Args>
   static IntrusivePtr make(Args&&... args) {
-    return IntrusivePtr(new T(std::forward<Args>(args)...));
+    return adopt_new(new T(std::forward<Args>(args)...));
+  }
+  // Takes the first reference to a freshly built object that nobody else
+  // can see yet (see Note [Sole owner skips the atomic]).
+  static IntrusivePtr adopt_new(T* p) {
+    p->refcount_.store(1, std::memory_order_relaxed);
+    return adopt(p);
   }
 
   T* get() const { return p_; }
@@ -63,8 +80,19 @@ class IntrusivePtr {
   void retain() {
     if (p_) p_->refcount_.fetch_add(1, std::memory_order_relaxed);
   }
+  template <typename U>
+  static auto destroy(U* p, int) -> decltype(U::destroy(p)) {
+    return U::destroy(p);
+  }
+  template <typename U>
+  static void destroy(U* p, long) {
+    delete p;
+  }
   void release() {
-    if (p_ && p_->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p_;
+    if (p_ && (p_->refcount_.load(std::memory_order_acquire) == 1 ||
+               p_->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1)) {
+      destroy(p_, 0);
+    }
     p_ = nullptr;
   }
   T* p_ = nullptr;

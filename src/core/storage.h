@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 
 #include "core/device.h"
 #include "core/intrusive_ptr.h"
@@ -34,6 +35,14 @@ class StorageImpl final : public RefCounted {
     if (release_.run) release_.run(release_);
   }
 
+  // Marks a storage built at the start of an ::operator new block that it
+  // owns (see core/tensor_block.h): destroying it frees the block.
+  struct AtBlockStart {};
+  StorageImpl(AtBlockStart, void* base, size_t nbytes, Device device)
+      : base_(base), nbytes_(nbytes), device_(device), read_only_(false), owns_block_(true) {}
+  // How IntrusivePtr destroys a storage.
+  static void destroy(StorageImpl* s);
+
   // Gives the storage its owner's release after the fact, for wrappers that
   // must not free foreign memory if building the tensor fails. Only before
   // the storage is shared.
@@ -51,7 +60,17 @@ class StorageImpl final : public RefCounted {
   Device device_;
   MemoryRelease release_;
   bool read_only_;
+  bool owns_block_ = false;
 };
+
+inline void StorageImpl::destroy(StorageImpl* s) {
+  if (!s->owns_block_) {
+    delete s;
+    return;
+  }
+  s->~StorageImpl();
+  ::operator delete(static_cast<void*>(s));
+}
 
 using Storage = IntrusivePtr<StorageImpl>;
 

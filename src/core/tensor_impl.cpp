@@ -24,16 +24,34 @@ int64_t checked_numel(const DimVector& sizes, ScalarType dtype) {
 TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
                        ScalarType dtype)
     : storage_(std::move(storage)),
-      sizes_(sizes),
-      strides_(strides),
       storage_offset_(storage_offset),
       numel_(checked_numel(sizes, dtype)),
       data_(nullptr),
-      dtype_(dtype) {
+      dtype_(dtype),
+      sizes_(sizes),
+      strides_(strides) {
   if (storage_->base()) data_ = static_cast<char*>(storage_->base()) + storage_offset_ * static_cast<int64_t>(itemsize());
+  compute_layout_flags();
+}
+
+TensorImpl::TensorImpl(InBlock, Storage storage, const DimVector& sizes, const DimVector& strides, ScalarType dtype,
+                       int64_t numel)
+    : storage_(std::move(storage)),
+      storage_offset_(0),
+      numel_(numel),
+      data_(storage_->base()),
+      dtype_(dtype),
+      in_block_(true),
+      sizes_(sizes),
+      strides_(strides) {
+  compute_layout_flags();
+}
+
+void TensorImpl::compute_layout_flags() {
   contiguous_ = compute_contiguous(sizes_, strides_, numel_);
-  channels_last_ = compute_channels_last_2d(sizes_, strides_);
-  channels_last_3d_ = compute_channels_last_3d(sizes_, strides_);
+  // Only 4-d and 5-d tensors can be channels-last; the test saves two calls.
+  channels_last_ = sizes_.size() == 4 && compute_channels_last_2d(sizes_, strides_);
+  channels_last_3d_ = sizes_.size() == 5 && compute_channels_last_3d(sizes_, strides_);
   non_overlapping_and_dense_ = contiguous_ || compute_non_overlapping_and_dense(sizes_, strides_);
 }
 

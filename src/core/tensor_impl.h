@@ -26,6 +26,22 @@ class TensorImpl final : public RefCounted {
   // numel × itemsize overflows int64.
   TensorImpl(Storage storage, const DimVector& sizes, const DimVector& strides, int64_t storage_offset,
              ScalarType dtype);
+  // The same, for a TensorImpl placed inside the block its storage owns
+  // (core/tensor_block.h), at storage offset 0; `numel` is
+  // checked_numel(sizes, dtype), which the caller has computed already.
+  struct InBlock {};
+  TensorImpl(InBlock, Storage storage, const DimVector& sizes, const DimVector& strides, ScalarType dtype,
+             int64_t numel);
+  // How IntrusivePtr destroys a TensorImpl: one in a block ends before its
+  // storage reference lets the block go.
+  static void destroy(TensorImpl* t) {
+    if (!t->in_block_) {
+      delete t;
+      return;
+    }
+    Storage block_owner = std::move(t->storage_);
+    t->~TensorImpl();
+  }
 
   int ndim() const { return sizes_.size(); }
   const DimVector& sizes() const { return sizes_; }
@@ -50,9 +66,10 @@ class TensorImpl final : public RefCounted {
   bool is_contiguous(MemoryFormat fmt) const;
 
  private:
+  void compute_layout_flags();
+
+  // The fields every call reads come first, in one cache line.
   Storage storage_;
-  DimVector sizes_;
-  DimVector strides_;
   int64_t storage_offset_;
   int64_t numel_;
   void* data_;
@@ -61,6 +78,9 @@ class TensorImpl final : public RefCounted {
   bool channels_last_;
   bool channels_last_3d_;
   bool non_overlapping_and_dense_;
+  bool in_block_ = false;
+  DimVector sizes_;
+  DimVector strides_;
 };
 
 }  // namespace st

@@ -288,4 +288,16 @@ Tensor view(const Tensor& src, const DimVector& sizes) {
   return make_view(src, shape, strides, src.storage_offset());
 }
 
+Tensor without_broadcast_dims(const Tensor& src) {
+  DimVector sizes = src.sizes();
+  bool changed = false;
+  for (int d = 0; d < sizes.size(); ++d) {
+    if (src.stride(d) == 0 && sizes[d] > 1) {
+      sizes[d] = 1;
+      changed = true;
+    }
+  }
+  return changed ? make_view(src, sizes, src.strides(), src.storage_offset()) : src;
+}
+
 }  // namespace st

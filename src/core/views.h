@@ -26,6 +26,10 @@ Tensor squeeze(const Tensor& src, int32_t dim);
 Tensor flip(const Tensor& src, int32_t dim);
 Tensor view(const Tensor& src, const DimVector& sizes);
 
+// The same elements with every dim of stride 0 (an expanded dim) shrunk to
+// size 1: each address once. For fills, where an expanded dst is allowed.
+Tensor without_broadcast_dims(const Tensor& src);
+
 // Replaces one -1 in `shape` by what makes the element count `numel`
 // (PyTorch's infer_size). Throws INVALID_ARGUMENT / SHAPE_MISMATCH.
 DimVector infer_size(const DimVector& shape, int64_t numel);

@@ -1,22 +1,37 @@
 // The CPU kernel of empty_strided: ordinary host memory from the CPU
-// allocator. Pinned host memory (cuda_host) also dispatches to the CPU
-// backend but must come from the CUDA runtime, which this kernel cannot do.
+// allocator, and pinned host memory (cuda_host), which dispatches as CPU
+// memory since the CPU kernels read and write it, from the CUDA runtime
+// through CudaHooks (Note [Registering the CUDA empty kernels] in
+// cuda/empty.h). A build without CUDA never gets here for cuda_host: the
+// BackendSelect kernel's device check refuses it first.
+#include "cpu/empty_kernel.h"
+
+#include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
 #include "dispatch/registration.h"
 
 namespace st {
 namespace cpu {
-namespace {
 
 Tensor empty_strided_cpu(dispatch::DispatchKeySet, const DimVector& sizes, const DimVector& strides,
                          ScalarType dtype, Device device) {
+  if (device.type == DeviceType::CUDAHost) {
+    // Every check, overflow included, before the allocation (as empty_cpu).
+    check_empty_layout(sizes, strides);
+    const int64_t span = storage_span(sizes, strides, dtype);
+    checked_numel(sizes, dtype);
+    Storage storage = cuda_hooks().allocate(static_cast<size_t>(span) * itemsize(dtype), device);
+    return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
+  }
   ST_CHECK(device.type == DeviceType::CPU, ST_ERROR_NOT_IMPLEMENTED, "no allocator for device type %s",
            device_type_name(static_cast<int32_t>(device.type)));
   return empty_cpu(sizes, strides, dtype);
 }
-ST_REGISTER_KERNEL("empty_strided", CPU, empty_strided_cpu);
 
+namespace {
+ST_REGISTER_KERNEL("empty_strided", CPU, empty_strided_cpu);
 }  // namespace
+
 }  // namespace cpu
 }  // namespace st

@@ -5,29 +5,12 @@
 #include "core/convert.h"
 #include "core/dtype_dispatch.h"
 #include "core/overlap.h"
+#include "core/views.h"
 #include "cpu/element_access.h"
 #include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
-namespace {
-
-// The same elements with every dim of stride 0 collapsed to size 1, so an
-// expanded view writes each address once.
-Tensor without_broadcast_dims(const Tensor& dst) {
-  DimVector sizes = dst.sizes();
-  bool changed = false;
-  for (int d = 0; d < sizes.size(); ++d) {
-    if (dst.stride(d) == 0 && sizes[d] > 1) {
-      sizes[d] = 1;
-      changed = true;
-    }
-  }
-  if (!changed) return dst;
-  return Tensor::make(dst.storage(), sizes, dst.strides(), dst.storage_offset(), dst.dtype());
-}
-
-}  // namespace
 
 void fill_kernel(const Tensor& dst_in, double value) {
   if (dst_in.numel() == 0) return;

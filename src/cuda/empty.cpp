@@ -2,7 +2,6 @@
 
 #include "core/empty.h"
 #include "core/error.h"
-#include "core/views.h"
 #include "cuda/allocator.h"
 #include "cuda/device_status.h"
 
@@ -12,12 +11,10 @@ namespace {
 
 // The storage span of (sizes, strides) in bytes, checked as empty_cpu checks it.
 size_t checked_nbytes(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
-  check_sizes_nonnegative(sizes);
-  for (int i = 0; i < strides.size(); ++i) {
-    ST_CHECK(strides[i] >= 0, ST_ERROR_INVALID_ARGUMENT, "strides[%d] = %lld is negative", i,
-             static_cast<long long>(strides[i]));
-  }
-  return static_cast<size_t>(storage_span(sizes, strides, dtype)) * itemsize(dtype);
+  check_empty_layout(sizes, strides);
+  const size_t nbytes = static_cast<size_t>(storage_span(sizes, strides, dtype)) * itemsize(dtype);
+  checked_numel(sizes, dtype);  // zero strides can span little and still count too many elements
+  return nbytes;
 }
 
 }  // namespace
@@ -36,6 +33,18 @@ Tensor empty_strided_pinned(const DimVector& sizes, const DimVector& strides, Sc
   check_device(device);
   const size_t nbytes = checked_nbytes(sizes, strides, dtype);
   return Tensor::make(allocate_pinned_storage(nbytes, device.index), sizes, strides, 0, dtype);
+}
+
+Tensor empty_strided_on(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
+  switch (device.type) {
+    case DeviceType::CPU:
+      return empty_cpu(sizes, strides, dtype);
+    case DeviceType::CUDA:
+      return empty_strided_cuda(sizes, strides, dtype, device);
+    case DeviceType::CUDAHost:
+      return empty_strided_pinned(sizes, strides, dtype, device);
+  }
+  fail(ST_ERROR_INTERNAL, "empty_strided_on: device type %d", static_cast<int>(device.type));
 }
 
 }  // namespace cuda

@@ -3,12 +3,12 @@
 // operator.
 //
 // Note [Registering the CUDA empty kernels]
-// They are meant for the dispatcher's `empty_strided` operator under the
-// CUDA backend key (empty_strided_cuda) and, for ST_DEVICE_CUDA_HOST,
-// wherever pinned memory is dispatched (empty_strided_pinned); both have the
-// signature of ops::empty_strided. Until they are registered,
-// ops::empty_strided answers ST_ERROR_NOT_IMPLEMENTED for these devices
-// once CudaHooks::check_device has passed.
+// empty_strided_cuda is the CUDA kernel of the dispatcher's empty_strided
+// operator (cuda/empty_kernel.cpp). Pinned host memory dispatches as CPU
+// memory (it is host memory, and the CPU kernels read and write it), so
+// the CPU kernel of empty_strided allocates it, through
+// CudaHooks::allocate, which lands in allocate_pinned_storage; the CUDA
+// backend calls empty_strided_pinned directly for its staging buffers.
 #pragma once
 
 #include "core/device.h"
@@ -25,6 +25,10 @@ Tensor empty_strided_cuda(const DimVector& sizes, const DimVector& strides, Scal
 
 // The same in page-locked host memory (`device` of type CUDAHost).
 Tensor empty_strided_pinned(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device);
+
+// One of the three above by the device's type (CPU: core's empty_cpu), for
+// the staging buffers of copies.
+Tensor empty_strided_on(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device);
 
 }  // namespace cuda
 }  // namespace st

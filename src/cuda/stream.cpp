@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "cuda/cuda_error.h"
+#include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 
 namespace st {
@@ -19,6 +21,11 @@ std::vector<cudaStream_t>& thread_streams() {
 cudaStream_t current_stream(int device) { return thread_streams()[static_cast<size_t>(device)]; }
 
 void set_current_stream(int device, cudaStream_t stream) { thread_streams()[static_cast<size_t>(device)] = stream; }
+
+void synchronize_current_stream(int device) {
+  DeviceGuard guard(device);  // NULL is the current device's default stream
+  ST_CUDA_CHECK(cudaStreamSynchronize(current_stream(device)));
+}
 
 }  // namespace cuda
 }  // namespace st

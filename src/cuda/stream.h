@@ -13,6 +13,8 @@ namespace cuda {
 cudaStream_t current_stream(int device);
 // `stream` is the caller's, on `device` (or NULL); stride never destroys it.
 void set_current_stream(int device, cudaStream_t stream);
+// Waits until the work queued on this thread's current stream of `device` has run.
+void synchronize_current_stream(int device);
 
 }  // namespace cuda
 }  // namespace st

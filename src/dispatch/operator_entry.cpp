@@ -22,6 +22,8 @@ constexpr uint64_t skippable_functionality_bits() {
 
 }  // namespace
 
+std::atomic<uint64_t> g_dispatch_table_epoch{0};
+
 OperatorEntry::OperatorEntry(std::string name)
     : name_(std::move(name)), non_fallthrough_keys_(~skippable_functionality_bits()) {
   for (auto& entry : table_) entry.store(nullptr, std::memory_order_relaxed);
@@ -125,6 +127,7 @@ void OperatorEntry::update_dispatch_table() {
     if (has_kernel) mask |= DispatchKeySet(key).raw_repr();
   }
   non_fallthrough_keys_.store(mask, std::memory_order_relaxed);
+  g_dispatch_table_epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void OperatorEntry::report_missing_kernel(DispatchKeySet keys) const {

@@ -21,6 +21,13 @@
 // nonFallthroughKeys_), so the skip costs one AND. A call that read the
 // mask just before a change lands on the fall-through kernel instead,
 // which removes the key and redispatches: slower, equally right.
+//
+// Note [Dispatch table epoch]
+// Every change to any operator's table bumps one process-wide counter,
+// after the new entries are stored. Code that caches a conclusion drawn
+// from table contents (that a chain of calls lands on known kernels, see
+// ops/direct_calls.h) records the epoch it read before looking and trusts
+// the conclusion only while the epoch is unchanged.
 #pragma once
 
 #include <atomic>
@@ -33,6 +40,11 @@
 
 namespace st {
 namespace dispatch {
+
+extern std::atomic<uint64_t> g_dispatch_table_epoch;
+
+// See Note [Dispatch table epoch].
+ST_FORCE_INLINE uint64_t dispatch_table_epoch() { return g_dispatch_table_epoch.load(std::memory_order_acquire); }
 
 class OperatorEntry {
  public:

@@ -105,6 +105,14 @@ struct Operator<Tag, Ret(Args...)> {
     return handle().redispatch(keys, std::forward<Args>(args)...);
   }
 
+  // Whether a call whose keys are `keys` (as compute_dispatch_key_set gives
+  // them, before the operator's fall-through mask) runs `kernel` first.
+  static bool dispatches_to(DispatchKeySet keys, Ret (*kernel)(DispatchKeySet, Args...)) {
+    const OperatorEntry& entry = handle().entry();
+    return entry.table_entry((keys & entry.non_fallthrough_keys()).table_index()) ==
+           reinterpret_cast<ErasedKernelFn>(kernel);
+  }
+
   // Times everything below the Tracing key; reports on return and on exception.
   static Ret tracing_kernel(DispatchKeySet keys, Args... args) {
     TraceScope scope(Tag::kName);

@@ -1,8 +1,9 @@
 // The copy_ operator and its kernel for host memory (API.md, st_copy): the
 // preconditions every backend shares (core/copy_preconditions.h), staging
 // through a temporary when src and dst share memory, then the CPU kernel
-// over a TensorIterator. copy_ dispatches on the union of dst's and src's
-// keys, so a CUDA operand selects the CUDA backend's kernel.
+// over a TensorIterator (small tensors skip the iterator: cpu/copy_small.h).
+// copy_ dispatches on the union of dst's and src's keys, so a CUDA operand
+// selects the CUDA backend's kernel.
 #include "ops/copy.h"
 
 #include "core/contiguity.h"
@@ -11,8 +12,10 @@
 #include "core/empty.h"
 #include "core/error.h"
 #include "cpu/copy_kernel.h"
+#include "cpu/copy_small.h"
 #include "dispatch/registration.h"
 #include "iter/tensor_iterator.h"
+#include "ops/direct_calls.h"
 
 namespace st {
 namespace ops {
@@ -22,6 +25,7 @@ ST_DEFINE_OPERATOR(Copy, "copy_", "copy_(Tensor(a!) self, Tensor src, bool non_b
                    void(const Tensor&, const Tensor&, bool));
 
 void run_cpu_copy(const Tensor& dst, const Tensor& src) {
+  if (cpu::copy_small(dst, src)) return;
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(dst, "dst")
                             .add_input(src, "src")
@@ -56,7 +60,24 @@ ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
 
 }  // namespace
 
-void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) { Copy::call(dst, src, non_blocking); }
+namespace detail {
+bool copy_reaches_own_kernel(dispatch::DispatchKeySet keys) { return Copy::dispatches_to(keys, &copy_cpu); }
+}  // namespace detail
+
+void direct::copy_into_new_cpu(const Tensor& dst, const Tensor& src) {
+  // copy_cpu, where check_copy's answer is known for a tensor that
+  // direct::empty_like_cpu(src, …) has just made: writable, dense, src's
+  // shape, in memory that was free while src was alive, so apart from
+  // src's. Direct, or Nothing without elements.
+  if (dst.numel() != 0) run_cpu_copy(dst, src);
+}
+
+void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  if (dispatches_as_cpu(dst) && dispatches_as_cpu(src) && direct_calls_allowed()) {
+    return copy_cpu(kDirectCallKeys, dst, src, non_blocking);
+  }
+  Copy::call(dst, src, non_blocking);
+}
 
 }  // namespace ops
 }  // namespace st

@@ -16,6 +16,10 @@ void fill_(const Tensor& dst, double value);
 Tensor clone(const Tensor& src, MemoryFormat fmt);
 // `src` itself when it is contiguous in `fmt`, else clone(src, fmt). PRESERVE is invalid.
 Tensor contiguous(const Tensor& src, MemoryFormat fmt);
+// contiguous(src, fmt) for a caller that hands `src` back by itself: true
+// when the answer is `src` (*out untouched), else false with the new
+// tensor in *out. Spares the copy of the reference when nothing is to do.
+bool contiguous_is_self(const Tensor& src, MemoryFormat fmt, Tensor* out);
 // `src` itself when dtype and device match and it is contiguous in `fmt`
 // (PRESERVE: always); else a new tensor.
 Tensor to(const Tensor& src, ScalarType dtype, Device device, MemoryFormat fmt);

@@ -1,7 +1,8 @@
-// The factory operators empty_strided and empty_like. Tensor creation goes
-// through the dispatcher: empty_strided picks its backend from the device
-// argument (its BackendSelect kernel, below); the backends' kernels live in
-// src/cpu and src/cuda; empty_like is composite (ops/empty_like.cpp).
+// The factory operator empty_strided, and empty and strides_like. Tensor
+// creation goes through the dispatcher: empty_strided picks its backend from
+// the device argument (its BackendSelect kernel, below); the backends'
+// kernels live in src/cpu and src/cuda; empty_like is composite
+// (ops/empty_like.cpp).
 #include "ops/empty.h"
 
 #include <cstdint>
@@ -10,7 +11,9 @@
 #include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "cpu/empty_kernel.h"
 #include "dispatch/registration.h"
+#include "ops/direct_calls.h"
 
 namespace st {
 namespace ops {
@@ -22,9 +25,6 @@ using dispatch::DispatchKeySet;
 ST_DEFINE_OPERATOR(EmptyStrided, "empty_strided",
                    "empty_strided(int[] size, int[] stride, ScalarType dtype, Device device) -> Tensor",
                    Tensor(const DimVector&, const DimVector&, ScalarType, Device));
-
-ST_DEFINE_OPERATOR(EmptyLike, "empty_like", "empty_like(Tensor self, MemoryFormat memory_format) -> Tensor",
-                   Tensor(const Tensor&, MemoryFormat));
 
 // No tensor argument carries a backend, so the device argument gives it (as
 // PyTorch's generated BackendSelect kernels). A device that needs CUDA is
@@ -40,8 +40,22 @@ ST_REGISTER_KERNEL("empty_strided", BackendSelect, empty_strided_backend_select)
 
 }  // namespace
 
+namespace detail {
+bool empty_strided_reaches_own_kernels(DispatchKeySet keys) {
+  // A factory has no tensor argument, so its call has the included keys
+  // alone: BackendSelect runs first, then the CPU kernel with the keys the
+  // BackendSelect kernel computes for a CPU device.
+  return EmptyStrided::dispatches_to(DispatchKeySet(DispatchKey::BackendSelect), &empty_strided_backend_select) &&
+         EmptyStrided::dispatches_to(keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect),
+                                     &cpu::empty_strided_cpu);
+}
+}  // namespace detail
+
 Tensor empty_strided(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   check_empty_layout(sizes, strides);  // argument errors before the device's answer
+  if (device.type == DeviceType::CPU && direct_calls_allowed()) {
+    return cpu::empty_strided_cpu(kDirectCallKeys, sizes, strides, dtype, device);
+  }
   return EmptyStrided::call(sizes, strides, dtype, device);
 }
 
@@ -80,8 +94,6 @@ DimVector strides_like(const Tensor& src, MemoryFormat fmt) {
   }
   fail(ST_ERROR_INVALID_ARGUMENT, "fmt = %d is not an st_memory_format", static_cast<int>(fmt));
 }
-
-Tensor empty_like(const Tensor& src, MemoryFormat fmt) { return EmptyLike::call(src, fmt); }
 
 }  // namespace ops
 }  // namespace st

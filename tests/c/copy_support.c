@@ -540,3 +540,52 @@ int is_non_overlapping_and_dense(int32_t ndim, const int64_t* sizes, const int64
   }
   return 1;
 }
+
+/* ---- Random copy cases ------------------------------------------------------ */
+
+void copy_case_destroy(copy_case* c) {
+  buffer_destroy(&c->db);
+  buffer_destroy(&c->sb);
+}
+
+/* Pairs of different dtypes whose conversions are exact for the small
+ * integers the sources hold (0..1 for bool, 0..100 for uint8, else -100..100). */
+static const st_dtype converting_pairs[][2] = {
+    /* {dst, src} */
+    {ST_FLOAT32, ST_INT32},      {ST_INT16, ST_FLOAT64},    {ST_FLOAT16, ST_UINT8}, {ST_INT64, ST_INT8},
+    {ST_COMPLEX128, ST_FLOAT32}, {ST_FLOAT64, ST_BFLOAT16}, {ST_BOOL, ST_INT16},    {ST_FLOAT32, ST_BOOL},
+    {ST_INT8, ST_COMPLEX64},     {ST_BFLOAT16, ST_FLOAT16},
+};
+#define NUM_PAIRS ((int)(sizeof converting_pairs / sizeof converting_pairs[0]))
+
+void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c) {
+  int32_t nd = 1 + (int32_t)rng_below(rng, 6);
+  int64_t sizes[ST_MAX_DIMS] = {0}, ssizes[ST_MAX_DIMS] = {0};
+  for (int32_t d = 0; d < nd; ++d) sizes[d] = rng_below(rng, 20) == 0 ? 0 : 1 + rng_below(rng, 7);
+  if (converting) {
+    int p = (int)rng_below(rng, NUM_PAIRS);
+    c->dst_dtype = converting_pairs[p][0];
+    c->src_dtype = converting_pairs[p][1];
+  } else {
+    c->dst_dtype = c->src_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
+  }
+  int64_t dn = random_layout(rng, nd, sizes, 0, &c->dl);
+
+  int broadcast_odds = kind == BROADCAST_SOURCE ? 2 : 4;
+  int32_t dropped = rng_below(rng, broadcast_odds) == 0 ? (int32_t)rng_below(rng, nd + 1) : 0;
+  int32_t snd = nd - dropped;
+  for (int32_t j = 0; j < snd; ++j) ssizes[j] = rng_below(rng, broadcast_odds) == 0 ? 1 : sizes[j + dropped];
+  int64_t sn = random_layout(rng, snd, ssizes, 1, &c->sl);
+  if (kind == BROADCAST_SOURCE) { /* make sure something broadcasts */
+    int broadcasts = dropped > 0;
+    for (int32_t j = 0; j < snd; ++j) broadcasts |= c->sl.sizes[j] != sizes[j + dropped] || c->sl.strides[j] == 0;
+    if (!broadcasts) {
+      c->sl.ndim = 0; /* a 0-d src broadcasts to anything */
+      c->sl.offset = 0;
+    }
+  }
+
+  c->db = buffer_create(c->dst_dtype, dn, rng);
+  c->sb = buffer_create(c->src_dtype, sn, rng);
+  if (converting) buffer_fill_small_ints(&c->sb, rng);
+}

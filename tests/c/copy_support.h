@@ -78,6 +78,25 @@ int64_t layout_numel(const layout* l);
  * dims of size > 1 get stride 0. Returns the buffer length in elements. */
 int64_t random_layout(uint64_t* rng, int32_t ndim, const int64_t* sizes, int allow_expand, layout* out);
 
+/* ---- Random copy cases ------------------------------------------------------ */
+
+/* A copy between two random layouts over padded buffers of random bytes. */
+typedef struct copy_case {
+  st_dtype dst_dtype, src_dtype;
+  layout dl, sl;
+  buffer db, sb;
+} copy_case;
+
+enum source_kind { ANY_SOURCE, BROADCAST_SOURCE };
+
+/* A random case: dst of 1 to 6 dims, sizes 0 to 7 (0 rarely); src of dst's
+ * last dims or fewer (any may be 1 or a stride-0 expand); BROADCAST_SOURCE
+ * makes sure something broadcasts. Converting cases take a pair of
+ * different dtypes whose conversions are exact for the small integers the
+ * source then holds (buffer_fill_small_ints); else one random dtype. */
+void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c);
+void copy_case_destroy(copy_case* c);
+
 /* ---- Values and the reference copy ---------------------------------------- */
 
 /* Writes the small integer `v` (|v| <= 256, 0 or 1 for bool, >= 0 for

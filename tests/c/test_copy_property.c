@@ -12,12 +12,6 @@
 
 #define CASES 3000
 
-typedef struct copy_case {
-  st_dtype dst_dtype, src_dtype;
-  layout dl, sl;
-  buffer db, sb;
-} copy_case;
-
 static int32_t g_threads_before;
 
 static int save_threads(void** state) {
@@ -82,67 +76,16 @@ static void check_copy(copy_case* c, const char* what) {
   free(src_before);
 }
 
-static void destroy_case(copy_case* c) {
-  buffer_destroy(&c->db);
-  buffer_destroy(&c->sb);
-}
-
-/* Pairs of different dtypes whose conversions are exact for the small
- * integers the sources hold (0..1 for bool, 0..100 for uint8, else -100..100). */
-static const st_dtype converting_pairs[][2] = {
-    /* {dst, src} */
-    {ST_FLOAT32, ST_INT32},      {ST_INT16, ST_FLOAT64},    {ST_FLOAT16, ST_UINT8}, {ST_INT64, ST_INT8},
-    {ST_COMPLEX128, ST_FLOAT32}, {ST_FLOAT64, ST_BFLOAT16}, {ST_BOOL, ST_INT16},    {ST_FLOAT32, ST_BOOL},
-    {ST_INT8, ST_COMPLEX64},     {ST_BFLOAT16, ST_FLOAT16},
-};
-#define NUM_PAIRS ((int)(sizeof converting_pairs / sizeof converting_pairs[0]))
-
-enum source_kind { ANY_SOURCE, BROADCAST_SOURCE };
-
-/* A random case: dst of 1 to 6 dims, sizes 0 to 7 (0 rarely); src of dst's
- * last dims or fewer (any may be 1 or a stride-0 expand). */
-static void random_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c) {
-  int32_t nd = 1 + (int32_t)rng_below(rng, 6);
-  int64_t sizes[ST_MAX_DIMS], ssizes[ST_MAX_DIMS];
-  for (int32_t d = 0; d < nd; ++d) sizes[d] = rng_below(rng, 20) == 0 ? 0 : 1 + rng_below(rng, 7);
-  if (converting) {
-    int p = (int)rng_below(rng, NUM_PAIRS);
-    c->dst_dtype = converting_pairs[p][0];
-    c->src_dtype = converting_pairs[p][1];
-  } else {
-    c->dst_dtype = c->src_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
-  }
-  int64_t dn = random_layout(rng, nd, sizes, 0, &c->dl);
-
-  int broadcast_odds = kind == BROADCAST_SOURCE ? 2 : 4;
-  int32_t dropped = rng_below(rng, broadcast_odds) == 0 ? (int32_t)rng_below(rng, nd + 1) : 0;
-  int32_t snd = nd - dropped;
-  for (int32_t j = 0; j < snd; ++j) ssizes[j] = rng_below(rng, broadcast_odds) == 0 ? 1 : sizes[j + dropped];
-  int64_t sn = random_layout(rng, snd, ssizes, 1, &c->sl);
-  if (kind == BROADCAST_SOURCE) { /* make sure something broadcasts */
-    int broadcasts = dropped > 0;
-    for (int32_t j = 0; j < snd; ++j) broadcasts |= c->sl.sizes[j] != sizes[j + dropped] || c->sl.strides[j] == 0;
-    if (!broadcasts) {
-      c->sl.ndim = 0; /* a 0-d src broadcasts to anything */
-      c->sl.offset = 0;
-    }
-  }
-
-  c->db = buffer_create(c->dst_dtype, dn, rng);
-  c->sb = buffer_create(c->src_dtype, sn, rng);
-  if (converting) buffer_fill_small_ints(&c->sb, rng);
-}
-
 static void run_random_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind) {
   uint64_t seed = test_seed(name, fixed_seed);
   for (int i = 0; i < cases; ++i) {
     uint64_t rng = seed ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull);
     copy_case c;
-    random_case(&rng, converting, kind, &c);
+    random_copy_case(&rng, converting, kind, &c);
     char what[128];
     snprintf(what, sizeof what, "%s, seed %llu, case %d", name, (unsigned long long)seed, i);
     check_copy(&c, what);
-    destroy_case(&c);
+    copy_case_destroy(&c);
   }
 }
 
@@ -184,7 +127,7 @@ static void transpose_of(st_dtype dtype) {
   src_t.sizes[0] = 700, src_t.sizes[1] = 300, src_t.strides[0] = 1, src_t.strides[1] = 700;
   make_case(&c, dtype, row_major(2, DIMS(700, 300), 5), 700 * 300 + 10, dtype, src_t, 300 * 700);
   check_copy(&c, "transpose 300x700");
-  destroy_case(&c);
+  copy_case_destroy(&c);
 }
 
 static void transposes_of_300x700_match_the_reference(void** state) {
@@ -202,7 +145,7 @@ static void copy_into_a_transposed_300x700_dst_matches_the_reference(void** stat
   dst_t.sizes[0] = 700, dst_t.sizes[1] = 300, dst_t.strides[0] = 1, dst_t.strides[1] = 700;
   make_case(&c, ST_FLOAT64, dst_t, 300 * 700 + 6, ST_FLOAT64, row_major(2, DIMS(700, 300), 0), 700 * 300);
   check_copy(&c, "into a transposed dst");
-  destroy_case(&c);
+  copy_case_destroy(&c);
 }
 
 /* NCHW (4, 64, 80, 80) row-major into a channels-last dst of the same shape
@@ -218,7 +161,7 @@ static void nchw_to_nhwc(st_dtype dst_dtype, st_dtype src_dtype) {
   memcpy(dst.strides, DIMS(h * w * ch, 1, w * ch, ch), sizeof(int64_t) * 4);
   make_case(&c, dst_dtype, dst, numel + 14, src_dtype, row_major(4, DIMS(n, ch, h, w), 0), numel);
   check_copy(&c, "NCHW to NHWC");
-  destroy_case(&c);
+  copy_case_destroy(&c);
 }
 
 static void nchw_to_nhwc_of_1_6_million_elements_matches_the_reference(void** state) {
@@ -240,7 +183,7 @@ static void broadcast_row_into_a_big_matrix_matches_the_reference(void** state) 
   dst.strides[0] = 1024;
   make_case(&c, ST_FLOAT32, dst, 2000 * 1024, ST_FLOAT32, row_major(1, DIMS(1000), 0), 1000);
   check_copy(&c, "broadcast row");
-  destroy_case(&c);
+  copy_case_destroy(&c);
 }
 
 /* A (2000, 1) column, converted, into a (2000, 1000) dst. */
@@ -250,7 +193,7 @@ static void broadcast_column_with_conversion_matches_the_reference(void** state)
   make_case(&c, ST_FLOAT64, row_major(2, DIMS(2000, 1000), 0), 2000 * 1000, ST_INT16, row_major(2, DIMS(2000, 1), 0),
             2000);
   check_copy(&c, "broadcast column");
-  destroy_case(&c);
+  copy_case_destroy(&c);
 }
 
 /* A 0-d src into a 0-d dst, and into a 3-d dst. */
@@ -262,10 +205,10 @@ static void scalar_sources_match_the_reference(void** state) {
   scalar.offset = 1;
   make_case(&c, ST_INT32, scalar, 3, ST_INT32, scalar, 2);
   check_copy(&c, "0-d into 0-d");
-  destroy_case(&c);
+  copy_case_destroy(&c);
   make_case(&c, ST_FLOAT32, row_major(3, DIMS(2, 3, 4), 0), 24, ST_INT8, scalar, 2);
   check_copy(&c, "0-d into 3-d");
-  destroy_case(&c);
+  copy_case_destroy(&c);
 }
 
 int main(void) {

@@ -1,4 +1,5 @@
 /* Versions, status and dtype names, and the thread-local error message. */
+/* ctest-labels: concurrency */
 #include <pthread.h>
 
 #include "support.h"

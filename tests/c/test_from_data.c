@@ -250,6 +250,20 @@ static void from_data_with_bad_sizes_is_invalid_argument(void** state) {
   expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 26, ST_FLOAT32, CPU);
 }
 
+/* Addresses that cannot hold the elements the strides describe: the call
+ * refuses them without stepping a pointer past either end of the address
+ * space (found by the fuzz target; the pointers are never dereferenced). */
+static void from_data_whose_elements_leave_the_address_space_is_invalid_argument(void** state) {
+  (void)state;
+  void* low = (void*)(uintptr_t)64;
+  expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, low, DIMS(3), DIMS(-1000), 1, ST_FLOAT32, CPU);
+  expect_message_contains("outside the address space");
+  void* high = (void*)(UINTPTR_MAX - 63);
+  expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, high, DIMS(100), NULL, 1, ST_FLOAT32, CPU);
+  expect_message_contains("outside the address space");
+  expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, high, DIMS(2, 2), DIMS(-1, 16), 2, ST_FLOAT32, CPU);
+}
+
 static void from_data_with_unknown_dtype_or_device_is_invalid_argument(void** state) {
   (void)state;
   expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 1, (st_dtype)12, CPU);
@@ -315,6 +329,7 @@ int main(void) {
       cmocka_unit_test(from_data_with_unknown_dtype_or_device_is_invalid_argument),
       cmocka_unit_test(from_data_on_cuda_is_device_unavailable),
       cmocka_unit_test(from_data_whose_span_overflows_is_out_of_memory),
+      cmocka_unit_test(from_data_whose_elements_leave_the_address_space_is_invalid_argument),
       cmocka_unit_test(from_data_whose_numel_overflows_is_out_of_memory),
       cmocka_unit_test(from_data_with_int64_min_stride_on_a_size_one_dim_wraps),
   };

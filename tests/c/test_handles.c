@@ -1,5 +1,6 @@
 /* Handles: reference counts, stale and forged ids, the null handle in every
  * function, and handles used from two threads at once. */
+/* ctest-labels: concurrency */
 #include <pthread.h>
 
 #include "support.h"

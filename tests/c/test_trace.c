@@ -1,6 +1,7 @@
 /* st_set_trace_callback: which calls are reported, in which order, from
  * which threads, and that nothing is once it is turned off; the operators
  * the copy functions are made of, each reported as it ends (nested first). */
+/* ctest-labels: concurrency */
 #include <pthread.h>
 
 #include "support.h"

@@ -1,6 +1,7 @@
 // The dispatcher through test-only operators: which kernel runs for which
 // keys, registration order, alias filling, redispatch, the thread-local
 // guards, errors, and registration while another thread calls.
+// ctest-labels: concurrency
 #include <atomic>
 #include <cstdio>
 #include <cstring>

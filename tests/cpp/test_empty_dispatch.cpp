@@ -1,6 +1,9 @@
 // Tensor creation through the dispatcher: empty_strided's BackendSelect and
 // CPU kernels, empty_like on CompositeImplicit calling empty_strided.
+#include <cstdint>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "core/cuda_hooks.h"
 #include "core/empty.h"
@@ -100,15 +103,44 @@ static void backend_without_kernel_is_not_implemented(void**) {
                       "it has kernels for BackendSelect, CPU");
 }
 
-static void pinned_memory_is_not_the_cpu_kernel_s_to_allocate(void**) {
+// Pinned host memory dispatches as CPU memory; the CPU kernel checks the
+// layout, then asks the CUDA hooks for the span's bytes on that device.
+struct PinnedRecordingHooks final : CudaHooks {
+  bool is_built() const override { return true; }
+  int device_count() const override { return 2; }
+  void check_device(Device) const override {}
+  Storage allocate(size_t nbytes, Device device) const override {
+    requests.push_back({nbytes, device});
+    return Storage::make(buffer, nbytes, device, MemoryRelease{});
+  }
+  mutable std::vector<std::pair<size_t, Device>> requests;
+  mutable unsigned char buffer[256] = {};
+};
+
+static void pinned_memory_comes_from_the_cuda_hooks(void**) {
   const CudaHooks* previous = &cuda_hooks();
-  static const AcceptingCudaHooks accepting;
-  install_cuda_hooks(&accepting);
-  const std::string msg = expect_error(ST_ERROR_NOT_IMPLEMENTED, [] {
-    ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDAHost, 0});
+  static PinnedRecordingHooks hooks;
+  hooks.requests.clear();
+  install_cuda_hooks(&hooks);
+  const Device pinned{DeviceType::CUDAHost, 1};
+  // Strides (1, 3) over sizes (3, 4): a span of 12 int32 elements.
+  const Tensor t = ops::empty_strided({3, 4}, {1, 3}, ScalarType::Int32, pinned);
+  // A layout error is reported before any allocation.
+  const std::string msg = expect_error(ST_ERROR_INVALID_ARGUMENT,
+                                       [&] { ops::empty_strided({3, 4}, {-1, 3}, ScalarType::Int32, pinned); });
+  // Zero strides that count more elements than int64 holds: refused before allocating.
+  expect_error(ST_ERROR_OUT_OF_MEMORY, [&] {
+    ops::empty_strided({INT64_MAX / 2, 4}, {0, 0}, ScalarType::Int32, pinned);
   });
   install_cuda_hooks(previous);
-  expect_contains(msg, "cuda_host");
+  assert_int_equal(hooks.requests.size(), 1);
+  assert_int_equal(hooks.requests[0].first, 12 * 4);
+  assert_true(hooks.requests[0].second == pinned);
+  assert_true(t.device() == pinned);
+  assert_ptr_equal(t.data(), hooks.buffer);
+  assert_true(t.sizes() == (DimVector{3, 4}));
+  assert_true(t.strides() == (DimVector{1, 3}));
+  expect_contains(msg, "strides[0] = -1 is negative");
 }
 
 int main() {
@@ -117,7 +149,7 @@ int main() {
       cmocka_unit_test(factories_dispatch_through_backend_select_to_the_newest_cpu_kernel),
       cmocka_unit_test(cuda_devices_answer_device_unavailable_without_cuda),
       cmocka_unit_test(backend_without_kernel_is_not_implemented),
-      cmocka_unit_test(pinned_memory_is_not_the_cpu_kernel_s_to_allocate),
+      cmocka_unit_test(pinned_memory_comes_from_the_cuda_hooks),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -2,6 +2,7 @@
 // st_set_parallel_for: chunks cover the range exactly once, small work and
 // nested work stay serial, exceptions come back after every chunk ran, and
 // a TensorIterator copy gives the same bytes either way.
+// ctest-labels: concurrency
 #include <algorithm>
 #include <atomic>
 #include <mutex>

@@ -1,5 +1,6 @@
 // The Tracing key: what is reported, in which order, on failure, and while
 // the callback changes under other threads.
+// ctest-labels: concurrency
 #include <atomic>
 #include <memory>
 #include <string>

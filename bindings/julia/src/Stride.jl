@@ -17,7 +17,7 @@ export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
        as_strided, permute, transpose_dims, slice, select, expand, unsqueeze, squeeze, flip,
        view_as, reshape_as, contiguous, clone, copy_from!, to, fill_value!, zero!,
        to_dlpack, to_dlpack_versioned, from_dlpack, from_dlpack_versioned,
-       version, set_num_threads, num_threads
+       version, set_num_threads, num_threads, live_tensor_count
 
 const libstride = get(ENV, "STRIDE_LIBRARY", "libstride")
 const MAX_DIMS = 25
@@ -423,6 +423,16 @@ cuda_set_stream(device::Integer, stream::Ptr{Cvoid}) =
 
 cuda_synchronize(device::Integer=0) =
     check(ccall((:st_cuda_synchronize, libstride), Int32, (Int32,), Int32(device)))
+
+"""The number of live handles in the process: 0 once everything is released (a leak check)."""
+function live_tensor_count()
+    n = Ref{Int64}(0)
+    check(ccall((:st_live_tensor_count, libstride), Int32, (Ref{Int64},), n))
+    return Int(n[])
+end
+
+"""The library's table of function pointers (`st_api`) for `version`, or C_NULL when the library is older."""
+get_api(version::Integer=1) = ccall((:st_get_api, libstride), Ptr{Cvoid}, (UInt32,), UInt32(version))
 
 function Base.show(io::IO, t::Tensor)
     if t.h.id == 0

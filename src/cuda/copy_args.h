@@ -1,0 +1,73 @@
+// The arguments of the copy and fill kernels: plain structs passed by value
+// to a launch, built on the host from a TensorIterator part that fits
+// 32-bit indexing (so every element index and byte offset fits int32).
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/element_io.h"
+#include "cuda/offset_calculator.h"
+#include "cuda/vectorize.h"
+
+namespace st {
+namespace cuda {
+
+// Same dtype, contiguous on both sides: bytes [0, head + words × word + tail).
+struct BytesCopyArgs {
+  char* dst;
+  const char* src;
+  BytesPlan plan;
+};
+
+// Converting, contiguous on both sides (Note [Vectorized contiguous copies]).
+struct VectorCopyArgs {
+  char* dst;
+  const char* src;
+  VectorPlan plan;
+};
+
+// Any layout: element i of the iteration sits at offsets.get(i) (dst, src).
+struct StridedCopyArgs {
+  char* dst;
+  const char* src;
+  OffsetCalculator<2> offsets;
+  uint32_t numel;
+};
+
+// A batch of rows × cols matrices, dst fastest along rows and src fastest
+// along cols (cuda/transpose_tile.h). Strides in bytes; batch_offsets gives
+// the (dst, src) byte offset of each matrix.
+struct TransposeCopyArgs {
+  char* dst;
+  const char* src;
+  uint32_t rows;
+  uint32_t cols;
+  int64_t dst_row_stride;
+  int64_t dst_col_stride;
+  int64_t src_row_stride;
+  int64_t src_col_stride;
+  uint32_t row_tiles;
+  uint32_t col_tiles;
+  uint32_t batches;
+  OffsetCalculator<2> batch_offsets;
+};
+
+// Fill, contiguous: the bytes of `plan` (dst and src alike, head and tail
+// whole elements) get `pattern`, the element's bytes repeated to 16.
+struct FillContiguousArgs {
+  char* dst;
+  BytesPlan plan;
+  Word16 pattern;
+};
+
+// Fill, any layout: element i at offsets.get(i) gets `value` (Word<N> or Bytes<N>).
+template <typename T>
+struct FillStridedArgs {
+  char* dst;
+  OffsetCalculator<1> offsets;
+  uint32_t numel;
+  T value;
+};
+
+}  // namespace cuda
+}  // namespace st

@@ -1,0 +1,61 @@
+// The CUDA kernel of copy_. copy_ dispatches on the union of dst's and
+// src's keys, so this runs whenever either is in CUDA device memory
+// (pinned host memory is CPU memory to the dispatcher). The preconditions
+// are the CPU kernel's (core/copy_preconditions.h), checked in the same
+// order, then: within one device the device kernels (cuda/device_copy.h),
+// else the staged transfer (cuda/cross_device_copy.h).
+//
+// Unless `non_blocking`, the copy has finished when the call returns (the
+// header's promise), so the stream it ran on is synchronized; PyTorch
+// leaves copies within device memory asynchronous either way, and a caller
+// who wants that here passes non_blocking.
+#include "core/contiguity.h"
+#include "core/copy_preconditions.h"
+#include "core/error.h"
+#include "cuda/cross_device_copy.h"
+#include "cuda/device_copy.h"
+#include "cuda/device_status.h"
+#include "cuda/empty.h"
+#include "cuda/host_copy.h"
+#include "cuda/stream.h"
+#include "dispatch/registration.h"
+
+namespace st {
+namespace cuda {
+namespace {
+
+// dst and src share no memory.
+void copy_without_overlap(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  if (dst.device().is_host() && src.device().is_host()) {
+    copy_on_host(dst, src);
+  } else if (dst.device() == src.device()) {
+    copy_on_device(dst, src);
+  } else {
+    copy_across_devices(dst, src, non_blocking);
+  }
+}
+
+void copy_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool non_blocking) {
+  const CopyAction action = check_copy(dst, src);
+  if (action == CopyAction::Nothing) return;
+  if (dst.device().type != DeviceType::CPU) check_device(dst.device());
+  if (src.device().type != DeviceType::CPU) check_device(src.device());
+  if (action == CopyAction::ViaTemporary) {
+    // src and dst share memory, so they are on one device: src is read in
+    // full into a temporary of its own shape there, then copied into dst
+    // (stream order keeps the two copies in sequence).
+    const Tensor staged = empty_strided_on(src.sizes(), contiguous_strides(src.sizes()), src.dtype(), src.device());
+    copy_without_overlap(staged, src, non_blocking);
+    copy_without_overlap(dst, staged, non_blocking);
+  } else {
+    copy_without_overlap(dst, src, non_blocking);
+  }
+  // The last step of every copy runs on dst's device when dst is device
+  // memory (between GPUs dst's stream waits for the transfer), else on src's.
+  if (!non_blocking) synchronize_current_stream((dst.device().is_cuda() ? dst : src).device().index);
+}
+ST_REGISTER_KERNEL("copy_", CUDA, copy_cuda);
+
+}  // namespace
+}  // namespace cuda
+}  // namespace st

@@ -1,0 +1,41 @@
+// Launches of the copy and fill kernels on a stream of the current device.
+// Each checks the launch (cudaGetLastError) and throws through
+// ST_CUDA_CHECK. The kernels live in .cu files split so that no one
+// translation unit instantiates more than a few dozen of them:
+//   copy_same_dtype.cu      bytes, strided and transpose kernels by element size;
+//   copy_convert_from_*.cu  the 132 converting pairs, grouped by source dtype;
+//   fill.cu                 fill by element size.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "core/dtype.h"
+#include "cuda/copy_args.h"
+
+namespace st {
+namespace cuda {
+
+// ---- Same dtype: elements are moved as raw bytes of `item_size` (1, 2, 4, 8 or 16).
+void launch_copy_bytes(const BytesCopyArgs& args, cudaStream_t stream);
+// `aligned`: both data pointers are multiples of item_size (else byte-wise elements).
+void launch_copy_strided_same(int item_size, bool aligned, const StridedCopyArgs& args, cudaStream_t stream);
+void launch_copy_transpose_same(int item_size, const TransposeCopyArgs& args, cudaStream_t stream);
+
+// ---- Conversions from `src_t` (a dtype's C++ type) to dtype `dst` != src.
+// Explicitly instantiated for each source type by the copy_convert_from_*.cu
+// files; operands aligned to their element size.
+template <typename src_t>
+void launch_convert_vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream);
+template <typename src_t>
+void launch_convert_strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream);
+template <typename src_t>
+void launch_convert_transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream);
+
+// ---- Fill with the `item_size`-byte element at the start of the pattern.
+void launch_fill_contiguous(int item_size, const FillContiguousArgs& args, cudaStream_t stream);
+// `value` holds the element's bytes; `aligned` as above.
+void launch_fill_strided(int item_size, bool aligned, char* dst, const OffsetCalculator<1>& offsets, uint32_t numel,
+                         const Word16& value, cudaStream_t stream);
+
+}  // namespace cuda
+}  // namespace st

@@ -1,0 +1,204 @@
+// What each thread of the copy kernels does, as host/device functions of
+// (block, thread). The __global__ kernels (copy_kernels.cuh) only read
+// blockIdx and threadIdx and call these; the host tests call them for every
+// (block, thread) of a launch over host memory and compare the result with
+// the CPU copy, so the index math and the conversions of the kernels are
+// checked on machines without a GPU.
+//
+// Elements are converted by convert<To>(From) (core/convert.h), the CPU
+// kernel's own rules. Copies that keep the dtype move Word<N> (or Bytes<N>
+// when unaligned) and never interpret the bits, as the CPU's memcpy.
+#pragma once
+
+#include <cstdint>
+
+#include "core/convert.h"
+#include "core/macros.h"
+#include "cuda/copy_args.h"
+#include "cuda/element_io.h"
+#include "cuda/transpose_tile.h"
+#include "cuda/vectorize.h"
+
+namespace st {
+namespace cuda {
+
+// Threads per block of the elementwise kernels, and elements (or words)
+// each thread moves: four independent accesses in flight per thread (as
+// PyTorch's thread_work_size).
+constexpr int kCopyThreads = 128;
+constexpr int kCopyUnroll = 4;
+
+// Blocks that cover `work` items at `per_block` items per block; at least
+// one, so that a launch with only a head or a tail still runs.
+inline uint32_t blocks_for(int64_t work, int64_t per_block) {
+  const int64_t blocks = (work + per_block - 1) / per_block;
+  return static_cast<uint32_t>(blocks > 0 ? blocks : 1);
+}
+
+template <typename D, typename S>
+ST_HOST_DEVICE ST_FORCE_INLINE void convert_element(char* dst, const char* src) {
+  store_value<D>(dst, convert<D>(load_value<S>(src)));
+}
+
+// ---- Bytes: blocks_for(words, kCopyThreads * kCopyUnroll) blocks.
+
+template <int W>
+ST_HOST_DEVICE ST_FORCE_INLINE void copy_bytes_thread(const BytesCopyArgs& a, uint32_t block, uint32_t tid) {
+  const BytesPlan& p = a.plan;
+  char* dst = a.dst + p.head;
+  const char* src = a.src + p.head;
+  const uint32_t words = static_cast<uint32_t>(p.words);
+  const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t w = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (w < words) {
+      const size_t at = static_cast<size_t>(w) * W;
+      store_as<Word<W>>(dst + at, load_as<Word<W>>(src + at));
+    }
+  }
+  if (block == 0) {  // head and tail are shorter than a word, so shorter than a block
+    if (tid < p.head) a.dst[tid] = a.src[tid];
+    if (tid < p.tail) {
+      const size_t at = static_cast<size_t>(p.head) + static_cast<size_t>(p.words) * W + tid;
+      a.dst[at] = a.src[at];
+    }
+  }
+}
+
+// ---- Vectorized conversion: blocks_for(vectors, kCopyThreads) blocks, one
+// vector of vector_elements(sizeof D, sizeof S) elements per thread.
+
+template <typename D, typename S>
+struct VectorShape {
+  static constexpr int kVec = vector_elements(sizeof(memory_t<D>), sizeof(memory_t<S>));
+  static constexpr int kSrcChunks = kVec / Chunk16<S>::kCount;
+  static constexpr int kDstChunks = kVec / Chunk16<D>::kCount;
+  static_assert(kSrcChunks >= 1 && kDstChunks >= 1, "a vector fills whole 16-byte chunks on both sides");
+};
+
+template <typename D, typename S>
+ST_HOST_DEVICE ST_FORCE_INLINE void convert_vectorized_thread(const VectorCopyArgs& a, uint32_t block, uint32_t tid) {
+  using Shape = VectorShape<D, S>;
+  constexpr size_t kDstSize = sizeof(memory_t<D>), kSrcSize = sizeof(memory_t<S>);
+  const VectorPlan& p = a.plan;
+  const uint32_t v = block * kCopyThreads + tid;
+  if (v < static_cast<uint32_t>(p.vectors)) {
+    const size_t first = static_cast<size_t>(p.head) + static_cast<size_t>(v) * Shape::kVec;
+    const char* src = a.src + first * kSrcSize;
+    char* dst = a.dst + first * kDstSize;
+    Chunk16<S> in[Shape::kSrcChunks];
+    ST_UNROLL
+    for (int c = 0; c < Shape::kSrcChunks; ++c) in[c] = load_as<Chunk16<S>>(src + 16 * c);
+    Chunk16<D> out[Shape::kDstChunks];
+    ST_UNROLL
+    for (int i = 0; i < Shape::kVec; ++i) {
+      const S s = from_memory<S>(in[i / Chunk16<S>::kCount].v[i % Chunk16<S>::kCount]);
+      out[i / Chunk16<D>::kCount].v[i % Chunk16<D>::kCount] = to_memory<D>(convert<D>(s));
+    }
+    ST_UNROLL
+    for (int c = 0; c < Shape::kDstChunks; ++c) store_as<Chunk16<D>>(dst + 16 * c, out[c]);
+  }
+  if (block == 0) {  // head and tail hold fewer than kVec <= 16 elements
+    if (tid < p.head) convert_element<D, S>(a.dst + tid * kDstSize, a.src + tid * kSrcSize);
+    if (tid < p.tail) {
+      const size_t at = static_cast<size_t>(p.head) + static_cast<size_t>(p.vectors) * Shape::kVec + tid;
+      convert_element<D, S>(a.dst + at * kDstSize, a.src + at * kSrcSize);
+    }
+  }
+}
+
+// ---- Strided: blocks_for(numel, kCopyThreads * kCopyUnroll) blocks. D and
+// S are dtypes' C++ types (a conversion), or both Word<N> / Bytes<N>.
+
+template <typename D, typename S>
+ST_HOST_DEVICE ST_FORCE_INLINE void copy_strided_thread(const StridedCopyArgs& a, uint32_t block, uint32_t tid) {
+  const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (i < a.numel) {
+      const auto offsets = a.offsets.get(i);
+      convert_element<D, S>(a.dst + offsets[0], a.src + offsets[1]);
+    }
+  }
+}
+
+// ---- Transpose: a grid of (col_tiles, min(row_tiles, 65535),
+// min(batches, 65535)) blocks of TransposeTile::kTile × kBlockRows threads;
+// each block loops over row tiles and batches, and for each runs the load
+// phase, a barrier, the store phase and a barrier. The shared tile holds
+// dst elements (converted while loaded).
+
+template <typename D>
+using TileOf = TransposeTile<static_cast<int>(sizeof(memory_t<D>))>;
+
+template <typename D, typename S>
+ST_HOST_DEVICE ST_FORCE_INLINE void transpose_load_phase(const TransposeCopyArgs& a, memory_t<D>* tile,
+                                                         int64_t src_offset, uint32_t tile_row, uint32_t tile_col,
+                                                         int tx, int ty) {
+  constexpr int kItem = static_cast<int>(sizeof(memory_t<D>));
+  ST_UNROLL
+  for (int step = 0; step < TileOf<D>::kSteps; ++step) {
+    const TileElement<uint32_t> e = transpose_load<kItem, uint32_t>(tile_row, tile_col, tx, ty, step, a.rows, a.cols);
+    if (e.inside) {
+      const int64_t at = src_offset + static_cast<int64_t>(e.row) * a.src_row_stride +
+                         static_cast<int64_t>(e.col) * a.src_col_stride;
+      tile[e.shared] = to_memory<D>(convert<D>(load_value<S>(a.src + at)));
+    }
+  }
+}
+
+template <typename D>
+ST_HOST_DEVICE ST_FORCE_INLINE void transpose_store_phase(const TransposeCopyArgs& a, const memory_t<D>* tile,
+                                                          int64_t dst_offset, uint32_t tile_row, uint32_t tile_col,
+                                                          int tx, int ty) {
+  constexpr int kItem = static_cast<int>(sizeof(memory_t<D>));
+  ST_UNROLL
+  for (int step = 0; step < TileOf<D>::kSteps; ++step) {
+    const TileElement<uint32_t> e = transpose_store<kItem, uint32_t>(tile_row, tile_col, tx, ty, step, a.rows, a.cols);
+    if (e.inside) {
+      const int64_t at = dst_offset + static_cast<int64_t>(e.row) * a.dst_row_stride +
+                         static_cast<int64_t>(e.col) * a.dst_col_stride;
+      store_as<memory_t<D>>(a.dst + at, tile[e.shared]);
+    }
+  }
+}
+
+// ---- Fill, contiguous: blocks_for(words, kCopyThreads * kCopyUnroll)
+// blocks of 16-byte stores; N-byte elements at the head and the tail.
+
+template <int N>
+ST_HOST_DEVICE ST_FORCE_INLINE void fill_contiguous_thread(const FillContiguousArgs& a, uint32_t block, uint32_t tid) {
+  const BytesPlan& p = a.plan;
+  char* words_start = a.dst + p.head;
+  const uint32_t words = static_cast<uint32_t>(p.words);
+  const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t w = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (w < words) store_as<Word16>(words_start + static_cast<size_t>(w) * 16, a.pattern);
+  }
+  if (block == 0) {
+    static_assert(N <= 16, "an element fits the pattern");
+    const Word<N> element = load_as<Word<N>>(reinterpret_cast<const char*>(&a.pattern));
+    const uint32_t head = static_cast<uint32_t>(p.head) / N, tail = static_cast<uint32_t>(p.tail) / N;
+    if (tid < head) store_as<Word<N>>(a.dst + static_cast<size_t>(tid) * N, element);
+    if (tid < tail) store_as<Word<N>>(words_start + static_cast<size_t>(words) * 16 + static_cast<size_t>(tid) * N, element);
+  }
+}
+
+// ---- Fill, strided: blocks_for(numel, kCopyThreads * kCopyUnroll) blocks.
+
+template <typename T>
+ST_HOST_DEVICE ST_FORCE_INLINE void fill_strided_thread(const FillStridedArgs<T>& a, uint32_t block, uint32_t tid) {
+  const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (i < a.numel) store_as<T>(a.dst + a.offsets.get(i)[0], a.value);
+  }
+}
+
+}  // namespace cuda
+}  // namespace st

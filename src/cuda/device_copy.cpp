@@ -1,0 +1,128 @@
+#include "cuda/device_copy.h"
+
+#include <cstring>
+
+#include "core/contiguity.h"
+#include "core/dtype_dispatch.h"
+#include "core/error.h"
+#include "core/views.h"
+#include "cuda/copy_launch.h"
+#include "cuda/device_copy_plan.h"
+#include "cuda/device_guard.h"
+#include "cuda/empty.h"
+#include "cuda/iter_offsets.h"
+#include "cuda/stream.h"
+#include "iter/tensor_iterator.h"
+
+namespace st {
+namespace cuda {
+namespace {
+
+void launch_part(const TensorIterator& part, cudaStream_t stream) {
+  const DeviceCopyPlan plan = plan_device_copy(part);
+  const ScalarType dst_type = part.dtype(0), src_type = part.dtype(1);
+  const bool same = dst_type == src_type;
+  const int item_size = static_cast<int>(part.element_size(0));
+  switch (plan.kernel) {
+    case CopyKernel::Bytes:
+      launch_copy_bytes(BytesCopyArgs{part.data_ptr(0), part.data_ptr(1), plan.bytes}, stream);
+      return;
+    case CopyKernel::Vectorized: {
+      const VectorCopyArgs args{part.data_ptr(0), part.data_ptr(1), plan.vector};
+      ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { launch_convert_vectorized<scalar_t>(dst_type, args, stream); });
+      return;
+    }
+    case CopyKernel::Transpose: {
+      const TransposeCopyArgs args = make_transpose_args(part, plan.transpose_col, item_size);
+      if (same) {
+        launch_copy_transpose_same(item_size, args, stream);
+      } else {
+        ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { launch_convert_transpose<scalar_t>(dst_type, args, stream); });
+      }
+      return;
+    }
+    case CopyKernel::Strided: {
+      const StridedCopyArgs args{part.data_ptr(0), part.data_ptr(1), make_offset_calculator<2>(part),
+                                 static_cast<uint32_t>(part.numel())};
+      if (same) {
+        launch_copy_strided_same(item_size, plan.aligned, args, stream);
+      } else {
+        ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { launch_convert_strided<scalar_t>(dst_type, args, stream); });
+      }
+      return;
+    }
+  }
+}
+
+bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
+
+Tensor contiguous_on(Device device, const DimVector& sizes, ScalarType dtype) {
+  return empty_strided_cuda(sizes, contiguous_strides(sizes), dtype, device);
+}
+
+}  // namespace
+
+void copy_on_device(const Tensor& dst, const Tensor& src) {
+  const Device device = dst.device();
+  ST_CHECK(device.is_cuda() && src.device() == device, ST_ERROR_INTERNAL,
+           "copy_on_device: dst on %s:%d, src on %s:%d", device_type_name(static_cast<int32_t>(device.type)),
+           device.index, device_type_name(static_cast<int32_t>(src.device().type)), src.device().index);
+  // Conversions load and store typed elements, which the device wants at
+  // aligned addresses; memory a user wrapped at an odd address goes
+  // through an aligned temporary with a raw-byte copy (rare, and cheap on
+  // the device).
+  if (dst.dtype() != src.dtype()) {
+    if (!element_aligned(src)) {
+      const Tensor aligned = contiguous_on(device, src.sizes(), src.dtype());
+      copy_on_device(aligned, src);
+      copy_on_device(dst, aligned);
+      return;
+    }
+    if (!element_aligned(dst)) {
+      const Tensor aligned = contiguous_on(device, dst.sizes(), dst.dtype());
+      copy_on_device(aligned, src);
+      copy_on_device(dst, aligned);
+      return;
+    }
+  }
+  DeviceGuard guard(device.index);
+  const cudaStream_t stream = current_stream(device.index);
+  const TensorIterator iter = TensorIteratorConfig()
+                                  .add_output(dst, "dst")
+                                  .add_input(src, "src")
+                                  .resize_outputs(false)
+                                  .check_all_same_dtype(false)
+                                  .check_mem_overlap(false)  // check_copy decided already
+                                  .build();
+  if (iter.numel() == 0) return;
+  iter.with_32bit_indexing([&](const TensorIterator& part) { launch_part(part, stream); });
+}
+
+void fill_on_device(const Tensor& dst_in, const Word16& value) {
+  if (dst_in.numel() == 0) return;
+  const Tensor dst = without_broadcast_dims(dst_in);
+  const Device device = dst.device();
+  DeviceGuard guard(device.index);
+  const cudaStream_t stream = current_stream(device.index);
+  const TensorIterator iter =
+      TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+  const int item_size = static_cast<int>(dst.itemsize());
+  iter.with_32bit_indexing([&](const TensorIterator& part) {
+    const bool aligned = is_aligned_to(part.data_ptr(0), item_size);
+    if (part.is_contiguous() && aligned) {
+      const uintptr_t at = reinterpret_cast<uintptr_t>(part.data_ptr(0));
+      FillContiguousArgs args{part.data_ptr(0), plan_copy_bytes(at, at, part.numel() * item_size), Word16{}};
+      // The element's bytes, repeated over 16 (element sizes divide 16).
+      char pattern[16];
+      for (int i = 0; i < 16; ++i) pattern[i] = reinterpret_cast<const char*>(&value)[i % item_size];
+      std::memcpy(&args.pattern, pattern, 16);
+      launch_fill_contiguous(item_size, args, stream);
+      return;
+    }
+    launch_fill_strided(item_size, aligned, part.data_ptr(0), make_offset_calculator<1>(part),
+                        static_cast<uint32_t>(part.numel()), value, stream);
+  });
+}
+
+}  // namespace cuda
+}  // namespace st

@@ -1,0 +1,34 @@
+// The CUDA kernel of fill_: the value is converted to dst's dtype on the
+// host by the CPU's rules (core/convert.h), and the device stores its bytes
+// into every element, queued on this thread's current stream. As on the
+// CPU, an expanded dst is allowed: each address receives the same bytes.
+#include <cstring>
+
+#include "core/convert.h"
+#include "core/copy_preconditions.h"
+#include "core/dtype_dispatch.h"
+#include "cuda/device_copy.h"
+#include "cuda/device_status.h"
+#include "cuda/element_io.h"
+#include "dispatch/registration.h"
+
+namespace st {
+namespace cuda {
+namespace {
+
+void fill_cuda(dispatch::DispatchKeySet, const Tensor& dst, double value) {
+  check_writable(dst, "dst");
+  check_device(dst.device());
+  Word16 bytes{};
+  ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
+    const memory_t<scalar_t> element = to_memory<scalar_t>(convert<scalar_t>(value));
+    static_assert(sizeof(element) <= sizeof(bytes), "an element fits 16 bytes");
+    std::memcpy(&bytes, &element, sizeof(element));
+  });
+  fill_on_device(dst, bytes);
+}
+ST_REGISTER_KERNEL("fill_", CUDA, fill_cuda);
+
+}  // namespace
+}  // namespace cuda
+}  // namespace st

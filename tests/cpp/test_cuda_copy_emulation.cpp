@@ -1,0 +1,387 @@
+// The CUDA copy and fill kernels run on the host: the same plan per 32-bit
+// part (cuda/device_copy_plan.h), the same kernel arguments and the same
+// thread bodies (cuda/copy_loops.h), called for every (block, thread) of
+// the launch a GPU would run, over host memory. The result must equal the
+// CPU kernel's byte for byte, for random layouts and all 144 dtype pairs.
+// What this cannot see is the device itself: its loads, stores, barriers
+// and launches (tests/cuda/test_copy_gpu.cu checks those on a GPU).
+//
+// The staging of unaligned conversions and the fill set-up are mirrored
+// from cuda/device_copy.cpp, which needs the CUDA runtime.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/contiguity.h"
+#include "core/convert.h"
+#include "core/dtype_dispatch.h"
+#include "core/empty.h"
+#include "core/error.h"
+#include "core/views.h"
+#include "cuda/copy_loops.h"
+#include "cuda/device_copy_plan.h"
+#include "cuda/iter_offsets.h"
+#include "cuda/transpose_plan.h"
+#include "iter/tensor_iterator.h"
+#include "ops/copy.h"
+#include "copy_cases.h"
+#include "test_seed.h"
+// Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
+#include "cmocka_cxx.h"
+
+using namespace st;
+using namespace st::cuda;
+using copy_cases::describe;
+using copy_cases::pick;
+
+namespace {
+
+// ---- One launch each, block by block and thread by thread.
+
+template <int W>
+void run_bytes(const BytesCopyArgs& a) {
+  const uint32_t blocks = blocks_for(a.plan.words, kCopyThreads * kCopyUnroll);
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < kCopyThreads; ++t) copy_bytes_thread<W>(a, b, t);
+}
+
+template <typename D, typename S>
+void run_vectorized(const VectorCopyArgs& a) {
+  assert_int_equal(a.plan.vec, (VectorShape<D, S>::kVec));
+  const uint32_t blocks = blocks_for(a.plan.vectors, kCopyThreads);
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < kCopyThreads; ++t) convert_vectorized_thread<D, S>(a, b, t);
+}
+
+template <typename D, typename S>
+void run_strided(const StridedCopyArgs& a) {
+  const uint32_t blocks = blocks_for(a.numel, kCopyThreads * kCopyUnroll);
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < kCopyThreads; ++t) copy_strided_thread<D, S>(a, b, t);
+}
+
+// The grid of launch_transpose, with the kernel's loops over row tiles and
+// batches beyond 65535 blocks, and its two phases around the barrier.
+template <typename D, typename S>
+void run_transpose(const TransposeCopyArgs& a) {
+  using Tile = TileOf<D>;
+  const uint32_t grid_y = a.row_tiles < kMaxGridYZ ? a.row_tiles : kMaxGridYZ;
+  const uint32_t grid_z = a.batches < kMaxGridYZ ? a.batches : kMaxGridYZ;
+  std::vector<memory_t<D>> tile(Tile::kSharedElements);
+  for (uint32_t bz = 0; bz < grid_z; ++bz)
+    for (uint32_t by = 0; by < grid_y; ++by)
+      for (uint32_t bx = 0; bx < a.col_tiles; ++bx)
+        for (uint32_t batch = bz; batch < a.batches; batch += grid_z) {
+          const auto offsets = a.batch_offsets.get(batch);
+          for (uint32_t tile_row = by; tile_row < a.row_tiles; tile_row += grid_y) {
+            for (int ty = 0; ty < Tile::kBlockRows; ++ty)
+              for (int tx = 0; tx < Tile::kTile; ++tx)
+                transpose_load_phase<D, S>(a, tile.data(), offsets[1], tile_row, bx, tx, ty);
+            for (int ty = 0; ty < Tile::kBlockRows; ++ty)
+              for (int tx = 0; tx < Tile::kTile; ++tx)
+                transpose_store_phase<D>(a, tile.data(), offsets[0], tile_row, bx, tx, ty);
+          }
+        }
+}
+
+// Which kernels the cases reached, so that the test fails if one is never run.
+struct Coverage {
+  int bytes = 0, vectorized = 0, transpose = 0, strided = 0, unaligned = 0, parts = 0;
+  int fill_contiguous = 0, fill_strided = 0;
+};
+Coverage g_coverage;
+
+[[noreturn]] void same_dtype_conversion() { (st::fail)(ST_ERROR_INTERNAL, "a same-dtype pair reached a conversion"); }
+
+// launch_part of cuda/device_copy.cpp, with the emulated launches.
+void emulate_part(const TensorIterator& part) {
+  ++g_coverage.parts;
+  const DeviceCopyPlan plan = plan_device_copy(part);
+  const ScalarType dt = part.dtype(0), st_ = part.dtype(1);
+  const bool same = dt == st_;
+  const int item = static_cast<int>(part.element_size(0));
+  if (!plan.aligned) ++g_coverage.unaligned;
+  switch (plan.kernel) {
+    case CopyKernel::Bytes: {
+      ++g_coverage.bytes;
+      const BytesCopyArgs a{part.data_ptr(0), part.data_ptr(1), plan.bytes};
+      switch (plan.bytes.word) {
+        case 1: return run_bytes<1>(a);
+        case 2: return run_bytes<2>(a);
+        case 4: return run_bytes<4>(a);
+        case 8: return run_bytes<8>(a);
+        case 16: return run_bytes<16>(a);
+      }
+      (st::fail)(ST_ERROR_INTERNAL, "word %d", plan.bytes.word);
+    }
+    case CopyKernel::Vectorized: {
+      ++g_coverage.vectorized;
+      const VectorCopyArgs a{part.data_ptr(0), part.data_ptr(1), plan.vector};
+      ST_DISPATCH_PAIR(dt, st_, "emulate", [&] {
+        if constexpr (std::is_same<dst_t, src_t>::value) {
+          same_dtype_conversion();
+        } else {
+          run_vectorized<dst_t, src_t>(a);
+        }
+      });
+      return;
+    }
+    case CopyKernel::Transpose: {
+      ++g_coverage.transpose;
+      const TransposeCopyArgs a = make_transpose_args(part, plan.transpose_col, item);
+      if (same) {
+        switch (item) {
+          case 1: return run_transpose<Word<1>, Word<1>>(a);
+          case 2: return run_transpose<Word<2>, Word<2>>(a);
+          case 4: return run_transpose<Word<4>, Word<4>>(a);
+          case 8: return run_transpose<Word<8>, Word<8>>(a);
+          case 16: return run_transpose<Word<16>, Word<16>>(a);
+        }
+      }
+      ST_DISPATCH_PAIR(dt, st_, "emulate", [&] {
+        if constexpr (std::is_same<dst_t, src_t>::value) {
+          same_dtype_conversion();
+        } else {
+          run_transpose<dst_t, src_t>(a);
+        }
+      });
+      return;
+    }
+    case CopyKernel::Strided: {
+      ++g_coverage.strided;
+      const StridedCopyArgs a{part.data_ptr(0), part.data_ptr(1), make_offset_calculator<2>(part),
+                              static_cast<uint32_t>(part.numel())};
+      if (same && (plan.aligned || item == 1)) {
+        switch (item) {
+          case 1: return run_strided<Word<1>, Word<1>>(a);
+          case 2: return run_strided<Word<2>, Word<2>>(a);
+          case 4: return run_strided<Word<4>, Word<4>>(a);
+          case 8: return run_strided<Word<8>, Word<8>>(a);
+          case 16: return run_strided<Word<16>, Word<16>>(a);
+        }
+      } else if (same) {
+        switch (item) {
+          case 2: return run_strided<Bytes<2>, Bytes<2>>(a);
+          case 4: return run_strided<Bytes<4>, Bytes<4>>(a);
+          case 8: return run_strided<Bytes<8>, Bytes<8>>(a);
+          case 16: return run_strided<Bytes<16>, Bytes<16>>(a);
+        }
+      }
+      ST_DISPATCH_PAIR(dt, st_, "emulate", [&] {
+        if constexpr (std::is_same<dst_t, src_t>::value) {
+          same_dtype_conversion();
+        } else {
+          run_strided<dst_t, src_t>(a);
+        }
+      });
+      return;
+    }
+  }
+}
+
+bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
+
+// copy_on_device of cuda/device_copy.cpp; `limit` lowers the 32-bit split
+// threshold so that small tensors are split into many parts.
+void emulate_copy(const Tensor& dst, const Tensor& src, int64_t limit) {
+  if (dst.dtype() != src.dtype()) {
+    if (!element_aligned(src) || !element_aligned(dst)) {
+      const Tensor& odd = !element_aligned(src) ? src : dst;
+      const Tensor aligned = empty_cpu(odd.sizes(), contiguous_strides(odd.sizes()), odd.dtype());
+      emulate_copy(aligned, src, limit);
+      emulate_copy(dst, aligned, limit);
+      return;
+    }
+  }
+  const TensorIterator iter = TensorIteratorConfig()
+                                  .add_output(dst, "dst")
+                                  .add_input(src, "src")
+                                  .resize_outputs(false)
+                                  .check_all_same_dtype(false)
+                                  .check_mem_overlap(false)
+                                  .build();
+  if (iter.numel() == 0) return;
+  iter.with_32bit_indexing([&](const TensorIterator& part) { emulate_part(part); }, limit);
+}
+
+// dst ← src with the CPU kernel and with the emulated device kernels, on
+// twin destinations; the whole storages must then be equal.
+bool check_case(const Tensor& dst, const Tensor& src, int64_t limit) {
+  const Tensor want = copy_cases::twin(dst), got = copy_cases::twin(dst);
+  ops::copy_(want, src, false);
+  emulate_copy(got, src, limit);
+  if (copy_cases::storage_bytes(want) == copy_cases::storage_bytes(got)) return true;
+  print_error("dst %s <- src %s (32-bit limit %lld): the emulated kernels differ from the CPU copy\n",
+              describe(dst).c_str(), describe(src).c_str(), static_cast<long long>(limit));
+  return false;
+}
+
+int64_t random_limit(std::mt19937_64& rng) {
+  return pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 64, 4096);
+}
+
+void random_layouts_and_dtypes_match_the_cpu(void**) {
+  std::mt19937_64 rng(test_seed("random_layouts_and_dtypes_match_the_cpu"));
+  for (int c = 0; c < 1500; ++c) {
+    const DimVector sizes = copy_cases::random_sizes(rng);
+    const ScalarType dt = copy_cases::random_dtype(rng);
+    const ScalarType st_ = pick(rng, 0, 2) == 0 ? dt : copy_cases::random_dtype(rng);
+    const int dst_shift = pick(rng, 0, 7) == 0 ? static_cast<int>(pick(rng, 1, 15)) : 0;
+    const int src_shift = pick(rng, 0, 7) == 0 ? static_cast<int>(pick(rng, 1, 15)) : 0;
+    const Tensor dst = copy_cases::random_tensor(rng, sizes, dt, false, dst_shift);
+    const DimVector src_sizes = pick(rng, 0, 3) == 0 ? copy_cases::broadcast_sizes(rng, sizes) : sizes;
+    const Tensor src = copy_cases::random_tensor(rng, src_sizes, st_, true, src_shift);
+    if (!check_case(dst, src, random_limit(rng))) fail();
+  }
+}
+
+// Every pair, contiguous on both sides (the vectorized kernel, or bytes),
+// at sizes that leave heads and tails, and transposed (the tiled kernel).
+void every_dtype_pair_contiguous_and_transposed(void**) {
+  std::mt19937_64 rng(test_seed("every_dtype_pair_contiguous_and_transposed"));
+  for (int d = 0; d < kNumScalarTypes; ++d) {
+    for (int s = 0; s < kNumScalarTypes; ++s) {
+      const ScalarType dt = static_cast<ScalarType>(d), st_ = static_cast<ScalarType>(s);
+      for (int64_t n : {1, 15, 16, 17, 100, 1000}) {
+        const Tensor dst = empty_cpu({n}, {1}, dt), src = empty_cpu({n}, {1}, st_);
+        copy_cases::fill_random_bytes(dst, rng);
+        copy_cases::fill_random_bytes(src, rng);
+        if (!check_case(dst, src, TensorIterator::k32BitLimit)) fail();
+        // Shifted by one element: the head differs.
+        if (!check_case(slice(dst, 0, 1, n, 1), slice(src, 0, 1, n, 1), TensorIterator::k32BitLimit)) fail();
+      }
+      // NCHW -> NHWC and back, C and H×W large enough for tiles.
+      const Tensor nchw = empty_cpu({2, 20, 5, 7}, contiguous_strides({2, 20, 5, 7}), st_);
+      copy_cases::fill_random_bytes(nchw, rng);
+      const Tensor nhwc = empty_cpu({2, 20, 5, 7}, channels_last_strides_2d({2, 20, 5, 7}), dt);
+      copy_cases::fill_random_bytes(nhwc, rng);
+      if (!check_case(nhwc, nchw, TensorIterator::k32BitLimit)) fail();
+      if (!check_case(nhwc, nchw, 700)) fail();
+      const Tensor back = empty_cpu({2, 20, 5, 7}, contiguous_strides({2, 20, 5, 7}), dt);
+      const Tensor nhwc_src = empty_cpu({2, 20, 5, 7}, channels_last_strides_2d({2, 20, 5, 7}), st_);
+      copy_cases::fill_random_bytes(nhwc_src, rng);
+      if (!check_case(back, nhwc_src, TensorIterator::k32BitLimit)) fail();
+    }
+  }
+}
+
+// More batches than a grid's z dimension holds: the kernel's batch loop.
+void transpose_loops_over_more_batches_than_the_grid(void**) {
+  std::mt19937_64 rng(test_seed("transpose_loops_over_more_batches_than_the_grid"));
+  const DimVector sizes{66000, 16, 16};
+  const Tensor src = empty_cpu(sizes, contiguous_strides(sizes), ScalarType::Int8);
+  copy_cases::fill_random_bytes(src, rng);
+  const Tensor dst = transpose(empty_cpu({66000, 16, 16}, contiguous_strides({66000, 16, 16}), ScalarType::Int8), 1, 2);
+  const int before = g_coverage.transpose;
+  if (!check_case(dst, src, TensorIterator::k32BitLimit)) fail();
+  assert_int_equal(g_coverage.transpose, before + 1);
+}
+
+// fill_on_device of cuda/device_copy.cpp, emulated.
+void emulate_fill(const Tensor& dst_in, double value, int64_t limit) {
+  if (dst_in.numel() == 0) return;
+  const Tensor dst = without_broadcast_dims(dst_in);
+  Word16 bytes{};
+  ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
+    const memory_t<scalar_t> element = to_memory<scalar_t>(convert<scalar_t>(value));
+    std::memcpy(&bytes, &element, sizeof(element));
+  });
+  const TensorIterator iter =
+      TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+  const int item = static_cast<int>(dst.itemsize());
+  iter.with_32bit_indexing(
+      [&](const TensorIterator& part) {
+        const bool aligned = is_aligned_to(part.data_ptr(0), item);
+        if (part.is_contiguous() && aligned) {
+          ++g_coverage.fill_contiguous;
+          const uintptr_t at = reinterpret_cast<uintptr_t>(part.data_ptr(0));
+          FillContiguousArgs a{part.data_ptr(0), plan_copy_bytes(at, at, part.numel() * item), Word16{}};
+          char pattern[16];
+          for (int i = 0; i < 16; ++i) pattern[i] = reinterpret_cast<const char*>(&bytes)[i % item];
+          std::memcpy(&a.pattern, pattern, 16);
+          const uint32_t blocks = blocks_for(a.plan.words, kCopyThreads * kCopyUnroll);
+          for (uint32_t b = 0; b < blocks; ++b)
+            for (uint32_t t = 0; t < kCopyThreads; ++t) {
+              switch (item) {
+                case 1: fill_contiguous_thread<1>(a, b, t); break;
+                case 2: fill_contiguous_thread<2>(a, b, t); break;
+                case 4: fill_contiguous_thread<4>(a, b, t); break;
+                case 8: fill_contiguous_thread<8>(a, b, t); break;
+                case 16: fill_contiguous_thread<16>(a, b, t); break;
+              }
+            }
+          return;
+        }
+        ++g_coverage.fill_strided;
+        const auto offsets = make_offset_calculator<1>(part);
+        const uint32_t numel = static_cast<uint32_t>(part.numel());
+        const uint32_t blocks = blocks_for(numel, kCopyThreads * kCopyUnroll);
+        auto run = [&](auto value_tag) {
+          using T = decltype(value_tag);
+          FillStridedArgs<T> a{part.data_ptr(0), offsets, numel, load_as<T>(reinterpret_cast<const char*>(&bytes))};
+          for (uint32_t b = 0; b < blocks; ++b)
+            for (uint32_t t = 0; t < kCopyThreads; ++t) fill_strided_thread<T>(a, b, t);
+        };
+        switch (item) {
+          case 1: return run(Word<1>{});
+          case 2: return aligned ? run(Word<2>{}) : run(Bytes<2>{});
+          case 4: return aligned ? run(Word<4>{}) : run(Bytes<4>{});
+          case 8: return aligned ? run(Word<8>{}) : run(Bytes<8>{});
+          case 16: return aligned ? run(Word<16>{}) : run(Bytes<16>{});
+        }
+      },
+      limit);
+}
+
+void fill_matches_the_cpu(void**) {
+  std::mt19937_64 rng(test_seed("fill_matches_the_cpu"));
+  const double values[] = {0.0, -0.0, 1.0, -1.5, 3.75, 1e10, -1e300, 65504.0, 1e-8, 0.1, 255.0, 256.0, -129.0,
+                           std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()};
+  for (int c = 0; c < 600; ++c) {
+    const ScalarType dt = copy_cases::random_dtype(rng);
+    const int shift = pick(rng, 0, 5) == 0 ? static_cast<int>(pick(rng, 1, 15)) : 0;
+    const Tensor dst = copy_cases::random_tensor(rng, copy_cases::random_sizes(rng), dt, true, shift);
+    const double value = values[pick(rng, 0, sizeof values / sizeof values[0] - 1)];
+    const int64_t limit = random_limit(rng);
+    const Tensor want = copy_cases::twin(dst), got = copy_cases::twin(dst);
+    ops::fill_(want, value);
+    emulate_fill(got, value, limit);
+    if (copy_cases::storage_bytes(want) != copy_cases::storage_bytes(got)) {
+      print_error("fill of %s with %g (32-bit limit %lld): the emulated kernels differ from the CPU fill\n",
+                  describe(dst).c_str(), value, static_cast<long long>(limit));
+      fail();
+    }
+  }
+}
+
+// Runs last: the cases above must have reached every kernel.
+void every_kernel_was_reached(void**) {
+  print_message("copy parts %d: bytes %d, vectorized %d, transpose %d, strided %d (unaligned %d); fill parts: "
+                "contiguous %d, strided %d\n",
+                g_coverage.parts, g_coverage.bytes, g_coverage.vectorized, g_coverage.transpose, g_coverage.strided,
+                g_coverage.unaligned, g_coverage.fill_contiguous, g_coverage.fill_strided);
+  assert_true(g_coverage.bytes > 0);
+  assert_true(g_coverage.vectorized > 0);
+  assert_true(g_coverage.transpose > 0);
+  assert_true(g_coverage.strided > 0);
+  assert_true(g_coverage.unaligned > 0);
+  assert_true(g_coverage.fill_contiguous > 0);
+  assert_true(g_coverage.fill_strided > 0);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(random_layouts_and_dtypes_match_the_cpu),
+      cmocka_unit_test(every_dtype_pair_contiguous_and_transposed),
+      cmocka_unit_test(transpose_loops_over_more_batches_than_the_grid),
+      cmocka_unit_test(fill_matches_the_cpu),
+      cmocka_unit_test(every_kernel_was_reached),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

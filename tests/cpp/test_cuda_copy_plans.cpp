@@ -1,0 +1,296 @@
+// The host-side decisions of the CUDA copy path: how a contiguous range is
+// split into aligned 16-byte accesses, when the tiled transpose serves a
+// geometry, which kernel a part takes, and the iterator → OffsetCalculator
+// adaptor over parts of a 32-bit split, each against a brute-force or
+// hand-computed expectation.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/contiguity.h"
+#include "core/empty.h"
+#include "core/error.h"
+#include "core/views.h"
+#include "cuda/device_copy_plan.h"
+#include "cuda/iter_offsets.h"
+#include "cuda/transpose_plan.h"
+#include "cuda/vectorize.h"
+#include "iter/tensor_iterator.h"
+#include "copy_cases.h"
+#include "test_seed.h"
+// Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
+#include "cmocka_cxx.h"
+
+using namespace st;
+using namespace st::cuda;
+using copy_cases::describe;
+using copy_cases::pick;
+
+namespace {
+
+TensorIterator copy_iterator(const Tensor& dst, const Tensor& src) {
+  return TensorIteratorConfig()
+      .add_output(dst)
+      .add_input(src)
+      .resize_outputs(false)
+      .check_all_same_dtype(false)
+      .check_mem_overlap(false)
+      .build();
+}
+
+Tensor contiguous(const DimVector& sizes, ScalarType dtype) { return empty_cpu(sizes, contiguous_strides(sizes), dtype); }
+
+// Every pair of phases modulo 32 and every length up to 70: the pieces add
+// up, the words are aligned on both sides, and no wider word would do.
+void bytes_plan_aligns_both_sides(void**) {
+  for (uintptr_t d = 0; d < 32; ++d) {
+    for (uintptr_t s = 0; s < 32; ++s) {
+      int widest = 16;
+      while ((d - s) % static_cast<uintptr_t>(widest) != 0) widest /= 2;
+      for (int64_t n = 0; n <= 70; ++n) {
+        const uintptr_t dst = 4096 + d, src = 8192 + s;
+        const BytesPlan p = plan_copy_bytes(dst, src, n);
+        const bool ok = p.word == widest && p.head >= 0 && p.words >= 0 && p.tail >= 0 &&
+                        p.head + p.words * p.word + p.tail == n && p.head < p.word && p.tail < p.word &&
+                        (p.words == 0 || ((dst + p.head) % p.word == 0 && (src + p.head) % p.word == 0)) &&
+                        // the head is the shortest that aligns, unless the range ends first
+                        (p.head == n || (dst + p.head) % p.word == 0);
+        if (!ok) {
+          print_error("dst %% 32 = %u, src %% 32 = %u, %lld bytes: word %d head %lld words %lld tail %lld\n",
+                      static_cast<unsigned>(d), static_cast<unsigned>(s), static_cast<long long>(n), p.word,
+                      static_cast<long long>(p.head), static_cast<long long>(p.words), static_cast<long long>(p.tail));
+          fail();
+        }
+      }
+    }
+  }
+  // Allocator-aligned contiguous tensors move in 16-byte words with no head.
+  const BytesPlan p = plan_copy_bytes(256, 512, 1000);
+  assert_int_equal(p.word, 16);
+  assert_int_equal(p.head, 0);
+  assert_int_equal(p.words, 62);
+  assert_int_equal(p.tail, 8);
+}
+
+// Element-aligned addresses of every pair of element sizes: the head is the
+// first index that aligns both sides (none, when no index below 16 does).
+void vector_plan_finds_the_first_common_alignment(void**) {
+  const int sizes[] = {1, 2, 4, 8, 16};
+  for (int ds : sizes) {
+    for (int ss : sizes) {
+      const int vec = 16 / (ds < ss ? ds : ss);
+      for (uintptr_t d = 0; d < 32; d += static_cast<uintptr_t>(ds)) {
+        for (uintptr_t s = 0; s < 32; s += static_cast<uintptr_t>(ss)) {
+          int first = -1;
+          for (int h = 0; h < 16 && first < 0; ++h) {
+            if ((d + static_cast<uintptr_t>(h * ds)) % 16 == 0 && (s + static_cast<uintptr_t>(h * ss)) % 16 == 0)
+              first = h;
+          }
+          for (int64_t n = 0; n <= 40; ++n) {
+            const VectorPlan p = plan_vectorized(1024 + d, 2048 + s, ds, ss, n);
+            bool ok;
+            if (first < 0 || first >= vec) {
+              ok = p.vec == 0 && p.head == 0 && p.vectors == 0 && p.tail == n;
+            } else {
+              const int64_t head = first < n ? first : n;
+              ok = p.vec == vec && p.head == head && p.vectors == (n - head) / vec && p.tail == (n - head) % vec;
+            }
+            if (!ok) {
+              print_error("sizes %d <- %d at phases %u, %u, %lld elements: vec %d head %lld vectors %lld tail %lld\n",
+                          ds, ss, static_cast<unsigned>(d), static_cast<unsigned>(s), static_cast<long long>(n),
+                          p.vec, static_cast<long long>(p.head), static_cast<long long>(p.vectors),
+                          static_cast<long long>(p.tail));
+              fail();
+            }
+          }
+        }
+      }
+    }
+  }
+  // float32 <- float64 at offsets 4 and 8: after one element both are 16-aligned.
+  const VectorPlan p = plan_vectorized(4, 8, 4, 8, 10);
+  assert_int_equal(p.vec, 4);
+  assert_int_equal(p.head, 3);
+  assert_int_equal(p.vectors, 1);
+  assert_int_equal(p.tail, 3);
+}
+
+void transpose_serves_differing_fastest_dims(void**) {
+  const DimVector nchw{2, 32, 6, 7};
+  // NCHW -> NHWC: dims (C, H×W, N) after coalescing; src fastest along H×W.
+  {
+    const Tensor dst = empty_cpu(nchw, channels_last_strides_2d(nchw), ScalarType::Float32);
+    const TensorIterator it = copy_iterator(dst, contiguous(nchw, ScalarType::Float16));
+    assert_int_equal(it.ndim(), 3);
+    assert_int_equal(transpose_col_dim(it), 1);
+    const DeviceCopyPlan plan = plan_device_copy(it);
+    assert_int_equal(static_cast<int>(plan.kernel), static_cast<int>(CopyKernel::Transpose));
+    const TransposeCopyArgs a = make_transpose_args(it, 1, 4);
+    assert_int_equal(a.rows, 32);
+    assert_int_equal(a.cols, 42);
+    assert_int_equal(a.batches, 2);
+    assert_int_equal(a.row_tiles, 1);
+    assert_int_equal(a.col_tiles, 2);
+    assert_int_equal(a.dst_row_stride, 4);
+    assert_int_equal(a.dst_col_stride, 32 * 4);
+    assert_int_equal(a.src_row_stride, 42 * 2);
+    assert_int_equal(a.src_col_stride, 2);
+    const auto second = a.batch_offsets.get(1);
+    assert_int_equal(second[0], 32 * 42 * 4);
+    assert_int_equal(second[1], 32 * 42 * 2);
+  }
+  // Three channels: too narrow for tiles.
+  {
+    const DimVector small{2, 3, 6, 7};
+    const Tensor dst = empty_cpu(small, channels_last_strides_2d(small), ScalarType::Float32);
+    const TensorIterator it = copy_iterator(dst, contiguous(small, ScalarType::Float32));
+    assert_int_equal(transpose_col_dim(it), 0);
+    assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
+  }
+  // Same layout: one contiguous dim, raw bytes.
+  {
+    const TensorIterator it = copy_iterator(contiguous(nchw, ScalarType::Int16), contiguous(nchw, ScalarType::Int16));
+    assert_int_equal(transpose_col_dim(it), 0);
+    assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Bytes));
+  }
+  // src fastest along dim 0 too, only elsewhere strided: no transpose.
+  {
+    const Tensor src = slice(contiguous({40, 40}, ScalarType::Int32), 0, 0, 40, 1);
+    const Tensor dst = slice(contiguous({40, 80}, ScalarType::Int32), 1, 0, 80, 2);
+    const TensorIterator it = copy_iterator(dst, src);
+    assert_int_equal(transpose_col_dim(it), 0);
+  }
+  // A flipped src (stride −itemsize along its fastest dim) takes the strided kernel.
+  {
+    const Tensor src = flip(transpose(contiguous({40, 40}, ScalarType::Int32), 0, 1), 0);
+    const TensorIterator it = copy_iterator(contiguous({40, 40}, ScalarType::Int32), src);
+    assert_int_equal(transpose_col_dim(it), 0);
+    assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
+  }
+}
+
+void kernel_choice_follows_layout_dtype_and_alignment(void**) {
+  // Contiguous conversion: vectorized, head 0 at the allocator's alignment.
+  {
+    const TensorIterator it = copy_iterator(contiguous({100}, ScalarType::Float32), contiguous({100}, ScalarType::Int8));
+    const DeviceCopyPlan p = plan_device_copy(it);
+    assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Vectorized));
+    assert_int_equal(p.vector.vec, 16);
+    assert_int_equal(p.vector.head, 0);
+    assert_int_equal(p.vector.vectors, 6);
+    assert_int_equal(p.vector.tail, 4);
+  }
+  // Broadcast src: strided.
+  {
+    const Tensor src = expand(contiguous({1, 5}, ScalarType::Float64), {4, 5});
+    const TensorIterator it = copy_iterator(contiguous({4, 5}, ScalarType::Float64), src);
+    assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
+  }
+  // A conversion between operands off their element alignment is the
+  // caller's to stage; same-dtype copies of such memory are planned.
+  {
+    const Tensor base = contiguous({64}, ScalarType::UInt8);
+    Storage odd = Storage::make(static_cast<char*>(base.data()) + 1, 32, cpu_device(), MemoryRelease{});
+    const Tensor unaligned = Tensor::make(odd, {7}, {1}, 0, ScalarType::Int32);
+    const TensorIterator convert = copy_iterator(contiguous({7}, ScalarType::Float32), unaligned);
+    try {
+      plan_device_copy(convert);
+      print_error("an unaligned conversion was planned\n");
+      fail();
+    } catch (const Error& e) {
+      assert_int_equal(e.code(), ST_ERROR_INTERNAL);
+    }
+    const TensorIterator same = copy_iterator(contiguous({7}, ScalarType::Int32), unaligned);
+    const DeviceCopyPlan p = plan_device_copy(same);
+    assert_false(p.aligned);
+    assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Bytes));
+    assert_int_equal(p.bytes.word, 1);  // dst at 0 mod 16, src at 1
+    const TensorIterator strided = copy_iterator(contiguous({7}, ScalarType::Int32), flip(unaligned, 0));
+    const DeviceCopyPlan q = plan_device_copy(strided);
+    assert_false(q.aligned);
+    assert_int_equal(static_cast<int>(q.kernel), static_cast<int>(CopyKernel::Strided));
+  }
+}
+
+// For random iterators split under random limits, as the CUDA path splits
+// them: the adaptor's offsets of each part, in order, are the addresses
+// the part's own loop visits, and the parts cover each element once.
+void offset_calculators_walk_every_part(void**) {
+  std::mt19937_64 rng(test_seed("offset_calculators_walk_every_part"));
+  for (int c = 0; c < 400; ++c) {
+    const DimVector sizes = copy_cases::random_sizes(rng);
+    const Tensor dst = copy_cases::random_tensor(rng, sizes, copy_cases::random_dtype(rng), false);
+    const DimVector src_sizes = pick(rng, 0, 3) == 0 ? copy_cases::broadcast_sizes(rng, sizes) : sizes;
+    const Tensor src = copy_cases::random_tensor(rng, src_sizes, copy_cases::random_dtype(rng), true);
+    const TensorIterator it = copy_iterator(dst, src);
+    if (it.numel() == 0) continue;
+    const int64_t limit = pick(rng, 0, 3) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
+    const char* dst_base = static_cast<const char*>(dst.storage()->base());
+    std::vector<int> hits(dst.storage()->nbytes(), 0);
+    bool ok = true;
+    it.with_32bit_indexing(
+        [&](const TensorIterator& part) {
+          if (!ok) return;
+          ok = part.can_use_32bit_indexing(limit);
+          const OffsetCalculator<2> calc = make_offset_calculator<2>(part);
+          uint32_t i = 0;
+          part.serial_for_each(
+              [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+                for (int64_t j = 0; j < n1; ++j) {
+                  for (int64_t k = 0; k < n0; ++k, ++i) {
+                    const char* want_dst = data[0] + j * strides[2] + k * strides[0];
+                    const char* want_src = data[1] + j * strides[3] + k * strides[1];
+                    const auto got = calc.get(i);
+                    ok = ok && part.data_ptr(0) + got[0] == want_dst && part.data_ptr(1) + got[1] == want_src;
+                    ++hits[static_cast<size_t>(want_dst - dst_base)];
+                  }
+                }
+              },
+              Range{0, part.numel()});
+          ok = ok && i == part.numel();
+          // The transpose kernel's view of the same part, where it applies.
+          const int col = transpose_col_dim(part);
+          if (col == 0) return;
+          const TransposeCopyArgs a = make_transpose_args(part, col, static_cast<int>(part.element_size(0)));
+          std::vector<int> seen(dst.storage()->nbytes(), 0);
+          for (uint32_t b = 0; b < a.batches; ++b) {
+            const auto base = a.batch_offsets.get(b);
+            for (uint32_t r = 0; r < a.rows; ++r)
+              for (uint32_t q = 0; q < a.cols; ++q)
+                ++seen[static_cast<size_t>(part.data_ptr(0) + base[0] + r * a.dst_row_stride + q * a.dst_col_stride -
+                                           dst_base)];
+          }
+          part.serial_for_each(
+              [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+                for (int64_t j = 0; j < n1; ++j)
+                  for (int64_t k = 0; k < n0; ++k)
+                    ok = ok && seen[static_cast<size_t>(data[0] + j * strides[2] + k * strides[0] - dst_base)] == 1;
+              },
+              Range{0, part.numel()});
+        },
+        limit);
+    // Each element of dst (by its byte offset in the storage) was visited once.
+    std::vector<int> want(hits.size(), 0);
+    for (int64_t offset : copy_cases::element_byte_offsets(dst)) ++want[static_cast<size_t>(offset)];
+    ok = ok && hits == want;
+    if (!ok) {
+      print_error("dst %s <- src %s, limit %lld: offsets or coverage wrong\n", describe(dst).c_str(),
+                  describe(src).c_str(), static_cast<long long>(limit));
+      fail();
+    }
+  }
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(bytes_plan_aligns_both_sides),
+      cmocka_unit_test(vector_plan_finds_the_first_common_alignment),
+      cmocka_unit_test(transpose_serves_differing_fastest_dims),
+      cmocka_unit_test(kernel_choice_follows_layout_dtype_and_alignment),
+      cmocka_unit_test(offset_calculators_walk_every_part),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

@@ -1,0 +1,202 @@
+// The layout half of the fuzz target's reference model: sizes, strides and
+// offsets as API.md and PyTorch define them, computed here without the
+// library, with int64 overflow checked everywhere (the fuzzer feeds huge
+// values on purpose).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "stride.h"
+
+namespace fuzz {
+
+struct Layout {
+  int ndim = 0;
+  int64_t sizes[ST_MAX_DIMS] = {};
+  int64_t strides[ST_MAX_DIMS] = {};
+  int64_t offset = 0;
+  st_dtype dtype = ST_FLOAT32;
+};
+
+inline bool mul_ok(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+inline bool add_ok(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
+
+// The number of elements; false when it overflows int64 (an empty tensor
+// never overflows: a zero size anywhere makes it 0).
+inline bool numel_of(const int64_t* sizes, int ndim, int64_t* out) {
+  for (int d = 0; d < ndim; ++d) {
+    if (sizes[d] == 0) {
+      *out = 0;
+      return true;
+    }
+  }
+  int64_t n = 1;
+  for (int d = 0; d < ndim; ++d) {
+    if (!mul_ok(n, sizes[d], &n)) return false;
+  }
+  *out = n;
+  return true;
+}
+
+inline int64_t numel(const Layout& l) {
+  int64_t n = 0;
+  return numel_of(l.sizes, l.ndim, &n) ? n : INT64_MAX;
+}
+
+// Lowest and highest element reached, relative to element (0, ..., 0), for
+// a tensor with elements; false on overflow.
+inline bool extent(const int64_t* sizes, const int64_t* strides, int ndim, int64_t* lo, int64_t* hi) {
+  *lo = 0;
+  *hi = 0;
+  for (int d = 0; d < ndim; ++d) {
+    int64_t step;
+    if (!mul_ok(sizes[d] - 1, strides[d], &step)) return false;
+    if (!add_ok(step < 0 ? *lo : *hi, step, step < 0 ? lo : hi)) return false;
+  }
+  return true;
+}
+
+// Row-major strides; a size-0 dim counts as 1 (as PyTorch). False on overflow.
+inline bool contiguous_strides(const int64_t* sizes, int ndim, int64_t* out) {
+  int64_t s = 1;
+  for (int d = ndim - 1; d >= 0; --d) {
+    out[d] = s;
+    if (d > 0 && !mul_ok(s, std::max<int64_t>(sizes[d], 1), &s)) return false;
+  }
+  return true;
+}
+
+// Strides that make `order` (fastest dim first) dense, from the sizes as
+// they are (channels-last, as PyTorch: a size-0 dim zeroes slower strides).
+inline bool strides_in_order(const int64_t* sizes, const int* order, int ndim, int64_t* out) {
+  int64_t s = 1;
+  for (int i = 0; i < ndim; ++i) {
+    out[order[i]] = s;
+    if (i + 1 < ndim && !mul_ok(s, sizes[order[i]], &s)) return false;
+  }
+  return true;
+}
+
+inline bool channels_last_strides(const int64_t* sizes, int ndim, int64_t* out) {
+  static const int order4[4] = {1, 3, 2, 0};
+  static const int order5[5] = {1, 4, 3, 2, 0};
+  return strides_in_order(sizes, ndim == 4 ? order4 : order5, ndim, out);
+}
+
+// Dims of size 1 decide nothing; an empty tensor is contiguous.
+inline bool is_contiguous(const Layout& l) {
+  if (numel(l) == 0) return true;
+  int64_t expected = 1;
+  for (int d = l.ndim - 1; d >= 0; --d) {
+    if (l.sizes[d] == 1) continue;
+    if (l.strides[d] != expected) return false;
+    if (!mul_ok(expected, l.sizes[d], &expected)) return false;
+  }
+  return true;
+}
+
+// The channels-last rules test strides even for an empty tensor (as PyTorch).
+inline bool is_channels_last(const Layout& l, int ndim_wanted) {
+  if (l.ndim != ndim_wanted) return false;
+  static const int order4[4] = {1, 3, 2, 0};
+  static const int order5[5] = {1, 4, 3, 2, 0};
+  const int* order = ndim_wanted == 4 ? order4 : order5;
+  int64_t expected = 1;
+  for (int i = 0; i < ndim_wanted; ++i) {
+    const int d = order[i];
+    if (l.sizes[d] == 1) continue;
+    if (l.strides[d] != expected) return false;
+    if (!mul_ok(expected, l.sizes[d], &expected)) return false;
+  }
+  return true;
+}
+
+// Some permutation of the dims is contiguous (PyTorch's
+// compute_non_overlapping_and_dense): dims of size < 2 are ignored.
+inline bool is_non_overlapping_and_dense(const Layout& l) {
+  std::vector<int> dims;
+  for (int d = 0; d < l.ndim; ++d) {
+    if (l.sizes[d] == 0) return true;
+    if (l.sizes[d] >= 2) dims.push_back(d);
+  }
+  std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) { return l.strides[a] < l.strides[b]; });
+  int64_t required = 1;
+  for (int d : dims) {
+    if (l.strides[d] != required) return false;
+    if (!mul_ok(required, l.sizes[d], &required)) return false;
+  }
+  return true;
+}
+
+// API.md's rule for a destination: its dims of size > 1, sorted by
+// |stride|, each step past the span of the ones before it.
+inline bool has_internal_overlap(const Layout& l) {
+  std::vector<int> dims;
+  for (int d = 0; d < l.ndim; ++d) {
+    if (l.sizes[d] > 1) dims.push_back(d);
+  }
+  auto mag = [&](int d) {
+    return l.strides[d] < 0 ? -static_cast<unsigned long long>(l.strides[d])
+                            : static_cast<unsigned long long>(l.strides[d]);
+  };
+  std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) { return mag(a) < mag(b); });
+  unsigned long long span = 0;  // saturates: past 2^64 every later dim overlaps anyway
+  for (int d : dims) {
+    if (mag(d) <= span) return true;
+    unsigned long long step;
+    if (__builtin_mul_overflow(static_cast<unsigned long long>(l.sizes[d] - 1), mag(d), &step) ||
+        __builtin_add_overflow(span, step, &span)) {
+      span = ~0ull;
+    }
+  }
+  return false;
+}
+
+// Calls f(linear index, element offset from the storage start) for every
+// element in row-major order. Only for tensors the fuzzer checks (< 4096
+// elements), whose offsets were checked against their storage.
+inline void for_each_element(const Layout& l, const std::function<void(int64_t, int64_t)>& f) {
+  const int64_t n = numel(l);
+  if (n == 0) return;
+  int64_t index[ST_MAX_DIMS] = {};
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t at = l.offset;
+    for (int d = 0; d < l.ndim; ++d) at += index[d] * l.strides[d];
+    f(i, at);
+    for (int d = l.ndim - 1; d >= 0; --d) {
+      if (++index[d] < l.sizes[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+// The row-major linear index into `src` that broadcasting `src` to `dst`'s
+// shape reads for `dst`'s row-major element i.
+inline int64_t broadcast_source_index(const Layout& dst, const Layout& src, int64_t i) {
+  int64_t dst_index[ST_MAX_DIMS];
+  for (int d = dst.ndim - 1; d >= 0; --d) {
+    dst_index[d] = i % dst.sizes[d];
+    i /= dst.sizes[d];
+  }
+  int64_t linear = 0;
+  for (int sd = 0; sd < src.ndim; ++sd) {
+    const int d = sd + (dst.ndim - src.ndim);
+    const int64_t idx = src.sizes[sd] == 1 ? 0 : dst_index[d];
+    linear = linear * src.sizes[sd] + idx;
+  }
+  return linear;
+}
+
+inline bool broadcasts_to(const Layout& src, const Layout& dst) {
+  if (src.ndim > dst.ndim) return false;
+  for (int sd = 0; sd < src.ndim; ++sd) {
+    const int d = sd + (dst.ndim - src.ndim);
+    if (src.sizes[sd] != 1 && src.sizes[sd] != dst.sizes[d]) return false;
+  }
+  return true;
+}
+
+}  // namespace fuzz

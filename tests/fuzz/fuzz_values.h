@@ -1,0 +1,152 @@
+// Element values for the C API fuzz target, written independently of the
+// library: encoding and decoding every dtype, and the converted value a copy
+// must produce.
+//
+// The fuzzer keeps every tensor it checks inside a small domain: real and
+// imaginary parts are multiples of 1/2 in [0, 100]. Every dtype holds those
+// values exactly (float16 and bfloat16 included; integers hold their
+// truncation), so the conversion rules of API.md reduce to: → bool is
+// "either part nonzero", → integer truncates the real part, → float keeps the
+// real part, → complex keeps both parts (a real source has imaginary 0).
+// Values outside the domain (from st_fill with any double) mark a storage
+// unchecked instead of asking this file for saturation or rounding rules.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "stride.h"
+
+namespace fuzz {
+
+struct Value {
+  double re = 0;
+  double im = 0;
+};
+
+inline bool in_domain(double v) { return v >= 0 && v <= 100 && std::floor(v * 2) == v * 2; }
+
+inline bool is_complex(st_dtype d) { return d == ST_COMPLEX64 || d == ST_COMPLEX128; }
+
+inline size_t item_size(st_dtype d) {
+  static const size_t sizes[12] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+  return sizes[static_cast<int>(d)];
+}
+
+// IEEE binary16 from its bits (every class: the fuzzer may decode
+// out-of-domain values too).
+inline double half_to_double(uint16_t h) {
+  const int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  double v;
+  if (exp == 0) {
+    v = std::ldexp(mant, -24);
+  } else if (exp == 31) {
+    v = mant ? NAN : INFINITY;
+  } else {
+    v = std::ldexp(mant + 1024, exp - 25);
+  }
+  return sign ? -v : v;
+}
+
+// binary16 bits of a domain value (exactly representable: at most 8
+// significant bits, exponent in range).
+inline uint16_t domain_to_half(double v) {
+  if (v == 0) return 0;
+  int e;
+  double m = std::frexp(v, &e);  // v = m * 2^e, m in [0.5, 1)
+  const uint16_t mant = static_cast<uint16_t>((m * 2 - 1) * 1024);
+  const uint16_t exp = static_cast<uint16_t>(e - 1 + 15);
+  return static_cast<uint16_t>(exp << 10 | mant);
+}
+
+inline double bfloat16_to_double(uint16_t b) {
+  const uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+inline uint16_t domain_to_bfloat16(double v) {
+  const float f = static_cast<float>(v);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<uint16_t>(bits >> 16);  // the low half is zero for a domain value
+}
+
+template <typename T>
+T load(const unsigned char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T>
+void store(unsigned char* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+inline Value decode(st_dtype d, const unsigned char* p) {
+  switch (d) {
+    case ST_BOOL: return {p[0] != 0 ? 1.0 : 0.0, 0};
+    case ST_UINT8: return {static_cast<double>(p[0]), 0};
+    case ST_INT8: return {static_cast<double>(load<int8_t>(p)), 0};
+    case ST_INT16: return {static_cast<double>(load<int16_t>(p)), 0};
+    case ST_INT32: return {static_cast<double>(load<int32_t>(p)), 0};
+    case ST_INT64: return {static_cast<double>(load<int64_t>(p)), 0};
+    case ST_FLOAT16: return {half_to_double(load<uint16_t>(p)), 0};
+    case ST_BFLOAT16: return {bfloat16_to_double(load<uint16_t>(p)), 0};
+    case ST_FLOAT32: return {load<float>(p), 0};
+    case ST_FLOAT64: return {load<double>(p), 0};
+    case ST_COMPLEX64: return {load<float>(p), load<float>(p + 4)};
+    case ST_COMPLEX128: return {load<double>(p), load<double>(p + 8)};
+  }
+  return {};
+}
+
+// What converting a domain value to `d` gives (API.md, conversion rules).
+inline Value convert(Value v, st_dtype d) {
+  switch (d) {
+    case ST_BOOL: return {(v.re != 0 || v.im != 0) ? 1.0 : 0.0, 0};
+    case ST_UINT8:
+    case ST_INT8:
+    case ST_INT16:
+    case ST_INT32:
+    case ST_INT64: return {std::trunc(v.re), 0};
+    case ST_FLOAT16:
+    case ST_BFLOAT16:
+    case ST_FLOAT32:
+    case ST_FLOAT64: return {v.re, 0};
+    case ST_COMPLEX64:
+    case ST_COMPLEX128: return v;
+  }
+  return {};
+}
+
+// Writes a domain value (already converted to `d`) at p.
+inline void encode(st_dtype d, unsigned char* p, Value v) {
+  switch (d) {
+    case ST_BOOL: p[0] = v.re != 0 ? 1 : 0; break;
+    case ST_UINT8: p[0] = static_cast<uint8_t>(v.re); break;
+    case ST_INT8: store<int8_t>(p, static_cast<int8_t>(v.re)); break;
+    case ST_INT16: store<int16_t>(p, static_cast<int16_t>(v.re)); break;
+    case ST_INT32: store<int32_t>(p, static_cast<int32_t>(v.re)); break;
+    case ST_INT64: store<int64_t>(p, static_cast<int64_t>(v.re)); break;
+    case ST_FLOAT16: store<uint16_t>(p, domain_to_half(v.re)); break;
+    case ST_BFLOAT16: store<uint16_t>(p, domain_to_bfloat16(v.re)); break;
+    case ST_FLOAT32: store<float>(p, static_cast<float>(v.re)); break;
+    case ST_FLOAT64: store<double>(p, v.re); break;
+    case ST_COMPLEX64:
+      store<float>(p, static_cast<float>(v.re));
+      store<float>(p + 4, static_cast<float>(v.im));
+      break;
+    case ST_COMPLEX128:
+      store<double>(p, v.re);
+      store<double>(p + 8, v.im);
+      break;
+  }
+}
+
+inline bool same_value(Value a, Value b) { return a.re == b.re && a.im == b.im; }
+
+}  // namespace fuzz

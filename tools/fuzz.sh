@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The C API fuzz target (tests/fuzz/fuzz_c_api.cpp) built with clang and
+# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, in its own
+# build folder (build-fuzz; CUDA and OpenMP off, so runs are deterministic).
+#
+#   tools/fuzz.sh --replay    build it and replay the committed corpus and
+#                             crash reproducers (the ctest label "fuzz")
+#   tools/fuzz.sh [SECONDS]   build it and fuzz for SECONDS (default 120),
+#                             starting from a copy of the committed corpus;
+#                             prints the number of executions
+#
+# A crash leaves its input in build-fuzz/artifacts/ and fails the script;
+# commit the input to tests/fuzz/crashes/ with the fix.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build="${STRIDE_FUZZ_BUILD_DIR:-build-fuzz}"
+jobs="${STRIDE_JOBS:-$(nproc)}"
+clang_c="${STRIDE_FUZZ_CC:-clang}"
+clang_cxx="${STRIDE_FUZZ_CXX:-clang++}"
+
+if ! command -v "$clang_cxx" >/dev/null; then
+  echo "fuzz: $clang_cxx not found (Debian: clang, libclang-rt-dev); tools/install-deps.sh installs it" >&2
+  exit 1
+fi
+
+CC="$clang_c" CXX="$clang_cxx" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRIDE_FUZZ=ON \
+  "-DSTRIDE_SANITIZE=address;undefined" -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_WITH_OPENMP=OFF \
+  -DSTRIDE_BUILD_EXAMPLES=OFF -DSTRIDE_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j "$jobs" --target fuzz_c_api
+
+if [ "${1:-}" = "--replay" ]; then
+  ctest --test-dir "$build" -R "^fuzz\.libfuzzer_corpus$" --output-on-failure
+  exit 0
+fi
+
+seconds="${1:-120}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus" "$build/artifacts"
+cp tests/fuzz/corpus/* "$work/corpus/"
+
+status=0
+"$build/tests/fuzz_c_api" -max_total_time="$seconds" -timeout=25 -print_final_stats=1 -max_len=4096 \
+  -artifact_prefix="$build/artifacts/" "$work/corpus" >"$work/log" 2>&1 || status=$?
+executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")"
+new_inputs="$(sed -n 's/^stat::new_units_added: *//p' "$work/log")"
+if [ "$status" -ne 0 ]; then
+  tail -n 60 "$work/log" >&2
+  echo "fuzz: FAILED after ${executions:-?} executions; the input is in $build/artifacts/" >&2
+  exit 1
+fi
+echo "fuzz: ${executions} executions in ${seconds} s, ${new_inputs} new inputs, no broken promise"
