@@ -6,11 +6,14 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/large_blocks.h"
 
 namespace st {
 namespace {
 
 void default_free(const MemoryRelease& r) { std::free(r.ptr); }
+
+void large_free(const MemoryRelease& r) { free_large_block(r.ptr, r.nbytes); }
 
 void user_free(const MemoryRelease& r) {
   auto fn = reinterpret_cast<void (*)(void*, void*, size_t)>(r.fn);
@@ -38,6 +41,11 @@ Storage allocate_cpu_storage(size_t nbytes) {
     release.run = user_free;
     release.fn = reinterpret_cast<MemoryRelease::GenericFn>(user->free);
     release.ctx = user->ctx;
+  } else if (nbytes >= kLargeBlockThreshold) {
+    // Note [Large CPU blocks] in core/large_blocks.h.
+    release.ptr = allocate_large_block(nbytes);
+    ST_CHECK(release.ptr != nullptr, ST_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes", nbytes);
+    release.run = large_free;
   } else {
     size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
     ST_CHECK(rounded >= nbytes, ST_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes", nbytes);

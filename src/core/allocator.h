@@ -1,6 +1,8 @@
-// CPU memory for tensors: the default allocator (64-byte aligned) or the
-// host's own through st_set_cpu_allocator. Every storage remembers how to
-// free itself, so swapping allocators never frees memory with the wrong one.
+// CPU memory for tensors: the default allocator (64-byte aligned; 2 MiB
+// aligned and huge-page advised from 4 MiB, with a capped cache of freed
+// large blocks, see core/large_blocks.h) or the host's own through
+// st_set_cpu_allocator. Every storage remembers how to free itself, so
+// swapping allocators never frees memory with the wrong one.
 #pragma once
 
 #include <cstddef>

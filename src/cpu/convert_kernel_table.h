@@ -1,0 +1,45 @@
+// The per-instruction-set row converters of the hot dtype pairs: n
+// contiguous src elements to n contiguous dst elements, bit-identical to
+// convert_rules.h. copy_convert.cpp drives them over a CopyGeometry.
+#pragma once
+
+#include <cstdint>
+
+namespace st {
+namespace cpu {
+
+enum class ConvertPair : int {
+  Float32ToFloat16 = 0,
+  Float32ToBFloat16,
+  Int64ToFloat64,
+  UInt8ToFloat32,
+  Float16ToFloat32,
+  BFloat16ToFloat32,
+};
+constexpr int kNumConvertPairs = 6;
+
+// nt: stream the stores past the caches (the output is large).
+using ConvertRowFn = void (*)(char* dst, const char* src, int64_t n, bool nt);
+
+// A converting transpose from a tiny contiguous src dim: src holds rows of
+// `cols` (2 to 4) adjacent elements, dst row j (at dst + j*dst_col) gets
+// element j of each src row, converted: dst[j*dst_col + i] = src[i*cols + j].
+// Returns false, writing nothing, when the level has no kernel for it.
+using ConvertDeinterleaveFn = bool (*)(ConvertPair pair, char* dst, int64_t dst_col, const char* src, int64_t rows,
+                                       int64_t cols, bool nt);
+
+struct ConvertKernelTable {
+  const char* name;
+  ConvertRowFn row[kNumConvertPairs];
+  ConvertDeinterleaveFn deinterleave;  // may be null
+};
+
+const ConvertKernelTable& scalar_convert_kernels();
+const ConvertKernelTable& avx2_convert_kernels();    // call only at CpuIsa::Avx2 or above
+const ConvertKernelTable& avx512_convert_kernels();  // call only at CpuIsa::Avx512
+
+// The table for cpu_isa() now.
+const ConvertKernelTable& active_convert_kernels();
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,189 @@
+#include "cpu/copy_convert.h"
+
+#include <cstring>
+#include <memory>
+
+#include "cpu/convert_kernel_table.h"
+#include "cpu/copy_kernel_table.h"
+#include "cpu/copy_transpose.h"
+#include "cpu/kernel_parallel.h"
+#include "cpu/outer_walk.h"
+#include "cpu/row_tasks.h"
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
+namespace st {
+namespace cpu {
+namespace {
+
+int pair_index(ScalarType dst, ScalarType src) {
+  using S = ScalarType;
+  if (src == S::Float32 && dst == S::Float16) return static_cast<int>(ConvertPair::Float32ToFloat16);
+  if (src == S::Float32 && dst == S::BFloat16) return static_cast<int>(ConvertPair::Float32ToBFloat16);
+  if (src == S::Int64 && dst == S::Float64) return static_cast<int>(ConvertPair::Int64ToFloat64);
+  if (src == S::UInt8 && dst == S::Float32) return static_cast<int>(ConvertPair::UInt8ToFloat32);
+  if (src == S::Float16 && dst == S::Float32) return static_cast<int>(ConvertPair::Float16ToFloat32);
+  if (src == S::BFloat16 && dst == S::Float32) return static_cast<int>(ConvertPair::BFloat16ToFloat32);
+  return -1;
+}
+
+// Conversions that round by MXCSR (int64 -> float64 below AVX-512) must
+// round to nearest even whatever mode the host left its threads in; each
+// task sets the default and restores the caller's.
+class DefaultFloatMode {
+ public:
+#if defined(__x86_64__)
+  DefaultFloatMode() : saved_(_mm_getcsr()) { _mm_setcsr(0x1F80); }
+  ~DefaultFloatMode() { _mm_setcsr(saved_); }
+
+ private:
+  unsigned saved_;
+#endif
+};
+
+// Scratch for converted pieces: 64-byte aligned, owned by one task range.
+class Scratch {
+ public:
+  explicit Scratch(int64_t bytes) : raw_(new char[static_cast<size_t>(bytes) + 64]) {}
+  char* get() const {
+    return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw_.get()) + 63) & ~uintptr_t{63});
+  }
+
+ private:
+  std::unique_ptr<char[]> raw_;
+};
+
+constexpr int64_t kScratchBytes = 32 * 1024;
+constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
+
+// Any layout: each row in chunks gathered into scratch, converted there,
+// scattered out.
+void convert_strided(const CopyGeometry& g, int64_t de, int64_t se, ConvertRowFn row) {
+  const int64_t ds = g.dst_strides[0], ss = g.src_strides[0];
+  run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
+    DefaultFloatMode mode;
+    Scratch in(kChunk * se), out(kChunk * de);
+    const int64_t dstep = g.ndim > 1 ? g.dst_strides[1] : 0, sstep = g.ndim > 1 ? g.src_strides[1] : 0;
+    for (int64_t r = 0; r < m; ++r) {
+      for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+        const int64_t cnt = n - i0 < kChunk ? n - i0 : kChunk;
+        const char* s = src + r * sstep + i0 * ss;
+        char* d = dst + r * dstep + i0 * ds;
+        for (int64_t i = 0; i < cnt; ++i) std::memcpy(in.get() + i * se, s + i * ss, static_cast<size_t>(se));
+        row(out.get(), in.get(), cnt, false);
+        for (int64_t i = 0; i < cnt; ++i) std::memcpy(d + i * ds, out.get() + i * de, static_cast<size_t>(de));
+      }
+    }
+  });
+}
+
+// dst contiguous along dim 0, src along dim k: blocks of src rows are
+// converted into scratch (one call when the block is contiguous in src),
+// then transposed out by the same-dtype transpose of the dst dtype; a
+// tiny contiguous src dim (NHWC pixels) goes through the level's fused
+// deinterleave when it has one.
+void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t se, bool stream, ConvertPair pair) {
+  const ConvertKernelTable& converters = active_convert_kernels();
+  const ConvertRowFn row = converters.row[static_cast<int>(pair)];
+  CopyGeometry g = geometry;
+  if (g.src_strides[k] < 0) {
+    g.dst += (g.sizes[k] - 1) * g.dst_strides[k];
+    g.src += (g.sizes[k] - 1) * g.src_strides[k];
+    g.dst_strides[k] = -g.dst_strides[k];
+    g.src_strides[k] = -g.src_strides[k];
+  }
+  const int64_t rows = g.sizes[0], cols = g.sizes[k];
+  const int64_t src_row = g.src_strides[0], dst_col = g.dst_strides[k];
+  const int64_t bj = cols < 256 ? cols : 256;
+  // Rows per block: a multiple of 64 (whole dst lines of any itemsize).
+  int64_t bi = (kScratchBytes / (bj * de)) / 64 * 64;
+  if (bi < 64) bi = 64;
+  OuterWalk outer;
+  bool aligned = (reinterpret_cast<uintptr_t>(g.dst) & 63) == 0 && (dst_col & 63) == 0;
+  for (int d = 1; d < g.ndim; ++d) {
+    if (d == k) continue;
+    outer.add_dim(g.sizes[d], g.dst_strides[d], g.src_strides[d]);
+    aligned = aligned && (g.dst_strides[d] & 63) == 0;
+  }
+  const int64_t row_blocks = (rows + bi - 1) / bi, col_blocks = (cols + bj - 1) / bj;
+  const int64_t per_outer = row_blocks * col_blocks;
+  const CopyKernelTable& kernels = active_copy_kernels();
+  run_tasks(outer.count() * per_outer, grain_for_bytes(bi * bj * (de + se)), [&](int64_t begin, int64_t end) {
+    DefaultFloatMode mode;
+    Scratch scratch(bi * bj * de);
+    OuterWalk walk = outer;
+    walk.seek(begin / per_outer);
+    int64_t blk = begin % per_outer;
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t i0 = (blk % row_blocks) * bi, j0 = (blk / row_blocks) * bj;
+      const int64_t ni = rows - i0 < bi ? rows - i0 : bi, nj = cols - j0 < bj ? cols - j0 : bj;
+      const char* src = g.src + walk.src_offset() + i0 * src_row + j0 * se;
+      char* dst = g.dst + walk.dst_offset() + i0 * de + j0 * dst_col;
+      const bool nt = stream && aligned && ni * de >= 64;
+      const bool contiguous = src_row == nj * se;
+      if (!(contiguous && converters.deinterleave && converters.deinterleave(pair, dst, dst_col, src, ni, nj, nt))) {
+        if (contiguous) {
+          row(scratch.get(), src, ni * nj, false);
+        } else {
+          for (int64_t i = 0; i < ni; ++i) row(scratch.get() + i * nj * de, src + i * src_row, nj, false);
+        }
+        Transpose2d tr{};
+        tr.dst = dst;
+        tr.src = scratch.get();
+        tr.rows = ni;
+        tr.cols = nj;
+        tr.batch = 1;
+        tr.src_row = nj * de;
+        tr.dst_col = dst_col;
+        tr.itemsize = de;
+        tr.nt = nt;
+        tr.prefetch = false;  // src is the scratch, already in cache
+        kernels.transpose(tr);
+      }
+      if (++blk == per_outer) {
+        blk = 0;
+        walk.next();
+      }
+    }
+  });
+}
+
+}  // namespace
+
+bool has_fast_convert(ScalarType dst, ScalarType src) { return pair_index(dst, src) >= 0; }
+
+bool copy_convert(const CopyGeometry& geometry, ScalarType dst_type, ScalarType src_type) {
+  const int pair = pair_index(dst_type, src_type);
+  if (pair < 0) return false;
+  const int64_t de = static_cast<int64_t>(itemsize(dst_type)), se = static_cast<int64_t>(itemsize(src_type));
+  const CopyGeometry g = normalize_geometry(geometry);
+  const int64_t numel = geometry_numel(g);
+  if (numel == 0) return true;
+  const ConvertRowFn row = active_convert_kernels().row[pair];
+  const bool stream = numel * de >= kStreamingThresholdBytes;
+  if (g.ndim == 0) {
+    DefaultFloatMode mode;
+    row(g.dst, g.src, 1, false);
+    return true;
+  }
+  if (g.dst_strides[0] == de && g.src_strides[0] == se) {
+    run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
+      DefaultFloatMode mode;
+      const int64_t dstep = g.ndim > 1 ? g.dst_strides[1] : 0, sstep = g.ndim > 1 ? g.src_strides[1] : 0;
+      for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, n, stream);
+    });
+    return true;
+  }
+  const int k = g.dst_strides[0] == de ? find_src_unit_dim(g, se) : -1;
+  if (k > 0 && g.src_strides[0] != 0) {
+    convert_transposed(g, k, de, se, stream, static_cast<ConvertPair>(pair));
+  } else {
+    convert_strided(g, de, se, row);
+  }
+  return true;
+}
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,126 @@
+#include "cpu/copy_transpose.h"
+
+#include <cstdint>
+
+#include "cpu/kernel_parallel.h"
+#include "cpu/outer_walk.h"
+#include "cpu/thread_count.h"
+
+namespace st {
+namespace cpu {
+namespace {
+
+// A task transposes a stripe of columns (whole blocks of kBlockColBytes,
+// so the block walk inside a task is the one a single thread would do) of
+// one or more batch items, of about this many bytes.
+constexpr int64_t kTaskBytes = 1 << 20;
+
+bool aligned64(int64_t v) { return (v & 63) == 0; }
+
+}  // namespace
+
+int find_src_unit_dim(const CopyGeometry& g, int64_t itemsize) {
+  for (int d = 1; d < g.ndim; ++d) {
+    if (g.src_strides[d] == itemsize || g.src_strides[d] == -itemsize) return d;
+  }
+  return -1;
+}
+
+void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
+  // Read the src rows forwards: a reversed dim k is walked from its other end.
+  const bool flip = g.src_strides[k] < 0;
+  char* const dst = flip ? g.dst + (g.sizes[k] - 1) * g.dst_strides[k] : g.dst;
+  const char* const src = flip ? g.src + (g.sizes[k] - 1) * g.src_strides[k] : g.src;
+  Transpose2d base{};
+  base.rows = g.sizes[0];
+  base.cols = g.sizes[k];
+  base.src_row = g.src_strides[0];
+  base.dst_col = flip ? -g.dst_strides[k] : g.dst_strides[k];
+  base.batch = 1;
+  base.itemsize = itemsize;
+  bool nt = stream && base.rows * itemsize >= 64 && aligned64(static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst)));
+  OuterWalk outer;
+  bool have_batch = false;
+  for (int d = 1; d < g.ndim; ++d) {
+    if (d == k) continue;
+    nt = nt && aligned64(g.dst_strides[d]);
+    if (!have_batch) {
+      base.batch = g.sizes[d];
+      base.dst_batch = g.dst_strides[d];
+      base.src_batch = g.src_strides[d];
+      have_batch = true;
+    } else {
+      outer.add_dim(g.sizes[d], g.dst_strides[d], g.src_strides[d]);
+    }
+  }
+  base.nt = nt && aligned64(base.dst_col);
+
+  base.prefetch = stream;
+
+  // Tasks: (column stripe, batch chunk, outer index), the stripe fastest.
+  // A stripe is whole units of kBlockColBytes of columns; a task is about
+  // kTaskBytes: several units, or when all columns of one batch item are
+  // less, several batch items. Tasks shrink (down to one unit of one item)
+  // while there are fewer than two per thread.
+  const int64_t unit = kBlockColBytes / itemsize;
+  const int64_t units = (base.cols + unit - 1) / unit;
+  const int64_t unit_bytes = (unit < base.cols ? unit : base.cols) * base.rows * itemsize;
+  const int64_t item_bytes = base.cols * base.rows * itemsize;
+  int64_t stripe_units = kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1;
+  if (stripe_units > units) stripe_units = units;
+  int64_t chunk = 1;
+  if (stripe_units == units) {
+    chunk = kTaskBytes / item_bytes > 1 ? kTaskBytes / item_bytes : 1;
+    if (chunk > base.batch) chunk = base.batch;
+  }
+  const int64_t want_tasks = 2 * static_cast<int64_t>(num_threads());
+  for (;;) {
+    const int64_t tasks = outer.count() * ((units + stripe_units - 1) / stripe_units) * ((base.batch + chunk - 1) / chunk);
+    if (tasks >= want_tasks) break;
+    if (chunk > 1) {
+      chunk = (chunk + 1) / 2;
+    } else if (stripe_units > 1) {
+      stripe_units = (stripe_units + 1) / 2;
+    } else {
+      break;
+    }
+  }
+  const int64_t stripe = stripe_units * unit < base.cols ? stripe_units * unit : base.cols;
+  const int64_t stripes = (base.cols + stripe - 1) / stripe, chunks = (base.batch + chunk - 1) / chunk;
+  const int64_t per_outer = stripes * chunks;
+  run_tasks(outer.count() * per_outer, grain_for_bytes(stripe * base.rows * chunk * itemsize), [&](int64_t begin, int64_t end) {
+    OuterWalk walk = outer;
+    walk.seek(begin / per_outer);
+    int64_t within = begin % per_outer;
+    // Each piece also gets the next one's src, for the prefetcher to run on
+    // into it; pieces of another shape (the last stripe or chunk) stop it.
+    auto piece_at = [&](int64_t w) {
+      const int64_t col0 = (w % stripes) * stripe, b0 = (w / stripes) * chunk;
+      Transpose2d piece = base;
+      piece.cols = base.cols - col0 < stripe ? base.cols - col0 : stripe;
+      piece.batch = base.batch - b0 < chunk ? base.batch - b0 : chunk;
+      piece.dst = dst + walk.dst_offset() + col0 * base.dst_col + b0 * base.dst_batch;
+      piece.src = src + walk.src_offset() + col0 * itemsize + b0 * base.src_batch;
+      return piece;
+    };
+    Transpose2d piece = piece_at(within);
+    piece.prefetch_head = true;
+    for (int64_t t = begin; t < end; ++t) {
+      if (++within == per_outer) {
+        within = 0;
+        walk.next();
+      }
+      Transpose2d next{};
+      if (t + 1 < end) {
+        next = piece_at(within);
+        if (next.cols == piece.cols && next.batch == piece.batch) piece.next_src = next.src;
+      }
+      kernels.transpose(piece);
+      next.prefetch_head = piece.next_src == nullptr;
+      piece = next;
+    }
+  });
+}
+
+}  // namespace cpu
+}  // namespace st

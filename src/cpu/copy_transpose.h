@@ -1,0 +1,23 @@
+// The blocked-transpose driver of copy_same_dtype: for a normalized
+// geometry whose dst is contiguous along dim 0 and src along dim k > 0.
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/copy_geometry.h"
+#include "cpu/copy_kernel_table.h"
+
+namespace st {
+namespace cpu {
+
+// The dim (> 0) along which src moves by exactly one element (either
+// direction), or -1.
+int find_src_unit_dim(const CopyGeometry& g, int64_t itemsize);
+
+// Transposes dims 0 and k in register tiles, the remaining dims looped
+// outside, the work spread over threads. `stream`: the output is large
+// enough for non-temporal stores.
+void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels);
+
+}  // namespace cpu
+}  // namespace st

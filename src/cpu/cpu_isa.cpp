@@ -1,0 +1,67 @@
+#include "cpu/cpu_isa.h"
+
+#include <atomic>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+namespace st {
+namespace cpu {
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+// XCR0 says which register states the OS saves; AVX needs XMM|YMM (bits
+// 1-2), AVX-512 also opmask|ZMM_Hi256|Hi16_ZMM (bits 5-7).
+unsigned long long read_xcr0() {
+  unsigned eax = 0, edx = 0;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<unsigned long long>(edx) << 32) | eax;
+}
+
+CpuIsa detect() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return CpuIsa::Scalar;
+  const bool osxsave = c & (1u << 27), fma = c & (1u << 12), f16c = c & (1u << 29);
+  if (!osxsave || !fma || !f16c) return CpuIsa::Scalar;
+  const unsigned long long xcr0 = read_xcr0();
+  if ((xcr0 & 0x6) != 0x6) return CpuIsa::Scalar;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return CpuIsa::Scalar;
+  const bool avx2 = b & (1u << 5), bmi2 = b & (1u << 8);
+  if (!avx2 || !bmi2) return CpuIsa::Scalar;
+  const bool f = b & (1u << 16), dq = b & (1u << 17), bw = b & (1u << 30), vl = b & (1u << 31);
+  if (f && dq && bw && vl && (xcr0 & 0xe0) == 0xe0) return CpuIsa::Avx512;
+  return CpuIsa::Avx2;
+}
+#else
+CpuIsa detect() { return CpuIsa::Scalar; }
+#endif
+
+std::atomic<int> g_cap{static_cast<int>(CpuIsa::Avx512)};
+
+}  // namespace
+
+CpuIsa detected_cpu_isa() {
+  static const CpuIsa isa = detect();
+  return isa;
+}
+
+CpuIsa cpu_isa() {
+  const int detected = static_cast<int>(detected_cpu_isa());
+  const int cap = g_cap.load(std::memory_order_relaxed);
+  return static_cast<CpuIsa>(cap < detected ? cap : detected);
+}
+
+void set_cpu_isa_cap(CpuIsa cap) { g_cap.store(static_cast<int>(cap), std::memory_order_relaxed); }
+
+const char* cpu_isa_name(CpuIsa isa) {
+  switch (isa) {
+    case CpuIsa::Scalar: return "scalar";
+    case CpuIsa::Avx2: return "avx2";
+    case CpuIsa::Avx512: return "avx512";
+  }
+  return "unknown";
+}
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,30 @@
+// The instruction-set level the CPU kernels run at, detected once from
+// cpuid. Kernels compiled for a level live in files named *_avx2.cpp and
+// *_avx512.cpp (built with per-file flags, see src/CMakeLists.txt) and are
+// only called when cpu_isa() reports that level or higher.
+#pragma once
+
+namespace st {
+namespace cpu {
+
+enum class CpuIsa : int {
+  Scalar = 0,  // portable C++: the fallback on every machine
+  Avx2 = 1,    // AVX2 + FMA + F16C + BMI2
+  Avx512 = 2,  // AVX-512 F, BW, VL, DQ (plus the Avx2 set)
+};
+
+// The highest level this CPU (and its OS, for the register state) supports.
+CpuIsa detected_cpu_isa();
+
+// The level kernels use now: the detected one, lowered by set_cpu_isa_cap.
+CpuIsa cpu_isa();
+
+// For tests: run kernels at `cap` or lower, so every level available on the
+// machine can be checked against the portable one. Raising the cap above
+// the detected level has no effect.
+void set_cpu_isa_cap(CpuIsa cap);
+
+const char* cpu_isa_name(CpuIsa isa);
+
+}  // namespace cpu
+}  // namespace st

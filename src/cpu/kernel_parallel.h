@@ -1,0 +1,30 @@
+// How the copy kernels spread work over threads: a kernel cuts its work into
+// `num_tasks` independent tasks and hands run_tasks a callable over a range
+// of them; run_tasks hands the ranges to parallel_for (cpu/parallel.h:
+// OpenMP, or the host's job system from st_set_parallel_for).
+#pragma once
+
+#include <cstdint>
+
+#include "core/function_ref.h"
+
+namespace st {
+namespace cpu {
+
+// Runs tasks [begin, end).
+using TaskRange = FunctionRef<void(int64_t begin, int64_t end)>;
+
+// Runs fn over disjoint ranges covering [0, num_tasks), each at least
+// `grain` tasks long (except the last), on up to st_get_num_threads()
+// threads; serially when one range is enough, or when already inside a
+// parallel region (never nested). Returns when every range is done. A
+// range may end with streaming stores; each kernel fences its own before
+// returning, so the results are visible to every thread afterwards.
+void run_tasks(int64_t num_tasks, int64_t grain, TaskRange fn);
+
+// The grain (in tasks of `bytes_per_task` bytes moved each) below which
+// spreading a copy over threads costs more than it saves.
+int64_t grain_for_bytes(int64_t bytes_per_task);
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,24 @@
+// Row-wise work over a normalized geometry (copy_geometry.h): dim 0 is a
+// row, dim 1 steps between rows, the other dims are walked here. Tasks are
+// rows, so one call may get rows from several outer steps, each run of
+// consecutive rows in one call; rows longer than a task's worth are cut
+// into pieces (a multiple of 64 elements each), one task per piece.
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/copy_geometry.h"
+#include "cpu/kernel_parallel.h"
+
+namespace st {
+namespace cpu {
+
+// fn(dst, src, n, m): m rows of n elements starting at dst / src, rows
+// stepping by dim 1's strides (m == 1 for a piece of a long row), elements
+// by dim 0's. element_bytes: bytes moved per element (read + written), for
+// the task sizes.
+using RowsFn = FunctionRef<void(char* dst, const char* src, int64_t n, int64_t m)>;
+void run_row_tasks(const CopyGeometry& g, int64_t element_bytes, RowsFn fn);
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,176 @@
+// Random copy geometries for the kernel tests: 1-6 dims, sizes 0..~100
+// (or outputs of 17-32 MB), dst a dense block in a random dim order (flips,
+// padding, a strided fastest dim now and then), src another buffer with its
+// own order, steps, flips, broadcast dims and misalignment.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cpu/copy_geometry.h"
+#include "cpu/cpu_isa.h"
+#include "cpu/thread_count.h"
+
+namespace test_support {
+
+using st::cpu::CopyGeometry;
+
+// Random bytes, 8 at a time (splitmix64).
+inline void fill_random(std::vector<unsigned char>& buf, uint64_t seed) {
+  uint64_t x = seed;
+  for (size_t i = 0; i < buf.size(); i += 8) {
+    x += 0x9E3779B97F4A7C15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    std::memcpy(buf.data() + i, &z, buf.size() - i < 8 ? buf.size() - i : 8);
+  }
+}
+
+// A random copy: dst is a dense block in a random dim order (some dims
+// flipped, sometimes padded), src another buffer with its own order, steps,
+// flips and broadcast dims. Buffers own the memory; dst/src point into them.
+struct Case {
+  CopyGeometry g;
+  std::vector<unsigned char> dst_buf, src_buf;
+  int64_t dst_base = 0, src_base = 0;
+};
+
+inline int64_t pick_size(std::mt19937_64& rng, bool large) {
+  static const int64_t kSmall[] = {0, 1, 1, 2, 3, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
+  static const int64_t kLarge[] = {1, 3, 16, 63, 64, 65, 127, 128, 129, 257, 1000, 1031, 2048, 4099};
+  if (large) return kLarge[rng() % (sizeof kLarge / sizeof kLarge[0])];
+  // Zero-size dims only now and then, so most cases move data.
+  int64_t s = kSmall[rng() % (sizeof kSmall / sizeof kSmall[0])];
+  if (s == 0 && rng() % 4 != 0) s = 2;
+  return s;
+}
+
+inline void shuffle(int* perm, int n, std::mt19937_64& rng) {
+  for (int i = n - 1; i > 0; --i) {
+    const int j = static_cast<int>(rng() % static_cast<uint64_t>(i + 1));
+    const int t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+}
+
+// Lays out sizes in the order perm (perm[0] fastest) with element steps
+// step[d] and a gap after dim perm[0] of `pad` elements; returns the strides
+// in bytes (flipped dims negative) and the span and base offset in bytes.
+inline void layout(const int64_t* sizes, int ndim, const int* perm, const int64_t* step, const bool* flip, int64_t pad,
+            int64_t itemsize, int64_t* strides, int64_t* span, int64_t* base) {
+  int64_t s = itemsize;
+  for (int q = 0; q < ndim; ++q) {
+    const int d = perm[q];
+    strides[d] = s * step[d];
+    int64_t extent = sizes[d] * step[d] + (q == 0 ? pad : 0);
+    if (extent < 1) extent = 1;
+    s *= extent;
+  }
+  *span = s;
+  *base = 0;
+  for (int d = 0; d < ndim; ++d) {
+    if (flip[d] && sizes[d] > 0) {
+      *base += (sizes[d] - 1) * strides[d];
+      strides[d] = -strides[d];
+    }
+  }
+}
+
+inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_itemsize, bool large) {
+  const int64_t itemsize = dst_itemsize;
+  std::mt19937_64 rng(seed);
+  CopyGeometry& g = c.g;
+  g.ndim = 1 + static_cast<int>(rng() % 6);
+  int64_t numel = 1;
+  for (int d = 0; d < g.ndim; ++d) {
+    // Large cases: two big dims, the others small.
+    const bool big = large && (d < 2);
+    g.sizes[d] = pick_size(rng, big);
+    if (large && !big && numel * g.sizes[d] * itemsize > (int64_t{16} << 20)) g.sizes[d] = 1;
+    if (!large && numel * g.sizes[d] > 5000) g.sizes[d] = 1 + static_cast<int64_t>(rng() % 3);
+    numel *= g.sizes[d];
+  }
+  if (large && numel > 0) {
+    // Outputs of 17 to 32 MB: past the streaming threshold.
+    while (numel * itemsize > (int64_t{32} << 20)) {
+      int big = 0;
+      for (int d = 1; d < g.ndim; ++d) big = g.sizes[d] > g.sizes[big] ? d : big;
+      numel = numel / g.sizes[big] * ((g.sizes[big] + 1) / 2);
+      g.sizes[big] = (g.sizes[big] + 1) / 2;
+    }
+    while (numel * itemsize < (int64_t{17} << 20)) {
+      const int d = static_cast<int>(rng() % g.ndim);
+      g.sizes[d] *= 2;
+      numel *= 2;
+    }
+  }
+  int dperm[ST_MAX_DIMS], sperm[ST_MAX_DIMS];
+  int64_t dstep[ST_MAX_DIMS], sstep[ST_MAX_DIMS];
+  bool dflip[ST_MAX_DIMS], sflip[ST_MAX_DIMS];
+  for (int d = 0; d < g.ndim; ++d) {
+    dperm[d] = sperm[d] = d;
+    dstep[d] = 1;
+    sstep[d] = rng() % 5 == 0 ? 1 + static_cast<int64_t>(rng() % 3) : 1;
+    dflip[d] = rng() % 6 == 0;
+    sflip[d] = rng() % 5 == 0;
+  }
+  shuffle(dperm, g.ndim, rng);
+  // Half the time src keeps dst's order, so row and contiguous paths are hit.
+  if (rng() % 2) shuffle(sperm, g.ndim, rng);
+  else std::memcpy(sperm, dperm, sizeof dperm);
+  const int64_t dpad = rng() % 6 == 0 ? 1 + static_cast<int64_t>(rng() % 3) : 0;
+  const int64_t spad = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 3) : 0;
+  // The dst's fastest dim strided now and then: the element-wise path.
+  if (rng() % 10 == 0) dstep[dperm[0]] = 2;
+  int64_t dspan, sspan;
+  layout(g.sizes, g.ndim, dperm, dstep, dflip, dpad, dst_itemsize, g.dst_strides, &dspan, &c.dst_base);
+  layout(g.sizes, g.ndim, sperm, sstep, sflip, spad, src_itemsize, g.src_strides, &sspan, &c.src_base);
+  for (int d = 0; d < g.ndim; ++d) {
+    if (rng() % 7 == 0) g.src_strides[d] = 0;  // broadcast
+  }
+  // Misaligned bases now and then (by whole elements, or by one byte).
+  const int64_t dmis = rng() % 4 == 0 ? (rng() % 2 ? itemsize : 1) : 0;
+  const int64_t smis = rng() % 4 == 0 ? (rng() % 2 ? src_itemsize : 3) : 0;
+  c.dst_buf.assign(static_cast<size_t>(dspan + 64 + dmis), 0xAB);
+  c.src_buf.resize(static_cast<size_t>(sspan + 64 + smis));
+  fill_random(c.src_buf, rng());
+  // 64-aligned inside the buffer, then the misalignment.
+  auto align = [](unsigned char* p) {
+    return reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t{63});
+  };
+  g.dst = reinterpret_cast<char*>(align(c.dst_buf.data()) + dmis) + c.dst_base;
+  g.src = reinterpret_cast<const char*>(align(c.src_buf.data()) + smis) + c.src_base;
+  // The dims in dst-fastest-first order (as a TensorIterator hands them)
+  // most of the time; any order otherwise.
+  if (rng() % 4 != 0) {
+    CopyGeometry sorted = g;
+    for (int q = 0; q < g.ndim; ++q) {
+      sorted.sizes[q] = g.sizes[dperm[q]];
+      sorted.dst_strides[q] = g.dst_strides[dperm[q]];
+      sorted.src_strides[q] = g.src_strides[dperm[q]];
+    }
+    g = sorted;
+  }
+}
+
+// Every level this CPU has, on 1 and 2 threads.
+template <typename F>
+void for_each_isa_and_threads(F f) {
+  const int saved = st::cpu::num_threads();
+  for (int isa = 0; isa <= static_cast<int>(st::cpu::detected_cpu_isa()); ++isa) {
+    st::cpu::set_cpu_isa_cap(static_cast<st::cpu::CpuIsa>(isa));
+    for (int threads = 1; threads <= 2; ++threads) {
+      st::cpu::set_num_threads(threads);
+      f();
+    }
+  }
+  st::cpu::set_cpu_isa_cap(st::cpu::CpuIsa::Avx512);
+  st::cpu::set_num_threads(saved);
+}
+
+}  // namespace test_support

@@ -1,0 +1,558 @@
+// The converting copies of the hot pairs. First the scalar rules
+// (convert_rules.h) against values written by hand and against an
+// independent nearest-even search over the target's encodings; then every
+// vector row kernel, at every instruction-set level of this machine, bit
+// for bit against the scalar rules on all float16/bfloat16 inputs and on
+// float32 patterns that cover every exponent with rounding ties, NaN
+// payloads, subnormals and overflow; then whole copies on random
+// geometries and the NHWC uint8 -> NCHW float32 layout, on 1 and 2 threads.
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cmocka_cxx.h"
+#include "core/convert.h"
+#include "core/scalar_types.h"
+#include "cpu/convert_kernel_table.h"
+#include "cpu/convert_rules.h"
+#include "cpu/copy_convert.h"
+#include "cpu/cpu_isa.h"
+#include "cpu/thread_count.h"
+#include "random_copy_geometry.h"
+
+using st::ScalarType;
+using st::cpu::ConvertPair;
+using st::cpu::CopyGeometry;
+using st::cpu::CpuIsa;
+
+namespace {
+
+uint32_t fbits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  return x;
+}
+float bitsf(uint32_t x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+uint64_t dbits(double d) {
+  uint64_t x;
+  std::memcpy(&x, &d, 8);
+  return x;
+}
+
+// ---------------------------------------------------------------------------
+// Independent references: decode an encoding to its exact value, and find
+// the nearest encoding by search.
+
+// The value of a float16 / bfloat16 pattern (NaN for NaNs).
+double decode_half(uint16_t h) {
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (e == 0x1f) return m ? NAN : sign * INFINITY;
+  if (e == 0) return sign * std::ldexp(m, -24);
+  return sign * std::ldexp(1024 + m, e - 25);
+}
+double decode_bf16(uint16_t h) { return static_cast<double>(bitsf(static_cast<uint32_t>(h) << 16)); }
+
+// Nearest encoding to v (finite, not NaN), ties to the even pattern, with
+// the overflow rule "past the midpoint between the largest finite value and
+// the next power step rounds to inf": treat inf as that next step.
+uint16_t nearest(double v, double (*decode)(uint16_t), uint16_t inf_pattern, double inf_step) {
+  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const double a = std::fabs(v);
+  auto value = [&](uint16_t p) { return p == inf_pattern ? inf_step : decode(p); };
+  // Largest positive pattern p <= inf_pattern with value(p) <= a.
+  uint16_t lo = 0, hi = inf_pattern;
+  if (a >= inf_step) return static_cast<uint16_t>(sign | inf_pattern);
+  while (lo < hi) {
+    const uint16_t mid = static_cast<uint16_t>((lo + hi + 1) / 2);
+    if (value(mid) <= a) lo = mid;
+    else hi = static_cast<uint16_t>(mid - 1);
+  }
+  if (value(lo) == a) return static_cast<uint16_t>(sign | lo);
+  const double below = a - value(lo), above = value(static_cast<uint16_t>(lo + 1)) - a;
+  uint16_t r = lo;
+  if (above < below || (above == below && (lo & 1))) r = static_cast<uint16_t>(lo + 1);
+  return static_cast<uint16_t>(sign | r);
+}
+
+// The NaN rules of core/scalar_types.h (and convert_rules.h).
+uint16_t expected_to_half(float f) {
+  const uint32_t x = fbits(f);
+  if (std::isnan(f)) return static_cast<uint16_t>(((x >> 16) & 0x8000) | 0x7e00 | ((x >> 13) & 0x3ff));
+  return nearest(f, decode_half, 0x7c00, 65536.0);
+}
+uint16_t expected_to_bf16(float f) {
+  const uint32_t x = fbits(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40);
+  return nearest(f, decode_bf16, 0x7f80, std::ldexp(1.0, 128));
+}
+// Widening is exact; a NaN keeps its sign and payload, signalling or not.
+uint32_t expected_from_half(uint16_t h) {
+  if (((h >> 10) & 0x1f) == 0x1f && (h & 0x3ff)) {
+    return (static_cast<uint32_t>(h & 0x8000) << 16) | 0x7f800000 | (static_cast<uint32_t>(h & 0x3ff) << 13);
+  }
+  return fbits(static_cast<float>(decode_half(h)));
+}
+uint32_t expected_from_bf16(uint16_t h) { return static_cast<uint32_t>(h) << 16; }
+
+// Float32 patterns: every sign/exponent/top-mantissa prefix with low bits
+// that make exact, tie, just-below/above-tie and random cases for both the
+// 13 bits float16 drops and the 16 bits bfloat16 drops.
+std::vector<uint32_t> float_patterns() {
+  std::vector<uint32_t> v;
+  std::mt19937 rng(7);
+  const uint32_t lows[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x7fff, 0x8000, 0x8001, 0xffff};
+  for (uint32_t prefix = 0; prefix < (1u << 16); ++prefix) {
+    const uint32_t base = prefix << 16;
+    for (uint32_t low : lows) v.push_back(base | low);
+    // Float16 ties sit at bit 12 for every value of bits 13-15 too.
+    v.push_back(base | ((rng() & 7) << 13) | 0x1000);
+    v.push_back(base | (rng() & 0xffff));
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------
+// The scalar rules.
+
+void scalar_rules_match_hand_values(void**) {
+  using st::cpu::float_to_bfloat16_bits;
+  using st::cpu::float_to_half_bits;
+  assert_int_equal(float_to_half_bits(1.0f), 0x3c00);
+  assert_int_equal(float_to_half_bits(-2.0f), 0xc000);
+  assert_int_equal(float_to_half_bits(65504.0f), 0x7bff);
+  assert_int_equal(float_to_half_bits(65519.996f), 0x7bff);
+  assert_int_equal(float_to_half_bits(65520.0f), 0x7c00);  // the tie rounds to even: inf
+  assert_int_equal(float_to_half_bits(-1e10f), 0xfc00);
+  assert_int_equal(float_to_half_bits(bitsf(0x7f800000)), 0x7c00);
+  assert_int_equal(float_to_half_bits(-0.0f), 0x8000);
+  assert_int_equal(float_to_half_bits(std::ldexp(1.0f, -24)), 0x0001);  // smallest subnormal
+  assert_int_equal(float_to_half_bits(std::ldexp(1.0f, -25)), 0x0000);  // tie to even: 0
+  assert_int_equal(float_to_half_bits(std::ldexp(1.5f, -25)), 0x0001);
+  assert_int_equal(float_to_half_bits(std::ldexp(3.0f, -25)), 0x0002);  // 1.5 units: tie to even 2
+  assert_int_equal(float_to_half_bits(std::ldexp(1.0f, -14)), 0x0400);  // smallest normal
+  assert_int_equal(float_to_half_bits(1.0f + std::ldexp(1.0f, -11)), 0x3c00);   // tie, even below
+  assert_int_equal(float_to_half_bits(1.0f + std::ldexp(3.0f, -11)), 0x3c02);   // tie, even above
+  assert_int_equal(float_to_half_bits(bitsf(0x7f800001)), 0x7e00);  // signalling NaN: quieted
+  assert_int_equal(float_to_half_bits(bitsf(0xffa02000)), 0xff01);  // sign and top payload kept
+  assert_int_equal(float_to_half_bits(bitsf(0x00000001)), 0x0000);  // float32 subnormal
+  assert_int_equal(float_to_bfloat16_bits(1.0f), 0x3f80);
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x3f808000)), 0x3f80);  // tie, even below
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x3f818000)), 0x3f82);  // tie, even above
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x3f808001)), 0x3f81);
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x7f7fffff)), 0x7f80);  // max float: rounds to inf
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x00008000)), 0x0000);  // subnormal tie: even
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x00018000)), 0x0002);  // subnormal tie: even
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x807fffff)), 0x8080);  // subnormal rounds to normal
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0x7f800001)), 0x7fc0);
+  assert_int_equal(float_to_bfloat16_bits(bitsf(0xffbfffff)), 0xffff);
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0x0001)), 0x33800000u);
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0x83ff)), 0xb87fc000u);
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0x7c01)), 0x7f802000u);  // stays signalling
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0xfe01)), 0xffc02000u);
+  assert_int_equal(fbits(st::cpu::half_bits_to_float(0xfc00)), 0xff800000u);
+  assert_int_equal(fbits(st::cpu::bfloat16_bits_to_float(0x7f81)), 0x7f810000u);
+  assert_int_equal(fbits(st::cpu::bfloat16_bits_to_float(0x0001)), 0x00010000u);
+  assert_true(dbits(st::cpu::int64_to_double(INT64_MAX)) == dbits(9223372036854775808.0));
+  assert_true(dbits(st::cpu::int64_to_double((int64_t{1} << 53) + 1)) == dbits(9007199254740992.0));
+  assert_true(dbits(st::cpu::int64_to_double((int64_t{1} << 53) + 3)) == dbits(9007199254740996.0));
+  assert_true(dbits(st::cpu::int64_to_double(-(int64_t{1} << 53) - 1)) == dbits(-9007199254740992.0));
+}
+
+void float_to_half_and_bfloat16_are_nearest_even(void**) {
+  int bad = 0;
+  for (uint32_t x : float_patterns()) {
+    const float f = bitsf(x);
+    const uint16_t h = st::cpu::float_to_half_bits(f), eh = expected_to_half(f);
+    const uint16_t b = st::cpu::float_to_bfloat16_bits(f), eb = expected_to_bf16(f);
+    if ((h != eh || b != eb) && ++bad <= 5) {
+      std::printf("  %08x: half %04x want %04x, bfloat16 %04x want %04x\n", x, h, eh, b, eb);
+    }
+  }
+  assert_int_equal(bad, 0);
+}
+
+void half_and_bfloat16_to_float_all_inputs(void**) {
+  int bad = 0;
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint16_t p = static_cast<uint16_t>(h);
+    if (fbits(st::cpu::half_bits_to_float(p)) != expected_from_half(p) && ++bad <= 5) std::printf("  half %04x\n", h);
+    if (fbits(st::cpu::bfloat16_bits_to_float(p)) != expected_from_bf16(p) && ++bad <= 5) std::printf("  bf16 %04x\n", h);
+  }
+  assert_int_equal(bad, 0);
+}
+
+void int64_to_double_is_nearest_even(void**) {
+  std::mt19937_64 rng(11);
+  int bad = 0;
+  for (int k = 0; k < 200000; ++k) {
+    // Random magnitudes at every bit length, so ties beyond 2^53 happen.
+    const int bits = static_cast<int>(rng() % 64);
+    int64_t v = static_cast<int64_t>(rng() >> (63 - bits));
+    if (rng() & 1) v = -v;
+    // long double holds every int64 exactly; one rounding to double.
+    const double want = static_cast<double>(static_cast<long double>(v));
+    if (dbits(st::cpu::int64_to_double(v)) != dbits(want) && ++bad <= 5) std::printf("  %" PRId64 "\n", v);
+  }
+  assert_int_equal(bad, 0);
+}
+
+// The local copies of the rules are core's rules (core/scalar_types.h,
+// core/convert.h), bit for bit.
+void scalar_rules_are_cores(void**) {
+  int bad = 0;
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint16_t p = static_cast<uint16_t>(h);
+    bad += fbits(st::cpu::half_bits_to_float(p)) != fbits(st::half_to_float(st::Half::from_bits(p)));
+    bad += fbits(st::cpu::bfloat16_bits_to_float(p)) != fbits(st::bfloat16_to_float(st::BFloat16::from_bits(p)));
+  }
+  for (uint32_t x : float_patterns()) {
+    bad += st::cpu::float_to_half_bits(bitsf(x)) != st::convert<st::Half>(bitsf(x)).bits;
+    bad += st::cpu::float_to_bfloat16_bits(bitsf(x)) != st::convert<st::BFloat16>(bitsf(x)).bits;
+  }
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 100000; ++k) {
+    const int64_t v = static_cast<int64_t>(rng() >> (rng() % 64)) * (rng() & 1 ? 1 : -1);
+    bad += dbits(st::cpu::int64_to_double(v)) != dbits(st::convert<double>(v));
+  }
+  for (int v = 0; v < 256; ++v) {
+    bad += fbits(static_cast<float>(v)) != fbits(st::convert<float>(static_cast<uint8_t>(v)));
+  }
+  assert_int_equal(bad, 0);
+}
+
+// ---------------------------------------------------------------------------
+// The vector row kernels against the scalar rules.
+
+struct PairInfo {
+  ConvertPair pair;
+  ScalarType dst, src;
+  const char* name;
+};
+const PairInfo kPairs[] = {
+    {ConvertPair::Float32ToFloat16, ScalarType::Float16, ScalarType::Float32, "float32->float16"},
+    {ConvertPair::Float32ToBFloat16, ScalarType::BFloat16, ScalarType::Float32, "float32->bfloat16"},
+    {ConvertPair::Int64ToFloat64, ScalarType::Float64, ScalarType::Int64, "int64->float64"},
+    {ConvertPair::UInt8ToFloat32, ScalarType::Float32, ScalarType::UInt8, "uint8->float32"},
+    {ConvertPair::Float16ToFloat32, ScalarType::Float32, ScalarType::Float16, "float16->float32"},
+    {ConvertPair::BFloat16ToFloat32, ScalarType::Float32, ScalarType::BFloat16, "bfloat16->float32"},
+};
+
+// One element by the scalar rules (the reference for the vector kernels).
+void scalar_convert(ConvertPair p, char* dst, const char* src) {
+  switch (p) {
+    case ConvertPair::Float32ToFloat16:
+    case ConvertPair::Float32ToBFloat16: {
+      float f;
+      std::memcpy(&f, src, 4);
+      const uint16_t r = p == ConvertPair::Float32ToFloat16 ? st::cpu::float_to_half_bits(f)
+                                                            : st::cpu::float_to_bfloat16_bits(f);
+      std::memcpy(dst, &r, 2);
+      return;
+    }
+    case ConvertPair::Int64ToFloat64: {
+      int64_t v;
+      std::memcpy(&v, src, 8);
+      const double r = st::cpu::int64_to_double(v);
+      std::memcpy(dst, &r, 8);
+      return;
+    }
+    case ConvertPair::UInt8ToFloat32: {
+      const float r = static_cast<float>(static_cast<unsigned char>(*src));
+      std::memcpy(dst, &r, 4);
+      return;
+    }
+    case ConvertPair::Float16ToFloat32:
+    case ConvertPair::BFloat16ToFloat32: {
+      uint16_t h;
+      std::memcpy(&h, src, 2);
+      const float r = p == ConvertPair::Float16ToFloat32 ? st::cpu::half_bits_to_float(h)
+                                                         : st::cpu::bfloat16_bits_to_float(h);
+      std::memcpy(dst, &r, 4);
+      return;
+    }
+  }
+}
+
+// Inputs for a pair: every pattern for 1- and 2-byte sources, the float32
+// patterns, and int64 values at every bit length.
+std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
+  std::vector<unsigned char> buf;
+  auto push = [&](const void* v, size_t n) {
+    buf.insert(buf.end(), static_cast<const unsigned char*>(v), static_cast<const unsigned char*>(v) + n);
+  };
+  switch (p) {
+    case ConvertPair::Float32ToFloat16:
+    case ConvertPair::Float32ToBFloat16:
+      for (uint32_t x : float_patterns()) push(&x, 4);
+      break;
+    case ConvertPair::Int64ToFloat64: {
+      std::mt19937_64 rng(5);
+      for (int k = 0; k < 100000; ++k) {
+        int64_t v = static_cast<int64_t>(rng() >> (rng() % 64));
+        if (rng() & 1) v = -v;
+        push(&v, 8);
+      }
+      const int64_t ends[] = {INT64_MIN, INT64_MAX, 0, -1, 1, (int64_t{1} << 53) + 1, (int64_t{1} << 62) + 511};
+      for (int64_t v : ends) push(&v, 8);
+      break;
+    }
+    case ConvertPair::UInt8ToFloat32:
+      for (int v = 0; v < 256; ++v) buf.push_back(static_cast<unsigned char>(v));
+      break;
+    case ConvertPair::Float16ToFloat32:
+    case ConvertPair::BFloat16ToFloat32:
+      for (uint32_t v = 0; v < 65536; ++v) {
+        const uint16_t h = static_cast<uint16_t>(v);
+        push(&h, 2);
+      }
+      break;
+  }
+  *count = static_cast<int64_t>(buf.size()) / static_cast<int64_t>(st::itemsize(kPairs[static_cast<int>(p)].src));
+  return buf;
+}
+
+// Whole buffers (streamed and not, dst misaligned by one element), and
+// short lengths at every offset for the heads and tails.
+void row_kernels_match_scalar_rules_at_every_level(void**) {
+  int bad = 0;
+  for (int isa = 0; isa <= static_cast<int>(st::cpu::detected_cpu_isa()); ++isa) {
+    st::cpu::set_cpu_isa_cap(static_cast<CpuIsa>(isa));
+    const st::cpu::ConvertKernelTable& table = st::cpu::active_convert_kernels();
+    for (const PairInfo& info : kPairs) {
+      const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+      int64_t n;
+      const std::vector<unsigned char> in = inputs_for(info.pair, &n);
+      std::vector<unsigned char> want(static_cast<size_t>(n * de));
+      for (int64_t i = 0; i < n; ++i) {
+        scalar_convert(info.pair, reinterpret_cast<char*>(want.data()) + i * de,
+                       reinterpret_cast<const char*>(in.data()) + i * se);
+      }
+      std::vector<unsigned char> out(static_cast<size_t>(n * de + 128));
+      char* base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(out.data()) + 63) & ~uintptr_t{63});
+      for (int shift = 0; shift < 2; ++shift) {
+        for (int nt = 0; nt < 2; ++nt) {
+          char* d = base + shift * de;
+          table.row[static_cast<int>(info.pair)](d, reinterpret_cast<const char*>(in.data()), n, nt != 0);
+          if (std::memcmp(d, want.data(), want.size()) != 0 && ++bad <= 5) {
+            std::printf("  %s %s shift %d nt %d: mismatch\n", table.name, info.name, shift, nt);
+          }
+        }
+      }
+      // Lengths 0..70 from every offset 0..3 into the inputs.
+      for (int64_t len = 0; len <= 70; ++len) {
+        for (int64_t off = 0; off < 4; ++off) {
+          if (off + len > n) continue;
+          std::vector<unsigned char> small(static_cast<size_t>((len + 2) * de), 0xEE);
+          table.row[static_cast<int>(info.pair)](reinterpret_cast<char*>(small.data()) + de,
+                                                 reinterpret_cast<const char*>(in.data()) + off * se, len, len % 2 == 1);
+          bool ok = std::memcmp(small.data() + de, want.data() + off * de, static_cast<size_t>(len * de)) == 0;
+          for (int64_t b = 0; b < de; ++b) ok = ok && small[static_cast<size_t>(b)] == 0xEE &&
+                                                  small[static_cast<size_t>((len + 1) * de + b)] == 0xEE;
+          if (!ok && ++bad <= 5) std::printf("  %s %s len %" PRId64 " off %" PRId64 "\n", table.name, info.name, len, off);
+        }
+      }
+    }
+  }
+  st::cpu::set_cpu_isa_cap(CpuIsa::Avx512);
+  assert_int_equal(bad, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Whole converting copies.
+
+void reference_convert(ConvertPair p, const CopyGeometry& g) {
+  for (int d = 0; d < g.ndim; ++d) {
+    if (g.sizes[d] == 0) return;
+  }
+  int64_t idx[ST_MAX_DIMS] = {0};
+  for (;;) {
+    int64_t doff = 0, soff = 0;
+    for (int d = 0; d < g.ndim; ++d) {
+      doff += idx[d] * g.dst_strides[d];
+      soff += idx[d] * g.src_strides[d];
+    }
+    scalar_convert(p, g.dst + doff, g.src + soff);
+    int d = 0;
+    for (; d < g.ndim; ++d) {
+      if (++idx[d] < g.sizes[d]) break;
+      idx[d] = 0;
+    }
+    if (d == g.ndim) return;
+  }
+}
+
+bool run_convert_case(const PairInfo& info, uint64_t seed, bool large) {
+  const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+  test_support::Case c;
+  test_support::make_case(c, seed, de, se, large);
+  std::vector<unsigned char> expected = c.dst_buf;
+  CopyGeometry ref = c.g;
+  ref.dst = reinterpret_cast<char*>(expected.data()) + (c.g.dst - reinterpret_cast<char*>(c.dst_buf.data()));
+  reference_convert(info.pair, ref);
+  if (!st::cpu::copy_convert(c.g, info.dst, info.src)) return false;
+  if (c.dst_buf != expected) {
+    std::printf("seed %" PRIu64 " %s isa %s threads %d ndim %d\n", seed, info.name,
+                st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::cpu::num_threads(), c.g.ndim);
+    for (int d = 0; d < c.g.ndim; ++d) {
+      std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, c.g.sizes[d], c.g.dst_strides[d],
+                  c.g.src_strides[d]);
+    }
+    return false;
+  }
+  return true;
+}
+
+void random_converting_copies_match_reference(void**) {
+  int failures = 0;
+  test_support::for_each_isa_and_threads([&] {
+    for (const PairInfo& info : kPairs) {
+      for (uint64_t seed = 1; seed <= 300; ++seed) {
+        if (!run_convert_case(info, seed * 31 + static_cast<uint64_t>(info.pair), false) && ++failures > 5) fail();
+      }
+      if (!run_convert_case(info, 977 + static_cast<uint64_t>(info.pair), true)) ++failures;
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+// uint8 (N, H, W, C) -> float32 (N, C, H, W) in one copy, and the reverse
+// layout change, at sizes around the block and tile edges and one large
+// enough to stream.
+void nhwc_uint8_to_nchw_float32(void**) {
+  struct Shape {
+    int64_t n, h, w, c;
+  };
+  const Shape shapes[] = {{1, 1, 17, 3}, {2, 5, 7, 3}, {1, 33, 65, 3}, {3, 4, 5, 4}, {1, 9, 9, 2},
+                          {2, 3, 3, 5}, {1, 64, 64, 16}, {32, 224, 224, 3}};
+  int failures = 0;
+  test_support::for_each_isa_and_threads([&] {
+    for (const Shape& s : shapes) {
+      for (int to_nhwc = 0; to_nhwc < 2; ++to_nhwc) {
+        const int64_t numel = s.n * s.h * s.w * s.c;
+        std::vector<unsigned char> src(static_cast<size_t>(numel));
+        test_support::fill_random(src, static_cast<uint64_t>(numel));
+        std::vector<float> dst(static_cast<size_t>(numel), -1.0f), want(static_cast<size_t>(numel));
+        // Dims fastest-first of dst; src is NHWC (to NCHW) or NCHW (to NHWC).
+        CopyGeometry g;
+        g.ndim = 4;
+        const int64_t nhwc[4] = {s.c, s.w * s.c, 1, s.h * s.w * s.c};  // src strides for (W, H, C, N) ...
+        if (!to_nhwc) {
+          // dst NCHW: dims (W, H, C, N); src NHWC strides in bytes.
+          const int64_t sizes[4] = {s.w, s.h, s.c, s.n};
+          const int64_t ds[4] = {4, 4 * s.w, 4 * s.w * s.h, 4 * s.w * s.h * s.c};
+          const int64_t ss[4] = {nhwc[0], nhwc[1], nhwc[2], nhwc[3]};
+          for (int d = 0; d < 4; ++d) {
+            g.sizes[d] = sizes[d];
+            g.dst_strides[d] = ds[d];
+            g.src_strides[d] = ss[d];
+          }
+          for (int64_t n = 0; n < s.n; ++n)
+            for (int64_t c = 0; c < s.c; ++c)
+              for (int64_t h = 0; h < s.h; ++h)
+                for (int64_t w = 0; w < s.w; ++w)
+                  want[static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w)] =
+                      static_cast<float>(src[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)]);
+        } else {
+          // dst NHWC: dims (C, W, H, N); src NCHW.
+          const int64_t sizes[4] = {s.c, s.w, s.h, s.n};
+          const int64_t ds[4] = {4, 4 * s.c, 4 * s.c * s.w, 4 * s.c * s.w * s.h};
+          const int64_t ss[4] = {s.h * s.w, 1, s.w, s.c * s.h * s.w};
+          for (int d = 0; d < 4; ++d) {
+            g.sizes[d] = sizes[d];
+            g.dst_strides[d] = ds[d];
+            g.src_strides[d] = ss[d];
+          }
+          for (int64_t n = 0; n < s.n; ++n)
+            for (int64_t c = 0; c < s.c; ++c)
+              for (int64_t h = 0; h < s.h; ++h)
+                for (int64_t w = 0; w < s.w; ++w)
+                  want[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)] =
+                      static_cast<float>(src[static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w)]);
+        }
+        g.dst = reinterpret_cast<char*>(dst.data());
+        g.src = reinterpret_cast<const char*>(src.data());
+        assert_true(st::cpu::copy_convert(g, ScalarType::Float32, ScalarType::UInt8));
+        if (std::memcmp(dst.data(), want.data(), dst.size() * 4) != 0) {
+          std::printf("  (%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ") to_nhwc %d isa %s threads %d\n", s.n, s.h,
+                      s.w, s.c, to_nhwc, st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::cpu::num_threads());
+          ++failures;
+        }
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+// One long contiguous run per pair: cut into pieces across threads, each
+// piece streamed from its own head and tail.
+void long_contiguous_conversions(void**) {
+  int failures = 0;
+  test_support::for_each_isa_and_threads([&] {
+    for (const PairInfo& info : kPairs) {
+      const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+      const int64_t n = (int64_t{17} << 20) / de + 3;  // past the streaming threshold
+      std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);
+      test_support::fill_random(src, static_cast<uint64_t>(n));
+      std::vector<unsigned char> want = dst;
+      CopyGeometry g;
+      g.ndim = 1;
+      g.sizes[0] = n;
+      g.dst_strides[0] = de;
+      g.src_strides[0] = se;
+      g.dst = reinterpret_cast<char*>(dst.data()) + de;  // not 64-byte aligned
+      g.src = reinterpret_cast<const char*>(src.data());
+      CopyGeometry ref = g;
+      ref.dst = reinterpret_cast<char*>(want.data()) + de;
+      reference_convert(info.pair, ref);
+      assert_true(st::cpu::copy_convert(g, info.dst, info.src));
+      if (dst != want) {
+        std::printf("  %s isa %s threads %d\n", info.name, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
+                    st::cpu::num_threads());
+        ++failures;
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+void pairs_without_a_kernel_write_nothing(void**) {
+  assert_false(st::cpu::has_fast_convert(ScalarType::Float64, ScalarType::Float32));
+  assert_true(st::cpu::has_fast_convert(ScalarType::Float32, ScalarType::UInt8));
+  float src[4] = {1, 2, 3, 4};
+  double dst[4] = {0, 0, 0, 0};
+  CopyGeometry g;
+  g.ndim = 1;
+  g.sizes[0] = 4;
+  g.dst_strides[0] = 8;
+  g.src_strides[0] = 4;
+  g.dst = reinterpret_cast<char*>(dst);
+  g.src = reinterpret_cast<const char*>(src);
+  assert_false(st::cpu::copy_convert(g, ScalarType::Float64, ScalarType::Float32));
+  for (double d : dst) assert_true(d == 0.0);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(scalar_rules_match_hand_values),
+      cmocka_unit_test(float_to_half_and_bfloat16_are_nearest_even),
+      cmocka_unit_test(half_and_bfloat16_to_float_all_inputs),
+      cmocka_unit_test(int64_to_double_is_nearest_even),
+      cmocka_unit_test(scalar_rules_are_cores),
+      cmocka_unit_test(row_kernels_match_scalar_rules_at_every_level),
+      cmocka_unit_test(pairs_without_a_kernel_write_nothing),
+      cmocka_unit_test(long_contiguous_conversions),
+      cmocka_unit_test(nhwc_uint8_to_nchw_float32),
+      cmocka_unit_test(random_converting_copies_match_reference),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

@@ -1,0 +1,340 @@
+// The same-dtype CPU copy kernels against a plain multi-index loop written
+// here, on random geometries (1-6 dims, sizes 0..~100 and a few large ones,
+// permutations, flips, steps, broadcast dims, padded dst), for every
+// itemsize, at every instruction-set level this machine has, on 1 and 2
+// threads. The whole dst buffer is compared, so writes outside the
+// elements are caught too. A failing case prints its seed and geometry.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+// core/error.h before cmocka, whose fail() macro would rename st::fail.
+#include "core/error.h"
+#include "cmocka_cxx.h"
+#include "random_copy_geometry.h"
+#include "cpu/copy_geometry.h"
+#include "cpu/copy_kernel_table.h"
+#include "cpu/copy_same_dtype.h"
+#include "cpu/cpu_isa.h"
+#include "cpu/thread_count.h"
+
+using st::cpu::CopyGeometry;
+using st::cpu::CopyPath;
+using st::cpu::CpuIsa;
+using test_support::Case;
+using test_support::fill_random;
+using test_support::for_each_isa_and_threads;
+using test_support::make_case;
+
+namespace {
+
+const int64_t kItemsizes[] = {1, 2, 4, 8, 16};
+
+// The reference: every index of the geometry as given, element by element.
+void reference_copy(const CopyGeometry& g, int64_t itemsize) {
+  for (int d = 0; d < g.ndim; ++d) {
+    if (g.sizes[d] == 0) return;
+  }
+  int64_t idx[ST_MAX_DIMS] = {0};
+  for (;;) {
+    int64_t doff = 0, soff = 0;
+    for (int d = 0; d < g.ndim; ++d) {
+      doff += idx[d] * g.dst_strides[d];
+      soff += idx[d] * g.src_strides[d];
+    }
+    std::memcpy(g.dst + doff, g.src + soff, static_cast<size_t>(itemsize));
+    int d = 0;
+    for (; d < g.ndim; ++d) {
+      if (++idx[d] < g.sizes[d]) break;
+      idx[d] = 0;
+    }
+    if (d == g.ndim) return;
+  }
+}
+
+void describe(const CopyGeometry& g, int64_t itemsize, uint64_t seed) {
+  std::printf("seed %" PRIu64 " itemsize %" PRId64 " isa %s threads %d ndim %d\n", seed, itemsize,
+              st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::cpu::num_threads(), g.ndim);
+  for (int d = 0; d < g.ndim; ++d) {
+    std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, g.sizes[d], g.dst_strides[d],
+                g.src_strides[d]);
+  }
+}
+
+bool run_case(uint64_t seed, int64_t itemsize, bool large, int* path_hits) {
+  Case c;
+  make_case(c, seed, itemsize, itemsize, large);
+  std::vector<unsigned char> expected = c.dst_buf;
+  CopyGeometry ref = c.g;
+  ref.dst = reinterpret_cast<char*>(expected.data()) + (c.g.dst - reinterpret_cast<char*>(c.dst_buf.data()));
+  reference_copy(ref, itemsize);
+  path_hits[static_cast<int>(st::cpu::plan_same_dtype_copy(c.g, itemsize))]++;
+  st::cpu::copy_same_dtype(c.g, itemsize);
+  if (c.dst_buf != expected) {
+    size_t at = 0;
+    while (c.dst_buf[at] == expected[at]) ++at;
+    describe(c.g, itemsize, seed);
+    std::printf("  path %s; first wrong byte at %zu of %zu: got %02x want %02x\n",
+                st::cpu::copy_path_name(st::cpu::plan_same_dtype_copy(c.g, itemsize)), at, c.dst_buf.size(),
+                c.dst_buf[at], expected[at]);
+    return false;
+  }
+  return true;
+}
+
+void random_small_geometries_match_reference(void**) {
+  int hits[8] = {0};
+  int failures = 0, cases = 0;
+  for_each_isa_and_threads([&] {
+    for (uint64_t seed = 1; seed <= 600; ++seed) {
+      for (int64_t e : kItemsizes) {
+        ++cases;
+        if (!run_case(seed * 7919 + static_cast<uint64_t>(e), e, false, hits) && ++failures > 5) fail();
+      }
+    }
+  });
+  std::printf("  %d cases; paths: empty %d contiguous %d rows %d fill %d gather %d transpose %d strided %d\n", cases,
+              hits[0], hits[1], hits[2], hits[3], hits[4], hits[5], hits[6]);
+  assert_int_equal(failures, 0);
+  for (int p = 0; p <= static_cast<int>(CopyPath::Strided); ++p) assert_true(hits[p] > 0);
+}
+
+// Outputs of 17-32 MB: past the streaming threshold and across many tasks.
+void random_large_geometries_match_reference(void**) {
+  int hits[8] = {0};
+  int failures = 0;
+  for_each_isa_and_threads([&] {
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      for (int64_t e : kItemsizes) {
+        if (!run_case(seed * 104729 + static_cast<uint64_t>(e), e, true, hits)) ++failures;
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+// Builds a geometry of dst contiguous (sizes fastest-first) and src given
+// by strides in elements.
+struct Fixed {
+  CopyGeometry g;
+  std::vector<unsigned char> dst, src, expected;
+};
+
+void make_fixed(Fixed& f, std::initializer_list<int64_t> sizes, std::initializer_list<int64_t> src_elem_strides,
+                int64_t itemsize, int64_t src_offset_elems, int64_t src_span_elems) {
+  CopyGeometry& g = f.g;
+  g.ndim = static_cast<int>(sizes.size());
+  int64_t numel = 1, d = 0;
+  for (int64_t s : sizes) {
+    g.sizes[d] = s;
+    g.dst_strides[d] = numel * itemsize;
+    numel *= s;
+    ++d;
+  }
+  d = 0;
+  for (int64_t s : src_elem_strides) g.src_strides[d++] = s * itemsize;
+  f.dst.assign(static_cast<size_t>(numel * itemsize + 64), 0xCD);
+  f.src.resize(static_cast<size_t>(src_span_elems * itemsize + 64));
+  fill_random(f.src, 42);
+  f.expected = f.dst;
+  g.src = reinterpret_cast<const char*>(f.src.data()) + src_offset_elems * itemsize;
+  CopyGeometry ref = g;
+  ref.dst = reinterpret_cast<char*>(f.expected.data());
+  reference_copy(ref, itemsize);
+  g.dst = reinterpret_cast<char*>(f.dst.data());
+}
+
+// Edge sizes around every tile and panel size, tiny dims (3 as in NHWC
+// with 3 channels), reversed reads, with the expected path.
+void transposes_at_tile_edges(void**) {
+  const int64_t sizes[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129};
+  int failures = 0;
+  for_each_isa_and_threads([&] {
+    for (int64_t e : kItemsizes) {
+      for (int64_t r : sizes) {
+        for (int64_t c : sizes) {
+          if (r == 1 || c == 1) continue;
+          for (int flip = 0; flip < 2; ++flip) {
+            // dst (r, c) fastest-first is src's (c, r) transposed; flip
+            // reverses src along its contiguous dim.
+            Fixed f;
+            const int64_t sc = flip ? -1 : 1;
+            make_fixed(f, {r, c}, {c, sc}, e, flip ? c - 1 : 0, r * c);
+            if (st::cpu::plan_same_dtype_copy(f.g, e) != CopyPath::Transpose) {
+              std::printf("  %" PRId64 "x%" PRId64 " itemsize %" PRId64 " not planned as a transpose\n", r, c, e);
+              ++failures;
+              continue;
+            }
+            st::cpu::copy_same_dtype(f.g, e);
+            if (f.dst != f.expected) {
+              describe(f.g, e, 0);
+              ++failures;
+            }
+          }
+        }
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+// The benchmark layouts at small scale: NCHW <-> NHWC, a 3-d
+// reverse permutation, the 6-d permutation, every second column, a row
+// broadcast.
+void benchmark_layouts_small(void**) {
+  int failures = 0;
+  for_each_isa_and_threads([&] {
+    for (int64_t e : kItemsizes) {
+      struct Spec {
+        std::initializer_list<int64_t> sizes, strides;
+        int64_t span;
+        CopyPath path;
+      };
+      // Sizes fastest-first of the contiguous dst; strides of src in elements.
+      const Spec specs[] = {
+          {{8, 7, 7, 2}, {49, 1, 7, 392}, 2 * 392, CopyPath::Transpose},      // NCHW -> NHWC (C=8)
+          {{3, 5, 6, 2}, {30, 1, 5, 90}, 2 * 90, CopyPath::Transpose},            // NCHW -> NHWC (C=3)
+          {{7, 7, 8, 2}, {8, 56, 1, 392}, 2 * 392, CopyPath::Transpose},          // NHWC -> NCHW
+          {{6, 5, 3, 2}, {3, 18, 1, 90}, 2 * 90, CopyPath::Transpose},            // NHWC -> NCHW (C=3)
+          {{9, 10, 11}, {110, 11, 1}, 990, CopyPath::Transpose},                  // (11,10,9) permute(2,1,0)
+          {{4, 4, 4, 4, 4, 4}, {4, 64, 1, 256, 16, 1024}, 4096, CopyPath::Transpose},
+          {{33, 20}, {2, 66}, 20 * 66, CopyPath::Gather},                         // [:, ::2]
+          {{37, 19}, {1, 0}, 37, CopyPath::Rows},                                 // row broadcast
+          {{37, 19}, {0, 1}, 19, CopyPath::Fill},                                 // column broadcast
+      };
+      for (const Spec& s : specs) {
+        Fixed f;
+        make_fixed(f, s.sizes, s.strides, e, 0, s.span);
+        const CopyPath p = st::cpu::plan_same_dtype_copy(f.g, e);
+        st::cpu::copy_same_dtype(f.g, e);
+        if (p != s.path || f.dst != f.expected) {
+          describe(f.g, e, 0);
+          std::printf("  path %s\n", st::cpu::copy_path_name(p));
+          ++failures;
+        }
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+// Rows longer than a task (copies, fills, every-second gathers, reversed
+// rows) are cut into pieces across threads.
+void long_rows_are_cut_into_pieces(void**) {
+  int failures = 0;
+  for_each_isa_and_threads([&] {
+    for (int64_t e : {int64_t{1}, int64_t{4}, int64_t{16}}) {
+      const int64_t n = (int64_t{3} << 20) / e + 5;  // ~3 MB rows, not a multiple of anything
+      struct Spec {
+        std::initializer_list<int64_t> strides;
+        int64_t offset, span;
+        CopyPath path;
+      };
+      const Spec specs[] = {
+          {{1, n + 3}, 0, 2 * (n + 3), CopyPath::Rows},
+          {{0, 1}, 0, 2, CopyPath::Fill},
+          {{2, 2 * n}, 0, 4 * n, CopyPath::Gather},
+          {{-1, n}, n - 1, 2 * n, CopyPath::Gather},
+      };
+      for (const Spec& sp : specs) {
+        Fixed f;
+        make_fixed(f, {n, 2}, sp.strides, e, sp.offset, sp.span);
+        const CopyPath p = st::cpu::plan_same_dtype_copy(f.g, e);
+        st::cpu::copy_same_dtype(f.g, e);
+        if (p != sp.path || f.dst != f.expected) {
+          describe(f.g, e, 0);
+          std::printf("  path %s\n", st::cpu::copy_path_name(p));
+          ++failures;
+        }
+      }
+    }
+  });
+  assert_int_equal(failures, 0);
+}
+
+void normalize_sorts_flips_and_merges(void**) {
+  CopyGeometry g;
+  g.ndim = 4;
+  // dims given slowest first, with a flipped and a size-1 dim.
+  const int64_t sizes[] = {2, 1, 3, 4}, ds[] = {48, 999, -16, 4}, ss[] = {4, 7, 8, 24};
+  for (int d = 0; d < 4; ++d) {
+    g.sizes[d] = sizes[d];
+    g.dst_strides[d] = ds[d];
+    g.src_strides[d] = ss[d];
+  }
+  static char dst[2000], src[2000];
+  g.dst = dst + 1000;
+  g.src = src + 1000;
+  const CopyGeometry n = st::cpu::normalize_geometry(g);
+  // Sorted: (4: 4, 24), (3: 16, -8), (2: 48, 4); the flipped dim moved the
+  // bases by 2*-16 and 2*8. Nothing merges (src steps disagree).
+  assert_int_equal(n.ndim, 3);
+  assert_int_equal(n.sizes[0], 4);
+  assert_int_equal(n.dst_strides[1], 16);
+  assert_int_equal(n.src_strides[1], -8);
+  assert_int_equal(n.sizes[2], 2);
+  assert_true(n.dst == g.dst - 32);
+  assert_true(n.src == g.src + 16);
+  // A contiguous 3-d copy merges into one dim.
+  CopyGeometry c;
+  c.ndim = 3;
+  const int64_t cs[] = {5, 3, 2}, cst[] = {2, 10, 30};
+  for (int d = 0; d < 3; ++d) {
+    c.sizes[d] = cs[d];
+    c.dst_strides[d] = c.src_strides[d] = cst[d];
+  }
+  const CopyGeometry cn = st::cpu::normalize_geometry(c);
+  assert_int_equal(cn.ndim, 1);
+  assert_int_equal(cn.sizes[0], 30);
+  // A zero-size dim anywhere: numel 0.
+  c.sizes[2] = 0;
+  assert_int_equal(st::cpu::geometry_numel(st::cpu::normalize_geometry(c)), 0);
+}
+
+void odd_itemsizes_are_refused(void**) {
+  char a[12] = {0}, b[12] = {0};
+  CopyGeometry g;
+  g.ndim = 1;
+  g.sizes[0] = 4;
+  g.dst_strides[0] = g.src_strides[0] = 3;
+  g.dst = a;
+  g.src = b;
+  bool thrown = false;
+  try {
+    st::cpu::copy_same_dtype(g, 3);
+  } catch (const st::Error& e) {
+    thrown = e.code() == ST_ERROR_INTERNAL && std::strstr(e.what(), "3 bytes") != nullptr;
+  }
+  assert_true(thrown);
+}
+
+void isa_cap_lowers_the_level(void**) {
+  const CpuIsa detected = st::cpu::detected_cpu_isa();
+  std::printf("  detected %s\n", st::cpu::cpu_isa_name(detected));
+  st::cpu::set_cpu_isa_cap(CpuIsa::Scalar);
+  assert_int_equal(static_cast<int>(st::cpu::cpu_isa()), static_cast<int>(CpuIsa::Scalar));
+  assert_string_equal(st::cpu::active_copy_kernels().name, "scalar");
+  st::cpu::set_cpu_isa_cap(CpuIsa::Avx512);
+  assert_int_equal(static_cast<int>(st::cpu::cpu_isa()), static_cast<int>(detected));
+  assert_string_equal(st::cpu::active_copy_kernels().name, st::cpu::cpu_isa_name(detected));
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(normalize_sorts_flips_and_merges),
+      cmocka_unit_test(isa_cap_lowers_the_level),
+      cmocka_unit_test(odd_itemsizes_are_refused),
+      cmocka_unit_test(benchmark_layouts_small),
+      cmocka_unit_test(transposes_at_tile_edges),
+      cmocka_unit_test(long_rows_are_cut_into_pieces),
+      cmocka_unit_test(random_small_geometries_match_reference),
+      cmocka_unit_test(random_large_geometries_match_reference),
+  };
+  if (const char* only = std::getenv("ST_TEST_FILTER")) cmocka_set_test_filter(only);
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
