@@ -1,4 +1,4 @@
-// Case A of the speed issue: a copy between two contiguous tensors, the
+// Case A: a copy between two contiguous tensors, the
 // layout where the library's copy should be memcpy itself.
 #include "copy_case.h"
 #include "labels.h"

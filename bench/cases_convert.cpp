@@ -1,4 +1,4 @@
-// Cases I and J of the speed issue: copies that convert the dtype, from a
+// Cases I and J: copies that convert the dtype, from a
 // contiguous source (I) and from a uint8 NHWC image batch into float32
 // NCHW, layout and dtype changed in one copy (J).
 #include "copy_case.h"

@@ -1,4 +1,4 @@
-// Cases B–F of the speed issue: a permuted float32 view copied to a
+// Cases B–F: a permuted float32 view copied to a
 // contiguous tensor, where source and destination disagree on which dim
 // moves fastest (the transposes).
 #include "copy_case.h"

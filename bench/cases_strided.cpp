@@ -1,4 +1,4 @@
-// Cases G and H of the speed issue: a source that is not a permutation of
+// Cases G and H: a source that is not a permutation of
 // dense memory — every other column (half the bytes skipped) and one row
 // broadcast to a matrix (stride 0) — copied to a contiguous tensor.
 #include "copy_case.h"

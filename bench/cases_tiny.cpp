@@ -1,4 +1,4 @@
-// Case K of the speed issue: operators on a 4×4 float32 tensor, where the
+// Case K: operators on a 4×4 float32 tensor, where the
 // fixed cost of one C API call (handle lookup, checks, iterator set-up,
 // allocation) is all there is. Nanoseconds per call, median of batches.
 #include "bench.h"

@@ -1,4 +1,4 @@
-// The bandwidth cases (A–J of the speed issue): one source view copied in
+// The bandwidth cases (A–J): one source view copied in
 // two modes, each timed against the fastest copies of the same bytes.
 //
 // Bytes moved = numel × (source itemsize + destination itemsize): what the

@@ -164,10 +164,10 @@ void print_header(const Args& args, const bench::Machine& m, int default_threads
   if (args.options.quick) {
     std::printf("sizes:        --quick: tiny sizes, 2 repetitions (a smoke test: the figures mean nothing)\n");
   } else if (args.options.reps > 0) {
-    std::printf("sizes:        as the speed issue lists them; %d timed repetitions per measurement\n",
+    std::printf("sizes:        the full sizes of every case; %d timed repetitions per measurement\n",
                 args.options.reps);
   } else {
-    std::printf("sizes:        as the speed issue lists them; 3 to 9 timed repetitions per measurement\n");
+    std::printf("sizes:        the full sizes of every case; 3 to 9 timed repetitions per measurement\n");
   }
   std::printf(
       "\nDefinitions (bandwidth table):\n"
