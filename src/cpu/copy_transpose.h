@@ -16,7 +16,9 @@ int find_src_unit_dim(const CopyGeometry& g, int64_t itemsize);
 
 // Transposes dims 0 and k in register tiles, the remaining dims looped
 // outside, the work spread over threads. `stream`: the output is large
-// enough for non-temporal stores.
+// enough for non-temporal stores; a dst whose base alone is off a 64-byte
+// line gets its first elements of each row in a pass of their own so that
+// the rest can stream.
 void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels);
 
 }  // namespace cpu

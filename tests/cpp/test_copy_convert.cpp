@@ -424,22 +424,28 @@ void random_converting_copies_match_reference(void**) {
 }
 
 // uint8 (N, H, W, C) -> float32 (N, C, H, W) in one copy, and the reverse
-// layout change, at sizes around the block and tile edges and one large
-// enough to stream.
+// layout change, at sizes around the block and tile edges, images of more
+// than one fused block (over 86016 pixels of 3 channels: 1 MB of output),
+// and two large enough to stream; dst 64-byte aligned (as the streaming
+// stores need) and one element past it.
 void nhwc_uint8_to_nchw_float32(void**) {
   struct Shape {
     int64_t n, h, w, c;
   };
-  const Shape shapes[] = {{1, 1, 17, 3}, {2, 5, 7, 3}, {1, 33, 65, 3}, {3, 4, 5, 4}, {1, 9, 9, 2},
-                          {2, 3, 3, 5}, {1, 64, 64, 16}, {32, 224, 224, 3}};
+  const Shape shapes[] = {{1, 1, 17, 3},     {2, 5, 7, 3},      {1, 33, 65, 3}, {3, 4, 5, 4},
+                          {1, 9, 9, 2},      {2, 3, 3, 5},      {1, 64, 64, 16}, {32, 224, 224, 3},
+                          {2, 300, 301, 3},  {1, 1200, 1201, 3}};
   int failures = 0;
   test_support::for_each_isa_and_threads([&] {
     for (const Shape& s : shapes) {
-      for (int to_nhwc = 0; to_nhwc < 2; ++to_nhwc) {
+      for (int variant = 0; variant < 4; ++variant) {
+        const int to_nhwc = variant & 1, misaligned = variant >> 1;
         const int64_t numel = s.n * s.h * s.w * s.c;
         std::vector<unsigned char> src(static_cast<size_t>(numel));
         test_support::fill_random(src, static_cast<uint64_t>(numel));
-        std::vector<float> dst(static_cast<size_t>(numel), -1.0f), want(static_cast<size_t>(numel));
+        std::vector<float> buffer(static_cast<size_t>(numel) + 32, -1.0f), want(static_cast<size_t>(numel));
+        float* const dst = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63}) +
+                           misaligned;
         // Dims fastest-first of dst; src is NHWC (to NCHW) or NCHW (to NHWC).
         CopyGeometry g;
         g.ndim = 4;
@@ -477,12 +483,13 @@ void nhwc_uint8_to_nchw_float32(void**) {
                   want[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)] =
                       static_cast<float>(src[static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w)]);
         }
-        g.dst = reinterpret_cast<char*>(dst.data());
+        g.dst = reinterpret_cast<char*>(dst);
         g.src = reinterpret_cast<const char*>(src.data());
         assert_true(st::cpu::copy_convert(g, ScalarType::Float32, ScalarType::UInt8));
-        if (std::memcmp(dst.data(), want.data(), dst.size() * 4) != 0) {
-          std::printf("  (%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ") to_nhwc %d isa %s threads %d\n", s.n, s.h,
-                      s.w, s.c, to_nhwc, st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::cpu::num_threads());
+        if (std::memcmp(dst, want.data(), want.size() * 4) != 0) {
+          std::printf("  (%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ") to_nhwc %d misaligned %d isa %s threads %d\n",
+                      s.n, s.h, s.w, s.c, to_nhwc, misaligned, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
+                      st::cpu::num_threads());
           ++failures;
         }
       }

@@ -4,6 +4,7 @@
 // itemsize, at every instruction-set level this machine has, on 1 and 2
 // threads. The whole dst buffer is compared, so writes outside the
 // elements are caught too. A failing case prints its seed and geometry.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -221,6 +222,64 @@ void benchmark_layouts_small(void**) {
   assert_int_equal(failures, 0);
 }
 
+// Transposes large enough to stream, into destinations 64-byte aligned and
+// off a line by a few elements: the off ones are split into a head pass
+// with ordinary stores and a streamed rest when every other dst stride is
+// a multiple of 64 (rows * itemsize below), and stay whole otherwise (the
+// last spec). The whole buffer, margins included, is compared.
+void streamed_transposes_into_misaligned_dst(void**) {
+  struct Spec {
+    int64_t itemsize, rows, cols, batch, offset;  // dst offset in bytes from a line
+  };
+  const int64_t threshold = st::cpu::kStreamingThresholdBytes;
+  const Spec specs[] = {
+      {4, 2048, threshold / (4 * 2048), 1, 0},   {4, 2048, threshold / (4 * 2048), 1, 4},
+      {4, 256, threshold / (4 * 256 * 3) + 1, 3, 16}, {4, 1040, threshold / (4 * 1040) + 1, 1, 60},
+      {1, 4096, threshold / 4096, 1, 1},         {1, 4096, threshold / 4096, 1, 63},
+      {16, 64, threshold / (16 * 64) + 3, 1, 48}, {4, 1030, threshold / (4 * 1030) + 1, 1, 16},
+  };
+  int failures = 0;
+  for (const Spec& sp : specs) {
+    const int64_t e = sp.itemsize, numel = sp.rows * sp.cols * sp.batch;
+    // dst (rows, cols, batch) fastest-first, contiguous; src is (batch, rows, cols) row-major.
+    CopyGeometry g;
+    g.ndim = 3;
+    const int64_t sizes[3] = {sp.rows, sp.cols, sp.batch};
+    const int64_t ds[3] = {e, sp.rows * e, sp.rows * sp.cols * e};
+    const int64_t ss[3] = {sp.cols * e, e, sp.rows * sp.cols * e};
+    for (int d = 0; d < 3; ++d) {
+      g.sizes[d] = sizes[d];
+      g.dst_strides[d] = ds[d];
+      g.src_strides[d] = ss[d];
+    }
+    std::vector<unsigned char> src(static_cast<size_t>(numel * e)), buffer(static_cast<size_t>(numel * e + 192));
+    fill_random(src, static_cast<uint64_t>(sp.rows * 7 + sp.offset));
+    g.src = reinterpret_cast<const char*>(src.data());
+    char* const line = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
+    std::vector<unsigned char> expected(buffer.size(), 0xCD);
+    CopyGeometry ref = g;
+    ref.dst = reinterpret_cast<char*>(expected.data()) + (line - reinterpret_cast<char*>(buffer.data())) + sp.offset;
+    reference_copy(ref, e);
+    g.dst = line + sp.offset;
+    if (st::cpu::plan_same_dtype_copy(g, e) != CopyPath::Transpose || numel * e < threshold) {
+      std::printf("  spec rows %" PRId64 " itemsize %" PRId64 " is not a streamed transpose\n", sp.rows, e);
+      ++failures;
+      continue;
+    }
+    for_each_isa_and_threads([&] {
+      std::fill(buffer.begin(), buffer.end(), static_cast<unsigned char>(0xCD));
+      st::cpu::copy_same_dtype(g, e);
+      if (buffer != expected) {
+        describe(g, e, 0);
+        std::printf("  rows %" PRId64 " cols %" PRId64 " batch %" PRId64 " offset %" PRId64 "\n", sp.rows, sp.cols,
+                    sp.batch, sp.offset);
+        ++failures;
+      }
+    });
+  }
+  assert_int_equal(failures, 0);
+}
+
 // Rows longer than a task (copies, fills, every-second gathers, reversed
 // rows) are cut into pieces across threads.
 void long_rows_are_cut_into_pieces(void**) {
@@ -331,6 +390,7 @@ int main() {
       cmocka_unit_test(odd_itemsizes_are_refused),
       cmocka_unit_test(benchmark_layouts_small),
       cmocka_unit_test(transposes_at_tile_edges),
+      cmocka_unit_test(streamed_transposes_into_misaligned_dst),
       cmocka_unit_test(long_rows_are_cut_into_pieces),
       cmocka_unit_test(random_small_geometries_match_reference),
       cmocka_unit_test(random_large_geometries_match_reference),
