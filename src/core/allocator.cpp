@@ -1,11 +1,9 @@
 #include "core/allocator.h"
 
-#include <atomic>
 #include <cstdlib>
-#include <deque>
-#include <mutex>
 
 #include "core/error.h"
+#include "core/interned_setting.h"
 #include "core/large_blocks.h"
 
 namespace st {
@@ -20,12 +18,7 @@ void user_free(const MemoryRelease& r) {
   fn(r.ctx, r.ptr, r.nbytes);
 }
 
-// Installed allocators are interned and never freed: a thread that loaded
-// the pointer may still be reading it while another thread installs a new
-// one. There are as many records as distinct allocators ever installed.
-std::atomic<const st_allocator*> g_user_allocator{nullptr};
-std::mutex g_intern_mutex;
-std::deque<st_allocator>* g_interned = nullptr;
+InternedSetting<st_allocator> g_user_allocator;
 
 }  // namespace
 
@@ -33,7 +26,7 @@ Storage allocate_cpu_storage(size_t nbytes) {
   if (nbytes == 0) return Storage::make(nullptr, 0, cpu_device(), MemoryRelease{});
   MemoryRelease release;
   release.nbytes = nbytes;
-  const st_allocator* user = g_user_allocator.load(std::memory_order_acquire);
+  const st_allocator* user = g_user_allocator.get();
   if (user) {
     release.ptr = user->alloc(user->ctx, nbytes, kCpuAlignment);
     ST_CHECK(release.ptr != nullptr, ST_ERROR_OUT_OF_MEMORY,
@@ -61,24 +54,12 @@ Storage allocate_cpu_storage(size_t nbytes) {
   }
 }
 
-bool default_cpu_allocator_in_use() { return g_user_allocator.load(std::memory_order_acquire) == nullptr; }
+bool default_cpu_allocator_in_use() { return g_user_allocator.get() == nullptr; }
 
 void set_cpu_allocator(const st_allocator* allocator) {
-  if (!allocator) {
-    g_user_allocator.store(nullptr, std::memory_order_release);
-    return;
-  }
-  std::lock_guard<std::mutex> lock(g_intern_mutex);
-  if (!g_interned) g_interned = new std::deque<st_allocator>();
-  const st_allocator* found = nullptr;
-  for (const st_allocator& a : *g_interned) {
-    if (a.alloc == allocator->alloc && a.free == allocator->free && a.ctx == allocator->ctx) found = &a;
-  }
-  if (!found) {
-    g_interned->push_back(*allocator);
-    found = &g_interned->back();
-  }
-  g_user_allocator.store(found, std::memory_order_release);
+  g_user_allocator.set(allocator, [](const st_allocator& a, const st_allocator& b) {
+    return a.alloc == b.alloc && a.free == b.free && a.ctx == b.ctx;
+  });
 }
 
 }  // namespace st

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
 #include <exception>
-#include <mutex>
 
 #include "core/error.h"
+#include "core/interned_setting.h"
 #include "cpu/thread_count.h"
 
 #if defined(STRIDE_HAVE_OPENMP)
@@ -51,12 +50,7 @@ struct HostHook {
   void* ctx;
 };
 
-// Installed hooks are interned and never freed, as CPU allocators are
-// (core/allocator.cpp): a thread that loaded the pointer may still be using
-// the record while another thread installs a new one.
-std::atomic<const HostHook*> g_host_hook{nullptr};
-std::mutex g_intern_mutex;
-std::deque<HostHook>* g_interned = nullptr;
+InternedSetting<HostHook> g_host_hook;
 
 // What a host chunk needs: the user's range offset, the work, the error
 // slot, and a count of the elements run, to detect a job system that skips
@@ -139,7 +133,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, FunctionRef<void(in
     f(begin, end);
     return;
   }
-  if (const HostHook* hook = g_host_hook.load(std::memory_order_acquire)) {
+  if (const HostHook* hook = g_host_hook.get()) {
     run_on_host(*hook, begin, end, grain, f);
     return;
   }
@@ -151,21 +145,8 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, FunctionRef<void(in
 }
 
 void set_parallel_for_hook(st_parallel_for_fn fn, void* ctx) {
-  if (!fn) {
-    g_host_hook.store(nullptr, std::memory_order_release);
-    return;
-  }
-  std::lock_guard<std::mutex> lock(g_intern_mutex);
-  if (!g_interned) g_interned = new std::deque<HostHook>();
-  const HostHook* found = nullptr;
-  for (const HostHook& h : *g_interned) {
-    if (h.fn == fn && h.ctx == ctx) found = &h;
-  }
-  if (!found) {
-    g_interned->push_back(HostHook{fn, ctx});
-    found = &g_interned->back();
-  }
-  g_host_hook.store(found, std::memory_order_release);
+  const HostHook hook{fn, ctx};
+  g_host_hook.set(fn ? &hook : nullptr, [](const HostHook& a, const HostHook& b) { return a.fn == b.fn && a.ctx == b.ctx; });
 }
 
 }  // namespace cpu
