@@ -2,8 +2,8 @@
 // st_set_parallel_for.
 #include "api/guard.h"
 #include "core/allocator.h"
-#include "cpu/parallel.h"
-#include "cpu/thread_count.h"
+#include "core/parallel.h"
+#include "core/thread_count.h"
 
 using namespace st;
 
@@ -12,11 +12,11 @@ extern "C" {
 st_status st_set_num_threads(int32_t n) {
   return api::guarded("st_set_num_threads", [&] {
     ST_CHECK(n >= 1, ST_ERROR_INVALID_ARGUMENT, "n = %d must be at least 1", n);
-    cpu::set_num_threads(n);
+    set_num_threads(n);
   });
 }
 
-int32_t st_get_num_threads(void) { return cpu::num_threads(); }
+int32_t st_get_num_threads(void) { return num_threads(); }
 
 st_status st_set_cpu_allocator(const st_allocator* allocator) {
   return api::guarded("st_set_cpu_allocator", [&] {
@@ -30,7 +30,7 @@ st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx) {
   return api::guarded("st_set_parallel_for", [&] {
     ST_CHECK(fn || !ctx, ST_ERROR_INVALID_ARGUMENT,
              "fn is NULL but ctx = %p is not; pass NULL for both to remove the hook", ctx);
-    cpu::set_parallel_for_hook(fn, ctx);
+    set_parallel_for_hook(fn, ctx);
   });
 }
 

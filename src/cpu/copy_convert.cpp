@@ -9,7 +9,7 @@
 #include "cpu/kernel_parallel.h"
 #include "cpu/outer_walk.h"
 #include "cpu/row_tasks.h"
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 
 #if defined(__x86_64__)
 #include <xmmintrin.h>

@@ -4,7 +4,7 @@
 
 #include "cpu/kernel_parallel.h"
 #include "cpu/outer_walk.h"
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 
 namespace st {
 namespace cpu {

@@ -1,6 +1,6 @@
 #include "cpu/kernel_parallel.h"
 
-#include "cpu/parallel.h"
+#include "core/parallel.h"
 
 namespace st {
 namespace cpu {

@@ -1,6 +1,6 @@
 // How the copy kernels spread work over threads: a kernel cuts its work into
 // `num_tasks` independent tasks and hands run_tasks a callable over a range
-// of them; run_tasks hands the ranges to parallel_for (cpu/parallel.h:
+// of them; run_tasks hands the ranges to parallel_for (core/parallel.h:
 // OpenMP, or the host's job system from st_set_parallel_for).
 #pragma once
 

@@ -38,7 +38,7 @@
 
 #include "core/function_ref.h"
 #include "core/tensor.h"
-#include "cpu/parallel.h"
+#include "core/parallel.h"
 #include "iter/dim_counter.h"
 #include "iter/tensor_iterator_config.h"
 
@@ -97,9 +97,9 @@ class TensorIterator {
   void narrow(int dim, int64_t start, int64_t size);
 
   // Runs loop over the whole space: serially when numel() <= grain or with
-  // one thread, else split by cpu::parallel_for (OpenMP or the host's job
+  // one thread, else split by parallel_for (OpenMP or the host's job
   // system). loop runs concurrently on disjoint ranges.
-  void for_each(Loop2d loop, int64_t grain = cpu::kGrainSize) const;
+  void for_each(Loop2d loop, int64_t grain = kGrainSize) const;
   // Runs loop over the linear range of element indices (dim 0 fastest), in
   // 2-d blocks, on this thread.
   void serial_for_each(Loop2d loop, Range range) const;

@@ -1,6 +1,6 @@
 // Running a loop2d over a TensorIterator: serial_for_each walks a linear
 // range in 2-d blocks with a DimCounter; for_each splits [0, numel) with
-// cpu::parallel_for (as PyTorch's TensorIteratorBase::for_each).
+// parallel_for (as PyTorch's TensorIteratorBase::for_each).
 #include "iter/tensor_iterator.h"
 
 namespace st {
@@ -37,7 +37,7 @@ void TensorIterator::serial_for_each(Loop2d loop, Range range) const {
 void TensorIterator::for_each(Loop2d loop, int64_t grain) const {
   const int64_t n = numel();
   if (n == 0) return;
-  cpu::parallel_for(0, n, grain, [&](int64_t begin, int64_t end) { serial_for_each(loop, Range{begin, end}); });
+  parallel_for(0, n, grain, [&](int64_t begin, int64_t end) { serial_for_each(loop, Range{begin, end}); });
 }
 
 }  // namespace st

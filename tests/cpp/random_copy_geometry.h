@@ -11,7 +11,7 @@
 
 #include "cpu/copy_geometry.h"
 #include "cpu/cpu_isa.h"
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 
 namespace test_support {
 
@@ -161,16 +161,16 @@ inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_
 // Every level this CPU has, on 1 and 2 threads.
 template <typename F>
 void for_each_isa_and_threads(F f) {
-  const int saved = st::cpu::num_threads();
+  const int saved = st::num_threads();
   for (int isa = 0; isa <= static_cast<int>(st::cpu::detected_cpu_isa()); ++isa) {
     st::cpu::set_cpu_isa_cap(static_cast<st::cpu::CpuIsa>(isa));
     for (int threads = 1; threads <= 2; ++threads) {
-      st::cpu::set_num_threads(threads);
+      st::set_num_threads(threads);
       f();
     }
   }
   st::cpu::set_cpu_isa_cap(st::cpu::CpuIsa::Avx512);
-  st::cpu::set_num_threads(saved);
+  st::set_num_threads(saved);
 }
 
 }  // namespace test_support

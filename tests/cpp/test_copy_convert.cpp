@@ -20,7 +20,7 @@
 #include "cpu/convert_rules.h"
 #include "cpu/copy_convert.h"
 #include "cpu/cpu_isa.h"
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 #include "random_copy_geometry.h"
 
 using st::ScalarType;
@@ -400,7 +400,7 @@ bool run_convert_case(const PairInfo& info, uint64_t seed, bool large) {
   if (!st::cpu::copy_convert(c.g, info.dst, info.src)) return false;
   if (c.dst_buf != expected) {
     std::printf("seed %" PRIu64 " %s isa %s threads %d ndim %d\n", seed, info.name,
-                st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::cpu::num_threads(), c.g.ndim);
+                st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), c.g.ndim);
     for (int d = 0; d < c.g.ndim; ++d) {
       std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, c.g.sizes[d], c.g.dst_strides[d],
                   c.g.src_strides[d]);
@@ -489,7 +489,7 @@ void nhwc_uint8_to_nchw_float32(void**) {
         if (std::memcmp(dst, want.data(), want.size() * 4) != 0) {
           std::printf("  (%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ") to_nhwc %d misaligned %d isa %s threads %d\n",
                       s.n, s.h, s.w, s.c, to_nhwc, misaligned, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
-                      st::cpu::num_threads());
+                      st::num_threads());
           ++failures;
         }
       }
@@ -522,7 +522,7 @@ void long_contiguous_conversions(void**) {
       assert_true(st::cpu::copy_convert(g, info.dst, info.src));
       if (dst != want) {
         std::printf("  %s isa %s threads %d\n", info.name, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
-                    st::cpu::num_threads());
+                    st::num_threads());
         ++failures;
       }
     }

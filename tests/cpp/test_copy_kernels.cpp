@@ -20,7 +20,7 @@
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/cpu_isa.h"
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 
 using st::cpu::CopyGeometry;
 using st::cpu::CopyPath;
@@ -58,7 +58,7 @@ void reference_copy(const CopyGeometry& g, int64_t itemsize) {
 
 void describe(const CopyGeometry& g, int64_t itemsize, uint64_t seed) {
   std::printf("seed %" PRIu64 " itemsize %" PRId64 " isa %s threads %d ndim %d\n", seed, itemsize,
-              st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::cpu::num_threads(), g.ndim);
+              st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), g.ndim);
   for (int d = 0; d < g.ndim; ++d) {
     std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, g.sizes[d], g.dst_strides[d],
                 g.src_strides[d]);

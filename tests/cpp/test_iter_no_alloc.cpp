@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 #include "iter_testing.h"
 
 namespace {
@@ -36,7 +36,7 @@ long news_for(const Tensor& out, const Tensor& in) {
 }  // namespace
 
 static void build_and_serial_for_each_do_not_allocate(void**) {
-  st::cpu::set_num_threads(1);
+  st::set_num_threads(1);
   const ScalarType f = ScalarType::Float32;
   Tensor out = contiguous_tensor({4, 5, 6}, f);
   Tensor contiguous = contiguous_tensor({4, 5, 6}, f);

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 #include "iter_testing.h"
 
 using namespace testing;
@@ -147,7 +147,7 @@ void check_allocated_layout(const Tensor& out, const Tensor& in, uint64_t seed) 
 
 void run_case(uint64_t seed, int threads) {
   Case c = make_case(seed);
-  st::cpu::set_num_threads(threads);
+  st::set_num_threads(threads);
   std::string message;
   Tensor out = c.out;
   TensorIterator* built = nullptr;
@@ -189,10 +189,10 @@ void run_case(uint64_t seed, int threads) {
 }
 
 void random_copies(int threads) {
-  const int saved = st::cpu::num_threads();
+  const int saved = st::num_threads();
   const uint64_t seed = base_seed();
   for (int i = 0; i < kCases; ++i) run_case(seed + static_cast<uint64_t>(i), threads);
-  st::cpu::set_num_threads(saved);
+  st::set_num_threads(saved);
 }
 
 }  // namespace

@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/parallel.h"
-#include "cpu/thread_count.h"
+#include "core/parallel.h"
+#include "core/thread_count.h"
 #include "iter_testing.h"
 
 using namespace testing;
-using st::cpu::parallel_for;
+using st::parallel_for;
 
 namespace {
 
@@ -33,7 +33,7 @@ struct Recorder {
   std::vector<Chunk> chunks;
   void operator()(int64_t b, int64_t e) {
     std::lock_guard<std::mutex> lock(mutex);
-    chunks.push_back({b, e, std::this_thread::get_id(), st::cpu::in_parallel_region()});
+    chunks.push_back({b, e, std::this_thread::get_id(), st::in_parallel_region()});
   }
 };
 
@@ -104,14 +104,14 @@ void job_system_run(void* ctx, int64_t n, int64_t grain, st_parallel_task task, 
 
 int teardown(void**) {
   st_set_parallel_for(nullptr, nullptr);
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   return 0;
 }
 
 }  // namespace
 
 static void openmp_chunks_cover_the_range_once(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   Recorder rec;
   parallel_for(7, 100007, 1000, rec);
   expect_exact_cover(rec.chunks, 7, 100007);
@@ -121,11 +121,11 @@ static void openmp_chunks_cover_the_range_once(void**) {
 #else
   assert_int_equal(rec.chunks.size(), 1);
 #endif
-  assert_false(st::cpu::in_parallel_region());
+  assert_false(st::in_parallel_region());
 }
 
 static void small_or_single_threaded_work_is_serial(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   Recorder rec;
   parallel_for(3, 3, 1, rec);  // empty
   assert_int_equal(rec.chunks.size(), 0);
@@ -134,7 +134,7 @@ static void small_or_single_threaded_work_is_serial(void**) {
   assert_true(rec.chunks[0].begin == 0 && rec.chunks[0].end == 1000);
   assert_true(rec.chunks[0].thread == std::this_thread::get_id());
   assert_false(rec.chunks[0].in_region);
-  st::cpu::set_num_threads(1);
+  st::set_num_threads(1);
   rec.chunks.clear();
   parallel_for(0, 100000, 1, rec);
   assert_int_equal(rec.chunks.size(), 1);
@@ -142,7 +142,7 @@ static void small_or_single_threaded_work_is_serial(void**) {
 }
 
 static void nested_parallel_for_is_serial(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   std::atomic<int> inner_calls{0}, outer_calls{0};
   std::atomic<bool> inner_split{false};
   parallel_for(0, 100, 1, [&](int64_t, int64_t) {
@@ -158,7 +158,7 @@ static void nested_parallel_for_is_serial(void**) {
 }
 
 static void first_exception_is_rethrown_after_every_chunk(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   Recorder rec;
   std::string msg;
   assert_int_equal(status_of(
@@ -182,7 +182,7 @@ static void first_exception_is_rethrown_after_every_chunk(void**) {
 }
 
 static void host_job_system_runs_every_chunk(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   for (int uneven = 0; uneven < 2; ++uneven) {
     JobSystem js;
     js.uneven = uneven != 0;
@@ -206,16 +206,16 @@ static void host_job_system_runs_every_chunk(void**) {
 }
 
 static void host_job_system_is_skipped_for_small_or_nested_work(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   JobSystem js;
   assert_int_equal(st_set_parallel_for(job_system_run, &js), ST_OK);
   Recorder rec;
   parallel_for(0, 100, 100, rec);
   assert_int_equal(js.calls.load(), 0);
-  st::cpu::set_num_threads(1);
+  st::set_num_threads(1);
   parallel_for(0, 100000, 100, rec);
   assert_int_equal(js.calls.load(), 0);
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   std::atomic<int> nested_splits{0};
   parallel_for(0, 1000, 100, [&](int64_t, int64_t) {
     parallel_for(0, 100000, 1, [&](int64_t b, int64_t e) {
@@ -227,7 +227,7 @@ static void host_job_system_is_skipped_for_small_or_nested_work(void**) {
 }
 
 static void host_exceptions_stay_inside_each_chunk(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   JobSystem js;
   assert_int_equal(st_set_parallel_for(job_system_run, &js), ST_OK);
   Recorder rec;
@@ -247,7 +247,7 @@ static void host_exceptions_stay_inside_each_chunk(void**) {
 }
 
 static void broken_job_systems_are_reported(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   JobSystem skips;
   skips.run_only = 2;
   assert_int_equal(st_set_parallel_for(job_system_run, &skips), ST_OK);
@@ -265,7 +265,7 @@ static void broken_job_systems_are_reported(void**) {
 }
 
 static void null_restores_openmp(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   JobSystem js;
   assert_int_equal(st_set_parallel_for(job_system_run, &js), ST_OK);
   Recorder rec;
@@ -280,7 +280,7 @@ static void null_restores_openmp(void**) {
 }
 
 static void host_and_openmp_copies_are_identical(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   std::mt19937_64 rng(7);
   Tensor base = contiguous_tensor({8, 40, 64}, ScalarType::Float32);
   fill_random_bytes(base, rng);
@@ -304,7 +304,7 @@ static void host_and_openmp_copies_are_identical(void**) {
 }
 
 static void hook_swaps_race_with_running_work(void**) {
-  st::cpu::set_num_threads(2);
+  st::set_num_threads(2);
   JobSystem a, b;
   b.uneven = true;
   std::atomic<bool> stop{false}, wrong{false};

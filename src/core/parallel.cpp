@@ -1,4 +1,4 @@
-#include "cpu/parallel.h"
+#include "core/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -6,14 +6,13 @@
 
 #include "core/error.h"
 #include "core/interned_setting.h"
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 
 #if defined(STRIDE_HAVE_OPENMP)
 #include <omp.h>
 #endif
 
 namespace st {
-namespace cpu {
 namespace {
 
 thread_local bool t_in_parallel_region = false;
@@ -149,5 +148,4 @@ void set_parallel_for_hook(st_parallel_for_fn fn, void* ctx) {
   g_host_hook.set(fn ? &hook : nullptr, [](const HostHook& a, const HostHook& b) { return a.fn == b.fn && a.ctx == b.ctx; });
 }
 
-}  // namespace cpu
 }  // namespace st

@@ -1,11 +1,10 @@
-#include "cpu/thread_count.h"
+#include "core/thread_count.h"
 
 #include <atomic>
 #include <cstdlib>
 #include <thread>
 
 namespace st {
-namespace cpu {
 namespace {
 
 int default_thread_count() {
@@ -34,5 +33,4 @@ int num_threads() {
 
 void set_num_threads(int n) { g_threads.store(n, std::memory_order_relaxed); }
 
-}  // namespace cpu
 }  // namespace st

@@ -9,7 +9,6 @@
 #include "stride.h"
 
 namespace st {
-namespace cpu {
 
 // Elements below which a kernel is not worth splitting (PyTorch's GRAIN_SIZE).
 constexpr int64_t kGrainSize = 32768;
@@ -33,5 +32,4 @@ bool in_parallel_region();
 // threads run parallel_for: each call reads the hook once, atomically.
 void set_parallel_for_hook(st_parallel_for_fn fn, void* ctx);
 
-}  // namespace cpu
 }  // namespace st

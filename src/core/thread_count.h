@@ -3,10 +3,8 @@
 #pragma once
 
 namespace st {
-namespace cpu {
 
 int num_threads();
 void set_num_threads(int n);
 
-}  // namespace cpu
 }  // namespace st
