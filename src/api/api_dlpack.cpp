@@ -25,75 +25,29 @@ static_assert(offsetof(DLManagedTensorVersioned, dl_tensor) == 32,
 
 // ---- dtypes ---------------------------------------------------------------
 
+// DLPack's (code, bits) of every dtype comes from the dtype table (Note
+// [The dtype table]), which keeps DLPack 1.1's numbers.
+static_assert(ST_DLPACK_INT == kDLInt && ST_DLPACK_UINT == kDLUInt && ST_DLPACK_FLOAT == kDLFloat &&
+                  ST_DLPACK_BFLOAT == kDLBfloat && ST_DLPACK_COMPLEX == kDLComplex &&
+                  ST_DLPACK_BOOL == ST_DLPACK_CODE_BOOL,
+              "the dtype table's DLPack codes are the installed dlpack.h's");
+
 DLDataType to_dl_dtype(ScalarType t) {
+  const DTypeInfo& info = dtype_info(t);
   DLDataType d;
+  d.code = info.dlpack_code;
+  d.bits = info.dlpack_bits;
   d.lanes = 1;
-  d.bits = static_cast<uint8_t>(itemsize(t) * 8);
-  switch (t) {
-    case ScalarType::Bool:
-      d.code = ST_DLPACK_CODE_BOOL;
-      break;
-    case ScalarType::UInt8:
-      d.code = kDLUInt;
-      break;
-    case ScalarType::Int8:
-    case ScalarType::Int16:
-    case ScalarType::Int32:
-    case ScalarType::Int64:
-      d.code = kDLInt;
-      break;
-    case ScalarType::Float16:
-    case ScalarType::Float32:
-    case ScalarType::Float64:
-      d.code = kDLFloat;
-      break;
-    case ScalarType::BFloat16:
-      d.code = kDLBfloat;
-      break;
-    case ScalarType::Complex64:
-    case ScalarType::Complex128:
-      d.code = kDLComplex;
-      break;
-  }
   return d;
 }
 
 // The st dtype of a DLPack (code, bits) pair, or false when stride has none.
 bool dtype_of(uint8_t code, uint8_t bits, ScalarType* out) {
-  switch (code) {
-    case kDLInt:
-      switch (bits) {
-        case 8: *out = ScalarType::Int8; return true;
-        case 16: *out = ScalarType::Int16; return true;
-        case 32: *out = ScalarType::Int32; return true;
-        case 64: *out = ScalarType::Int64; return true;
-      }
-      return false;
-    case kDLUInt:
-      if (bits != 8) return false;
-      *out = ScalarType::UInt8;
+  for (const DTypeInfo& info : kDTypes) {
+    if (info.dlpack_code == code && info.dlpack_bits == bits) {
+      *out = info.type;
       return true;
-    case kDLFloat:
-      switch (bits) {
-        case 16: *out = ScalarType::Float16; return true;
-        case 32: *out = ScalarType::Float32; return true;
-        case 64: *out = ScalarType::Float64; return true;
-      }
-      return false;
-    case kDLBfloat:
-      if (bits != 16) return false;
-      *out = ScalarType::BFloat16;
-      return true;
-    case kDLComplex:
-      switch (bits) {
-        case 64: *out = ScalarType::Complex64; return true;
-        case 128: *out = ScalarType::Complex128; return true;
-      }
-      return false;
-    case ST_DLPACK_CODE_BOOL:
-      if (bits != 8) return false;
-      *out = ScalarType::Bool;
-      return true;
+    }
   }
   return false;
 }

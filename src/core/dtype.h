@@ -1,63 +1,101 @@
-// Element types. ScalarType has the numbers of st_dtype so the C boundary
+// Element types: the one table of stride's dtypes, and what core derives
+// from it. ScalarType has the numbers of st_dtype, so the C boundary
 // converts by a cast after validating the value.
+//
+// Note [The dtype table]
+// ST_FORALL_DTYPES lists every dtype once, in st_dtype order:
+//   _(Name, C++ type, st_dtype value, name string, item size in bytes,
+//     DLPack type code, DLPack bits, kind, ...)
+// and passes any further arguments of the macro on to `_` after the row.
+// The enum below, itemsize, dtype_name, the kind predicates, the C++ type
+// mappings (dtype_traits.h), the dtype switches (dtype_dispatch.h), DLPack's
+// type codes (api/api_dlpack.cpp), the CUDA instantiations and the C++ tests
+// all expand it; adding a dtype is a row here, its st_dtype value in the
+// header, and its conversion rules (core/convert.h). docs/contributing.md
+// has the checklist.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "core/scalar_types.h"
 #include "stride.h"
+
+// DLPack 1.1's DLDataTypeCode numbers (kDLInt, kDLUInt, ...), kept here so
+// that core does not depend on the installed dlpack.h, which may be older.
+#define ST_DLPACK_INT 0
+#define ST_DLPACK_UINT 1
+#define ST_DLPACK_FLOAT 2
+#define ST_DLPACK_BFLOAT 4
+#define ST_DLPACK_COMPLEX 5
+#define ST_DLPACK_BOOL 6
+
+#define ST_FORALL_DTYPES(_, ...)                                                                        \
+  _(Bool, bool, ST_BOOL, "bool", 1, ST_DLPACK_BOOL, 8, Bool, __VA_ARGS__)                               \
+  _(UInt8, uint8_t, ST_UINT8, "uint8", 1, ST_DLPACK_UINT, 8, Unsigned, __VA_ARGS__)                     \
+  _(Int8, int8_t, ST_INT8, "int8", 1, ST_DLPACK_INT, 8, Signed, __VA_ARGS__)                            \
+  _(Int16, int16_t, ST_INT16, "int16", 2, ST_DLPACK_INT, 16, Signed, __VA_ARGS__)                       \
+  _(Int32, int32_t, ST_INT32, "int32", 4, ST_DLPACK_INT, 32, Signed, __VA_ARGS__)                       \
+  _(Int64, int64_t, ST_INT64, "int64", 8, ST_DLPACK_INT, 64, Signed, __VA_ARGS__)                       \
+  _(Float16, ::st::Half, ST_FLOAT16, "float16", 2, ST_DLPACK_FLOAT, 16, Float, __VA_ARGS__)             \
+  _(BFloat16, ::st::BFloat16, ST_BFLOAT16, "bfloat16", 2, ST_DLPACK_BFLOAT, 16, Float, __VA_ARGS__)     \
+  _(Float32, float, ST_FLOAT32, "float32", 4, ST_DLPACK_FLOAT, 32, Float, __VA_ARGS__)                  \
+  _(Float64, double, ST_FLOAT64, "float64", 8, ST_DLPACK_FLOAT, 64, Float, __VA_ARGS__)                 \
+  _(Complex64, ::st::complex<float>, ST_COMPLEX64, "complex64", 8, ST_DLPACK_COMPLEX, 64, Complex,      \
+    __VA_ARGS__)                                                                                        \
+  _(Complex128, ::st::complex<double>, ST_COMPLEX128, "complex128", 16, ST_DLPACK_COMPLEX, 128, Complex, \
+    __VA_ARGS__)
 
 namespace st {
 
 enum class ScalarType : int32_t {
-  Bool = ST_BOOL,
-  UInt8 = ST_UINT8,
-  Int8 = ST_INT8,
-  Int16 = ST_INT16,
-  Int32 = ST_INT32,
-  Int64 = ST_INT64,
-  Float16 = ST_FLOAT16,
-  BFloat16 = ST_BFLOAT16,
-  Float32 = ST_FLOAT32,
-  Float64 = ST_FLOAT64,
-  Complex64 = ST_COMPLEX64,
-  Complex128 = ST_COMPLEX128,
+#define ST_DTYPE_ENUMERATOR_(Name, Cpp, Value, ...) Name = Value,
+  ST_FORALL_DTYPES(ST_DTYPE_ENUMERATOR_, )
+#undef ST_DTYPE_ENUMERATOR_
 };
 
-constexpr int kNumScalarTypes = 12;
+// What kind of number an element is; conversions and DLPack follow it.
+enum class DTypeKind : int32_t { Bool, Unsigned, Signed, Float, Complex };
+
+// One row of the table, for code that looks dtypes up at run time.
+struct DTypeInfo {
+  ScalarType type;
+  const char* name;
+  size_t itemsize;
+  uint8_t dlpack_code;
+  uint8_t dlpack_bits;
+  DTypeKind kind;
+};
+
+constexpr DTypeInfo kDTypes[] = {
+#define ST_DTYPE_INFO_(Name, Cpp, Value, Str, Size, Code, Bits, Kind, ...) \
+  {ScalarType::Name, Str, Size, Code, Bits, DTypeKind::Kind},
+    ST_FORALL_DTYPES(ST_DTYPE_INFO_, )
+#undef ST_DTYPE_INFO_
+};
+
+constexpr int kNumScalarTypes = static_cast<int>(sizeof(kDTypes) / sizeof(kDTypes[0]));
+
+// Row i describes dtype value i: the values are 0, 1, 2, ... with no gap.
+constexpr bool dtype_rows_in_order() {
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    if (static_cast<int>(kDTypes[i].type) != i) return false;
+  }
+  return true;
+}
+static_assert(dtype_rows_in_order(), "ST_FORALL_DTYPES lists the dtypes in st_dtype order, without gaps");
 
 constexpr bool is_valid_dtype(int32_t v) { return v >= 0 && v < kNumScalarTypes; }
 
-constexpr size_t itemsize(ScalarType t) {
-  switch (t) {
-    case ScalarType::Bool:
-    case ScalarType::UInt8:
-    case ScalarType::Int8:
-      return 1;
-    case ScalarType::Int16:
-    case ScalarType::Float16:
-    case ScalarType::BFloat16:
-      return 2;
-    case ScalarType::Int32:
-    case ScalarType::Float32:
-      return 4;
-    case ScalarType::Int64:
-    case ScalarType::Float64:
-    case ScalarType::Complex64:
-      return 8;
-    case ScalarType::Complex128:
-      return 16;
-  }
-  return 0;
-}
+constexpr const DTypeInfo& dtype_info(ScalarType t) { return kDTypes[static_cast<int>(t)]; }
+
+constexpr size_t itemsize(ScalarType t) { return dtype_info(t).itemsize; }
 
 // "float32"; "unknown" for a value outside the enum.
-const char* dtype_name(int32_t v);
+constexpr const char* dtype_name(int32_t v) { return is_valid_dtype(v) ? kDTypes[v].name : "unknown"; }
 
-inline bool is_complex(ScalarType t) { return t == ScalarType::Complex64 || t == ScalarType::Complex128; }
-inline bool is_floating(ScalarType t) {
-  return t == ScalarType::Float16 || t == ScalarType::BFloat16 || t == ScalarType::Float32 ||
-         t == ScalarType::Float64;
-}
+constexpr DTypeKind kind_of(ScalarType t) { return dtype_info(t).kind; }
+constexpr bool is_complex(ScalarType t) { return kind_of(t) == DTypeKind::Complex; }
+constexpr bool is_floating(ScalarType t) { return kind_of(t) == DTypeKind::Float; }
 
 }  // namespace st

@@ -1,8 +1,21 @@
-// The converting copies from one source dtype to each of the 11 others,
-// for the copy_convert_from_*.cu files: each includes this and instantiates
-// ST_INSTANTIATE_CONVERTING_COPIES(src_t) for its few source types, so the
-// 132 pairs × 3 kernels spread over several translation units.
+// The converting copies from one source dtype to every other, for the
+// copy_convert_part*.cu files.
+//
+// Note [Splitting the converting copies]
+// Every (dst, src) pair has three kernels, too many for one translation
+// unit to compile in reasonable time, so the pairs are split by source
+// dtype over kConvertParts files. Part k defines ST_CONVERT_PART to k and
+// includes this header, which walks the dtype table (Note [The dtype
+// table]) and explicitly instantiates ConvertingCopies<src_t> for the
+// dtypes whose value is k modulo kConvertParts. The other rows instantiate
+// an empty ConvertingCopies<src_t, k + 1> instead (an explicit
+// instantiation cannot be skipped by a condition), which names each of
+// those specializations in exactly one file. A new dtype needs no edit here.
 #pragma once
+
+#ifndef ST_CONVERT_PART
+#error "define ST_CONVERT_PART (0 to kConvertParts - 1) before including cuda/copy_convert.cuh"
+#endif
 
 #include <type_traits>
 
@@ -13,14 +26,16 @@
 namespace st {
 namespace cuda {
 
+constexpr int kConvertParts = 4;
+
 [[noreturn]] inline void fail_same_dtype_conversion(const char* kernel, ScalarType t) {
   fail(ST_ERROR_INTERNAL, "%s: a same-dtype copy (%s) reached the converting kernels", kernel,
        dtype_name(static_cast<int32_t>(t)));
 }
 
 // Same-dtype copies take the raw-byte kernels, so dst_t == src_t is never launched here.
-template <typename src_t>
-void launch_convert_vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream) {
+template <typename src_t, int kPart>
+void ConvertingCopies<src_t, kPart>::vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_ALL_TYPES_AS(dst, "vectorized copy", dst_t, [&] {
     if constexpr (std::is_same<dst_t, src_t>::value) {
       fail_same_dtype_conversion("vectorized copy", dst);
@@ -30,8 +45,8 @@ void launch_convert_vectorized(ScalarType dst, const VectorCopyArgs& args, cudaS
   });
 }
 
-template <typename src_t>
-void launch_convert_strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream) {
+template <typename src_t, int kPart>
+void ConvertingCopies<src_t, kPart>::strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_ALL_TYPES_AS(dst, "strided copy", dst_t, [&] {
     if constexpr (std::is_same<dst_t, src_t>::value) {
       fail_same_dtype_conversion("strided copy", dst);
@@ -41,8 +56,8 @@ void launch_convert_strided(ScalarType dst, const StridedCopyArgs& args, cudaStr
   });
 }
 
-template <typename src_t>
-void launch_convert_transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream) {
+template <typename src_t, int kPart>
+void ConvertingCopies<src_t, kPart>::transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_ALL_TYPES_AS(dst, "transpose copy", dst_t, [&] {
     if constexpr (std::is_same<dst_t, src_t>::value) {
       fail_same_dtype_conversion("transpose copy", dst);
@@ -52,13 +67,17 @@ void launch_convert_transpose(ScalarType dst, const TransposeCopyArgs& args, cud
   });
 }
 
+// The placeholder the rows of other parts instantiate: no kernels.
+template <typename src_t>
+struct ConvertingCopies<src_t, ST_CONVERT_PART + 1> {};
+
 }  // namespace cuda
 }  // namespace st
 
-#define ST_INSTANTIATE_CONVERTING_COPIES(src_t)                                                                     \
-  template void st::cuda::launch_convert_vectorized<src_t>(::st::ScalarType, const ::st::cuda::VectorCopyArgs&,    \
-                                                           cudaStream_t);                                           \
-  template void st::cuda::launch_convert_strided<src_t>(::st::ScalarType, const ::st::cuda::StridedCopyArgs&,      \
-                                                        cudaStream_t);                                              \
-  template void st::cuda::launch_convert_transpose<src_t>(::st::ScalarType, const ::st::cuda::TransposeCopyArgs&,  \
-                                                          cudaStream_t)
+#define ST_INSTANTIATE_CONVERTING_COPIES_(NAME_, CPP_TYPE, VALUE, ...)                         \
+  template struct ::st::cuda::ConvertingCopies<CPP_TYPE, (VALUE) % ::st::cuda::kConvertParts == \
+                                                                 ST_CONVERT_PART                \
+                                                             ? 0                                \
+                                                             : ST_CONVERT_PART + 1>;
+ST_FORALL_DTYPES(ST_INSTANTIATE_CONVERTING_COPIES_, )
+#undef ST_INSTANTIATE_CONVERTING_COPIES_

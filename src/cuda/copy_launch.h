@@ -3,7 +3,7 @@
 // ST_CUDA_CHECK. The kernels live in .cu files split so that no one
 // translation unit instantiates more than a few dozen of them:
 //   copy_same_dtype.cu      bytes, strided and transpose kernels by element size;
-//   copy_convert_from_*.cu  the 132 converting pairs, grouped by source dtype;
+//   copy_convert_part*.cu   the converting pairs, split by source dtype;
 //   fill.cu                 fill by element size.
 #pragma once
 
@@ -21,15 +21,16 @@ void launch_copy_bytes(const BytesCopyArgs& args, cudaStream_t stream);
 void launch_copy_strided_same(int item_size, bool aligned, const StridedCopyArgs& args, cudaStream_t stream);
 void launch_copy_transpose_same(int item_size, const TransposeCopyArgs& args, cudaStream_t stream);
 
-// ---- Conversions from `src_t` (a dtype's C++ type) to dtype `dst` != src.
-// Explicitly instantiated for each source type by the copy_convert_from_*.cu
-// files; operands aligned to their element size.
-template <typename src_t>
-void launch_convert_vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream);
-template <typename src_t>
-void launch_convert_strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream);
-template <typename src_t>
-void launch_convert_transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream);
+// ---- Conversions from `src_t` (a dtype's C++ type) to dtype `dst` != src,
+// operands aligned to their element size. ConvertingCopies<src_t> (kPart 0)
+// is explicitly instantiated for every dtype by the copy_convert_part*.cu
+// files (Note [Splitting the converting copies] in cuda/copy_convert.cuh).
+template <typename src_t, int kPart = 0>
+struct ConvertingCopies {
+  static void vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream);
+  static void strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream);
+  static void transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream);
+};
 
 // ---- Fill with the `item_size`-byte element at the start of the pattern.
 void launch_fill_contiguous(int item_size, const FillContiguousArgs& args, cudaStream_t stream);

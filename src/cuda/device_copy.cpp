@@ -29,7 +29,7 @@ void launch_part(const TensorIterator& part, cudaStream_t stream) {
       return;
     case CopyKernel::Vectorized: {
       const VectorCopyArgs args{part.data_ptr(0), part.data_ptr(1), plan.vector};
-      ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { launch_convert_vectorized<scalar_t>(dst_type, args, stream); });
+      ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { ConvertingCopies<scalar_t>::vectorized(dst_type, args, stream); });
       return;
     }
     case CopyKernel::Transpose: {
@@ -37,7 +37,7 @@ void launch_part(const TensorIterator& part, cudaStream_t stream) {
       if (same) {
         launch_copy_transpose_same(item_size, args, stream);
       } else {
-        ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { launch_convert_transpose<scalar_t>(dst_type, args, stream); });
+        ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { ConvertingCopies<scalar_t>::transpose(dst_type, args, stream); });
       }
       return;
     }
@@ -47,7 +47,7 @@ void launch_part(const TensorIterator& part, cudaStream_t stream) {
       if (same) {
         launch_copy_strided_same(item_size, plan.aligned, args, stream);
       } else {
-        ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { launch_convert_strided<scalar_t>(dst_type, args, stream); });
+        ST_DISPATCH_ALL_TYPES(src_type, "copy", [&] { ConvertingCopies<scalar_t>::strided(dst_type, args, stream); });
       }
       return;
     }

@@ -82,6 +82,29 @@ void pair_dispatch_covers_all_144_pairs(void**) {
   }
 }
 
+// The table's columns agree with the C++ types they describe, and no two
+// rows share a name or a DLPack (code, bits) pair.
+void dtype_table_rows_are_consistent_and_distinct(void**) {
+  for (int d = 0; d < st::kNumScalarTypes; ++d) {
+    const st::DTypeInfo& row = st::kDTypes[d];
+    assert_int_equal(static_cast<int>(row.type), d);
+    assert_int_equal(row.dlpack_bits, 8 * row.itemsize);
+    const st::DTypeKind kind = ST_DISPATCH_ALL_TYPES(row.type, "test", [&] {
+      if (std::is_same<scalar_t, bool>::value) return st::DTypeKind::Bool;
+      if (st::IsComplex<scalar_t>::value) return st::DTypeKind::Complex;
+      if (std::is_integral<scalar_t>::value) {
+        return std::is_signed<scalar_t>::value ? st::DTypeKind::Signed : st::DTypeKind::Unsigned;
+      }
+      return st::DTypeKind::Float;
+    });
+    assert_true(kind == row.kind);
+    for (int e = 0; e < d; ++e) {
+      assert_true(std::strcmp(row.name, st::kDTypes[e].name) != 0);
+      assert_false(row.dlpack_code == st::kDTypes[e].dlpack_code && row.dlpack_bits == st::kDTypes[e].dlpack_bits);
+    }
+  }
+}
+
 // Catches the st::Error of f and checks its status and that the message
 // contains each of the given fragments.
 template <typename F>
@@ -121,6 +144,7 @@ int main() {
       cmocka_unit_test(function_dispatch_picks_the_type_of_every_dtype),
       cmocka_unit_test(pair_dispatch_covers_all_144_pairs),
       cmocka_unit_test(unknown_dtypes_are_unsupported),
+      cmocka_unit_test(dtype_table_rows_are_consistent_and_distinct),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
