@@ -42,11 +42,4 @@ Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dt
   return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
 }
 
-Tensor empty_cpu_dense(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel) {
-  const size_t nbytes = static_cast<size_t>(numel) * itemsize(dtype);
-  if (fits_tensor_block(nbytes)) return make_tensor_in_block(sizes, strides, dtype, numel, nbytes);
-  Storage storage = allocate_cpu_storage(nbytes);
-  return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
-}
-
 }  // namespace st

@@ -17,11 +17,4 @@ void check_empty_layout(const DimVector& sizes, const DimVector& strides);
 // overflow included, runs before the allocation.
 Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype);
 
-// empty_cpu for a layout known to pass its checks: `sizes` and `numel`
-// (= checked_numel(sizes, dtype)) taken from an existing tensor, and
-// `strides` dense for them (a permutation of contiguous strides, any
-// stride on a dim of size 1), as ops::strides_like makes. Such a layout
-// spans exactly numel elements, so nothing is left to check.
-Tensor empty_cpu_dense(const DimVector& sizes, const DimVector& strides, ScalarType dtype, int64_t numel);
-
 }  // namespace st

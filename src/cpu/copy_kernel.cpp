@@ -1,11 +1,24 @@
+// The CPU kernel of copy_ (API.md, st_copy) for host memory, pinned or
+// not: the preconditions every backend shares (core/copy_preconditions.h),
+// staging through a temporary when src and dst share memory, then the copy
+// itself over a TensorIterator (small tensors skip the iterator:
+// cpu/copy_small.h). Host copies are synchronous, so non_blocking changes
+// nothing here.
 #include "cpu/copy_kernel.h"
 
+#include "core/contiguity.h"
 #include "core/convert.h"
+#include "core/copy_preconditions.h"
+#include "core/cuda_hooks.h"
 #include "core/dtype_dispatch.h"
+#include "core/empty.h"
+#include "core/error.h"
 #include "cpu/copy_convert.h"
 #include "cpu/copy_geometry.h"
 #include "cpu/copy_same_dtype.h"
+#include "cpu/copy_small.h"
 #include "cpu/element_access.h"
+#include "dispatch/registration.h"
 
 namespace st {
 namespace cpu {
@@ -55,6 +68,43 @@ void copy_kernel(const TensorIterator& iter) {
   if (has_fast_convert(dt, st) && copy_convert(geometry_of(iter), dt, st)) return;
   ST_DISPATCH_PAIR(dt, st, "copy", [&] { convert_loop<dst_t, src_t>(iter); });
 }
+
+namespace {
+
+void run_copy(const Tensor& dst, const Tensor& src) {
+  if (copy_small(dst, src)) return;
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(dst, "dst")
+                            .add_input(src, "src")
+                            .resize_outputs(false)
+                            .check_all_same_dtype(false)
+                            .check_all_same_device(false)
+                            .check_mem_overlap(false)  // check_copy decided already
+                            .build();
+  copy_kernel(iter);
+}
+
+void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
+  const CopyAction action = check_copy(dst, src);
+  if (action == CopyAction::Nothing) return;
+  if (!dst.device().is_host() || !src.device().is_host()) {
+    cuda_hooks().check_device(dst.device().is_host() ? src.device() : dst.device());
+  }
+  ST_CHECK(dst.device().is_host() && src.device().is_host(), ST_ERROR_NOT_IMPLEMENTED,
+           "copy between device memory and the host is not available in this build");
+  if (action == CopyAction::ViaTemporary) {
+    // src is read in full before dst is written; the temporary has src's own
+    // (unbroadcast) shape, so it is as small as src.
+    Tensor staged = empty_cpu(src.sizes(), contiguous_strides(src.sizes()), src.dtype());
+    run_copy(staged, src);
+    run_copy(dst, staged);
+    return;
+  }
+  run_copy(dst, src);
+}
+ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
+
+}  // namespace
 
 }  // namespace cpu
 }  // namespace st

@@ -1,6 +1,6 @@
-// The CPU copy kernel behind copy_: dst ← src over a built TensorIterator
-// (operand 0 is dst, operand 1 is src), any of the 144 dtype pairs, both
-// operands in host memory, no harmful overlap (the copy front saw to it).
+// The element loop of the CPU copy_ kernel: dst ← src over a built
+// TensorIterator (operand 0 is dst, operand 1 is src), any dtype pair, both
+// operands in host memory, no harmful overlap (copy_'s checks saw to it).
 #pragma once
 
 #include "iter/tensor_iterator.h"

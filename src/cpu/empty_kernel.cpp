@@ -4,8 +4,6 @@
 // through CudaHooks (Note [Registering the CUDA empty kernels] in
 // cuda/empty.h). A build without CUDA never gets here for cuda_host: the
 // BackendSelect kernel's device check refuses it first.
-#include "cpu/empty_kernel.h"
-
 #include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
@@ -13,6 +11,7 @@
 
 namespace st {
 namespace cpu {
+namespace {
 
 Tensor empty_strided_cpu(dispatch::DispatchKeySet, const DimVector& sizes, const DimVector& strides,
                          ScalarType dtype, Device device) {
@@ -28,9 +27,8 @@ Tensor empty_strided_cpu(dispatch::DispatchKeySet, const DimVector& sizes, const
            device_type_name(static_cast<int32_t>(device.type)));
   return empty_cpu(sizes, strides, dtype);
 }
-
-namespace {
 ST_REGISTER_KERNEL("empty_strided", CPU, empty_strided_cpu);
+
 }  // namespace
 
 }  // namespace cpu

@@ -1,18 +1,27 @@
-#include "cpu/fill_kernel.h"
-
+// The CPU kernel of fill_ (API.md, st_fill) for host memory: every element
+// becomes `value` converted to dst's dtype by the conversion rules; dst may
+// overlap itself (an expanded view), and each address is written once.
 #include <cstring>
 
 #include "core/convert.h"
+#include "core/copy_preconditions.h"
+#include "core/cuda_hooks.h"
 #include "core/dtype_dispatch.h"
 #include "core/overlap.h"
 #include "core/views.h"
 #include "cpu/element_access.h"
+#include "dispatch/registration.h"
 #include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
 
-void fill_kernel(const Tensor& dst_in, double value) {
+namespace {
+
+void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst_in, double value) {
+  check_writable(dst_in, "dst");
+  if (!dst_in.device().is_host()) cuda_hooks().check_device(dst_in.device());
+  ST_CHECK(dst_in.device().is_host(), ST_ERROR_NOT_IMPLEMENTED, "fill of device memory is not available in this build");
   if (dst_in.numel() == 0) return;
   const Tensor dst = without_broadcast_dims(dst_in);
   // What is left may still overlap itself (as_strided views); then one
@@ -38,6 +47,9 @@ void fill_kernel(const Tensor& dst_in, double value) {
         grain);
   });
 }
+ST_REGISTER_KERNEL("fill_", CPU, fill_cpu);
+
+}  // namespace
 
 }  // namespace cpu
 }  // namespace st

@@ -39,8 +39,25 @@ class TypedOperatorHandle<Ret(Args...)> {
     return compute_dispatch_key_set(keys_of_arguments(args...)) & op_->non_fallthrough_keys();
   }
 
+  // Through the operator's call cache (Note [Call cache]) while no thread
+  // holds a dispatch key guard; the full computation otherwise.
   ST_FORCE_INLINE Ret call(Args... args) const {
-    return redispatch(dispatch_keys(args...), std::forward<Args>(args)...);
+    using Fn = Ret (*)(DispatchKeySet, Args...);
+    const DispatchKeySet arg_keys = keys_of_arguments(args...);
+    if (ST_LIKELY(g_dispatch_state.active_guards.load(std::memory_order_relaxed) == 0)) {
+      const uint64_t epoch = dispatch_epoch();
+      const OperatorEntry::CachedCall& cached = op_->cached_call(arg_keys.raw_repr() & kFullBackendMask);
+      DispatchKeySet keys;
+      ErasedKernelFn fn;
+      if (ST_LIKELY(cached.epoch.load(std::memory_order_acquire) == epoch)) {
+        fn = cached.kernel.load(std::memory_order_relaxed);
+        keys = DispatchKeySet(DispatchKeySet::RAW, cached.keys.load(std::memory_order_relaxed));
+      } else {
+        fn = op_->fill_call_cache(arg_keys, epoch, &keys);
+      }
+      return reinterpret_cast<Fn>(fn)(keys, std::forward<Args>(args)...);
+    }
+    return redispatch(compute_dispatch_key_set(arg_keys) & op_->non_fallthrough_keys(), std::forward<Args>(args)...);
   }
 
   // Runs the kernel for `keys`. A kernel passes the keys it received with

@@ -1,5 +1,7 @@
 #include "dispatch/local_dispatch_key_set.h"
 
+#include "dispatch/dispatch_epoch.h"
+
 namespace st {
 namespace dispatch {
 namespace {
@@ -25,10 +27,12 @@ DispatchKeySet apply_local_dispatch_keys(DispatchKeySet keys) {
 
 void add_global_included_keys(DispatchKeySet keys) {
   g_dispatch_state.included.fetch_or(keys.raw_repr(), std::memory_order_relaxed);
+  bump_dispatch_epoch();
 }
 
 void remove_global_included_keys(DispatchKeySet keys) {
   g_dispatch_state.included.fetch_and(~keys.raw_repr(), std::memory_order_relaxed);
+  bump_dispatch_epoch();
 }
 
 // See Note [Reading thread-local keys]: count first, then change the keys;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "dispatch/local_dispatch_key_set.h"
 
 namespace st {
 namespace dispatch {
@@ -22,7 +23,7 @@ constexpr uint64_t skippable_functionality_bits() {
 
 }  // namespace
 
-std::atomic<uint64_t> g_dispatch_table_epoch{0};
+std::atomic<uint64_t> g_dispatch_epoch{0};
 
 OperatorEntry::OperatorEntry(std::string name)
     : name_(std::move(name)), non_fallthrough_keys_(~skippable_functionality_bits()) {
@@ -127,7 +128,24 @@ void OperatorEntry::update_dispatch_table() {
     if (has_kernel) mask |= DispatchKeySet(key).raw_repr();
   }
   non_fallthrough_keys_.store(mask, std::memory_order_relaxed);
-  g_dispatch_table_epoch.fetch_add(1, std::memory_order_acq_rel);
+  bump_dispatch_epoch();
+}
+
+ErasedKernelFn OperatorEntry::fill_call_cache(DispatchKeySet arg_keys, uint64_t epoch, DispatchKeySet* keys) const {
+  // The cache is indexed by the backend bits alone: tensor arguments must
+  // contribute nothing but Dense with their backends.
+  const uint64_t backends = arg_keys.raw_repr() & kFullBackendMask;
+  ST_CHECK(arg_keys == (backends ? DispatchKeySet(DispatchKey::Dense) | DispatchKeySet(DispatchKeySet::RAW, backends)
+                                 : DispatchKeySet()),
+           ST_ERROR_INTERNAL, "operator %s: arguments with keys %s cannot be cached", name_.c_str(),
+           to_string(arg_keys).c_str());
+  *keys = compute_dispatch_key_set(arg_keys) & non_fallthrough_keys();
+  const ErasedKernelFn fn = lookup(*keys);
+  CachedCall& entry = call_cache_[backends];
+  entry.kernel.store(fn, std::memory_order_relaxed);
+  entry.keys.store(keys->raw_repr(), std::memory_order_relaxed);
+  entry.epoch.store(epoch, std::memory_order_release);
+  return fn;
 }
 
 void OperatorEntry::report_missing_kernel(DispatchKeySet keys) const {

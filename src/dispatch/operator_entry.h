@@ -23,11 +23,24 @@
 // which removes the key and redispatches: slower, equally right.
 //
 // Note [Dispatch table epoch]
-// Every change to any operator's table bumps one process-wide counter,
-// after the new entries are stored. Code that caches a conclusion drawn
-// from table contents (that a chain of calls lands on known kernels, see
-// ops/direct_calls.h) records the epoch it read before looking and trusts
-// the conclusion only while the epoch is unchanged.
+// Every change to any operator's table, and every change of the global
+// included keys (a trace callback set or cleared), bumps one process-wide
+// counter after the change is stored. Code that caches a conclusion drawn
+// from the tables (the call cache, Note [Call cache]) records the epoch it
+// read before looking and trusts the conclusion only while it is unchanged.
+//
+// Note [Call cache]
+// A call's kernel follows from its keys, and while no thread holds a
+// dispatch key guard its keys follow from the backends of its tensor
+// arguments and the global included keys alone. So each operator keeps,
+// per set of argument backends, the kernel and keys its last call computed
+// and the epoch they were computed at; a call whose epoch matches jumps
+// straight to the kernel (one load of the epoch, three of the entry)
+// instead of computing keys, masking them and indexing the table. The
+// entry's fields are separate atomics: a call racing with a registration
+// may pair a kernel with the keys of the table before or after the change,
+// which is as right as running either table's kernel (kernels redispatch
+// from the keys they get, and kernel code is never freed).
 #pragma once
 
 #include <atomic>
@@ -36,15 +49,11 @@
 #include <vector>
 
 #include "core/macros.h"
+#include "dispatch/dispatch_epoch.h"
 #include "dispatch/kernel_function.h"
 
 namespace st {
 namespace dispatch {
-
-extern std::atomic<uint64_t> g_dispatch_table_epoch;
-
-// See Note [Dispatch table epoch].
-ST_FORCE_INLINE uint64_t dispatch_table_epoch() { return g_dispatch_table_epoch.load(std::memory_order_acquire); }
 
 class OperatorEntry {
  public:
@@ -70,6 +79,19 @@ class OperatorEntry {
     if (ST_UNLIKELY(fn == nullptr)) report_missing_kernel(keys);
     return fn;
   }
+
+  // The call cache entry for calls whose tensor arguments have the
+  // backends `backend_bits` (DispatchKeySet bits under kFullBackendMask).
+  struct CachedCall {
+    std::atomic<uint64_t> epoch{~uint64_t{0}};  // never a real epoch: empty
+    std::atomic<ErasedKernelFn> kernel{nullptr};
+    std::atomic<uint64_t> keys{0};
+  };
+  ST_FORCE_INLINE const CachedCall& cached_call(uint64_t backend_bits) const { return call_cache_[backend_bits]; }
+  // Computes the kernel and keys for a call with `arg_keys` and no guard
+  // active, records them in the cache with `epoch`, and returns the kernel
+  // (throws ST_ERROR_NOT_IMPLEMENTED when there is none).
+  ErasedKernelFn fill_call_cache(DispatchKeySet arg_keys, uint64_t epoch, DispatchKeySet* keys) const;
 
   // What table entry `index` holds now (tests, messages).
   ErasedKernelFn table_entry(int index) const { return table_[index].load(std::memory_order_acquire); }
@@ -109,6 +131,7 @@ class OperatorEntry {
   std::atomic<uint64_t> non_fallthrough_keys_;
   std::atomic<const char*> schema_{nullptr};
   std::atomic<SignatureId> signature_{nullptr};
+  mutable CachedCall call_cache_[uint64_t{1} << kNumBackends];
 
   mutable std::mutex mutex_;  // guards everything below and every table change
   KernelFunction tracing_kernel_;

@@ -11,9 +11,7 @@
 #include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
-#include "cpu/empty_kernel.h"
 #include "dispatch/registration.h"
-#include "ops/direct_calls.h"
 
 namespace st {
 namespace ops {
@@ -40,22 +38,8 @@ ST_REGISTER_KERNEL("empty_strided", BackendSelect, empty_strided_backend_select)
 
 }  // namespace
 
-namespace detail {
-bool empty_strided_reaches_own_kernels(DispatchKeySet keys) {
-  // A factory has no tensor argument, so its call has the included keys
-  // alone: BackendSelect runs first, then the CPU kernel with the keys the
-  // BackendSelect kernel computes for a CPU device.
-  return EmptyStrided::dispatches_to(DispatchKeySet(DispatchKey::BackendSelect), &empty_strided_backend_select) &&
-         EmptyStrided::dispatches_to(keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect),
-                                     &cpu::empty_strided_cpu);
-}
-}  // namespace detail
-
 Tensor empty_strided(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   check_empty_layout(sizes, strides);  // argument errors before the device's answer
-  if (device.type == DeviceType::CPU && direct_calls_allowed()) {
-    return cpu::empty_strided_cpu(kDirectCallKeys, sizes, strides, dtype, device);
-  }
   return EmptyStrided::call(sizes, strides, dtype, device);
 }
 
