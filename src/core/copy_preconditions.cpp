@@ -10,6 +10,7 @@ void check_writable(const Tensor& t, const char* name) {
 }
 
 void check_broadcastable_to(const DimVector& src_sizes, const DimVector& dst_sizes) {
+  if (src_sizes == dst_sizes) return;
   const int ns = src_sizes.size(), nd = dst_sizes.size();
   ST_CHECK(ns <= nd, ST_ERROR_SHAPE_MISMATCH,
            "src of sizes %s has more dims than dst of sizes %s; src broadcasts to dst, never the reverse",

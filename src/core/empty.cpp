@@ -32,10 +32,40 @@ void check_empty_layout(const DimVector& sizes, const DimVector& strides) {
   }
 }
 
+namespace {
+
+// The element count and the span of a layout with every size and stride
+// positive or zero, at least one element, and nothing overflowing int64
+// bytes of `item`, in one pass; false for any other layout, which the
+// step-by-step checks then measure or refuse with a message.
+bool measure_plain_layout(const DimVector& sizes, const DimVector& strides, int64_t item, int64_t* numel,
+                          int64_t* span) {
+  int64_t n = 1, hi = 0, end, bytes;
+  bool ok = true;
+  for (int d = 0; d < sizes.size(); ++d) {
+    const int64_t size = sizes[d], stride = strides[d];
+    int64_t reach;
+    ok &= (size | stride) > -1;
+    ok &= !__builtin_mul_overflow(n, size, &n);
+    ok &= !__builtin_mul_overflow(size > 0 ? size - 1 : 0, stride, &reach);
+    ok &= !__builtin_add_overflow(hi, reach, &hi);
+  }
+  ok &= n > 0 && !__builtin_add_overflow(hi, 1, &end) && !__builtin_mul_overflow(n, item, &bytes) &&
+        !__builtin_mul_overflow(end, item, &bytes);
+  *numel = n;
+  *span = end;
+  return ok;
+}
+
+}  // namespace
+
 Tensor empty_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
-  check_empty_layout(sizes, strides);
-  int64_t span = storage_span(sizes, strides, dtype);
-  const int64_t numel = checked_numel(sizes, dtype);  // zero strides can span little and count too many elements
+  int64_t numel, span;
+  if (!measure_plain_layout(sizes, strides, static_cast<int64_t>(itemsize(dtype)), &numel, &span)) {
+    check_empty_layout(sizes, strides);
+    span = storage_span(sizes, strides, dtype);
+    numel = checked_numel(sizes, dtype);  // zero strides can span little and count too many elements
+  }
   const size_t nbytes = static_cast<size_t>(span) * itemsize(dtype);
   if (fits_tensor_block(nbytes)) return make_tensor_in_block(sizes, strides, dtype, numel, nbytes);
   Storage storage = allocate_cpu_storage(nbytes);

@@ -24,11 +24,11 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
 // [first, last] byte addresses a non-empty tensor touches; false when its
 // extent overflows (the caller then assumes the worst).
 bool byte_range(const Tensor& t, uintptr_t* first, uintptr_t* last) {
-  Extent e;
-  if (!compute_extent(t.sizes(), t.strides(), &e)) return false;
+  int64_t lo, hi;
+  if (!t.impl()->element_extent(&lo, &hi)) return false;
   const int64_t item = static_cast<int64_t>(t.itemsize());
   int64_t lo_bytes, hi_bytes;
-  if (!checked_mul(e.lo, item, &lo_bytes) || !checked_mul(e.hi, item, &hi_bytes) ||
+  if (!checked_mul(lo, item, &lo_bytes) || !checked_mul(hi, item, &hi_bytes) ||
       !checked_add(hi_bytes, item - 1, &hi_bytes)) {
     return false;
   }

@@ -65,6 +65,15 @@ class TensorImpl final : public RefCounted {
   // PRESERVE asks for non-overlapping and dense.
   bool is_contiguous(MemoryFormat fmt) const;
 
+  // The elements this tensor reaches, relative to element (0, …, 0):
+  // [lo, hi] (core/extent.h); false when their offsets overflow int64 or
+  // the tensor has no element. Computed once, for the overlap checks.
+  bool element_extent(int64_t* lo, int64_t* hi) const {
+    *lo = extent_lo_;
+    *hi = extent_hi_;
+    return extent_known_;
+  }
+
  private:
   void compute_layout_flags();
 
@@ -79,6 +88,9 @@ class TensorImpl final : public RefCounted {
   bool channels_last_3d_;
   bool non_overlapping_and_dense_;
   bool in_block_ = false;
+  bool extent_known_;
+  int64_t extent_lo_;
+  int64_t extent_hi_;
   DimVector sizes_;
   DimVector strides_;
 };

@@ -26,10 +26,15 @@ ST_DEFINE_OPERATOR(EmptyStrided, "empty_strided",
 
 // No tensor argument carries a backend, so the device argument gives it (as
 // PyTorch's generated BackendSelect kernels). A device that needs CUDA is
-// checked first, so that a build or machine without CUDA says why.
+// checked here, after the layout (an argument error comes first), so that a
+// build or machine without CUDA says why; the CPU kernel checks the layout
+// of CPU tensors itself.
 Tensor empty_strided_backend_select(DispatchKeySet, const DimVector& sizes, const DimVector& strides,
                                     ScalarType dtype, Device device) {
-  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
+  if (device.type != DeviceType::CPU) {
+    check_empty_layout(sizes, strides);  // argument errors before the device's answer
+    cuda_hooks().check_device(device);
+  }
   const DispatchKeySet keys = dispatch::compute_dispatch_key_set(dispatch::keys_of_device(device)) &
                               DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect);
   return EmptyStrided::redispatch(keys, sizes, strides, dtype, device);
@@ -39,7 +44,6 @@ ST_REGISTER_KERNEL("empty_strided", BackendSelect, empty_strided_backend_select)
 }  // namespace
 
 Tensor empty_strided(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
-  check_empty_layout(sizes, strides);  // argument errors before the device's answer
   return EmptyStrided::call(sizes, strides, dtype, device);
 }
 
