@@ -55,6 +55,16 @@ class InlineVector {
     for (int i = size_; i < n; ++i) data_[i] = value;
     size_ = n;
   }
+  // The n values at src, whatever was there.
+  void assign_from(const T* src, int n) {
+    for (int i = 0; i < n; ++i) data_[i] = src[i];
+    size_ = n;
+  }
+  // n copies of value, whatever was there.
+  void assign(int n, T value) {
+    for (int i = 0; i < n; ++i) data_[i] = value;
+    size_ = n;
+  }
   void push_back(T v) { data_[size_++] = v; }
   void insert(int pos, T v) {
     for (int i = size_; i > pos; --i) data_[i] = data_[i - 1];

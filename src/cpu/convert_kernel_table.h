@@ -1,6 +1,6 @@
 // The per-instruction-set row converters of the hot dtype pairs: n
 // contiguous src elements to n contiguous dst elements, bit-identical to
-// convert_rules.h. copy_convert.cpp drives them over a CopyGeometry.
+// convert_rules.h. copy_convert.cpp drives them over a copy's canonical geometry.
 #pragma once
 
 #include <cstdint>

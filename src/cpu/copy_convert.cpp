@@ -7,7 +7,7 @@
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
-#include "cpu/outer_walk.h"
+#include "iter/strided_walk.h"
 #include "cpu/row_tasks.h"
 #include "core/thread_count.h"
 
@@ -69,12 +69,12 @@ constexpr int64_t kFusedBlockBytes = 1 << 20;
 
 // Any layout: each row in chunks gathered into scratch, converted there,
 // scattered out.
-void convert_strided(const CopyGeometry& g, int64_t de, int64_t se, ConvertRowFn row) {
-  const int64_t ds = g.dst_strides[0], ss = g.src_strides[0];
+void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row) {
+  const int64_t ds = g.strides[0][0], ss = g.strides[1][0];
   run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
     DefaultFloatMode mode;
     Scratch in(kChunk * se), out(kChunk * de);
-    const int64_t dstep = g.ndim > 1 ? g.dst_strides[1] : 0, sstep = g.ndim > 1 ? g.src_strides[1] : 0;
+    const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
     for (int64_t r = 0; r < m; ++r) {
       for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
         const int64_t cnt = n - i0 < kChunk ? n - i0 : kChunk;
@@ -93,28 +93,28 @@ void convert_strided(const CopyGeometry& g, int64_t de, int64_t se, ConvertRowFn
 // then transposed out by the same-dtype transpose of the dst dtype; a
 // tiny contiguous src dim (NHWC pixels) goes through the level's fused
 // deinterleave when it has one.
-void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t se, bool stream, ConvertPair pair) {
+void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se, bool stream, ConvertPair pair) {
   const ConvertKernelTable& converters = active_convert_kernels();
   const ConvertRowFn row = converters.row[static_cast<int>(pair)];
-  CopyGeometry g = geometry;
-  if (g.src_strides[k] < 0) {
-    g.dst += (g.sizes[k] - 1) * g.dst_strides[k];
-    g.src += (g.sizes[k] - 1) * g.src_strides[k];
-    g.dst_strides[k] = -g.dst_strides[k];
-    g.src_strides[k] = -g.src_strides[k];
+  Geometry g = geometry;
+  if (g.strides[1][k] < 0) {
+    g.data[0] += (g.shape[k] - 1) * g.strides[0][k];
+    g.data[1] += (g.shape[k] - 1) * g.strides[1][k];
+    g.strides[0][k] = -g.strides[0][k];
+    g.strides[1][k] = -g.strides[1][k];
   }
-  const int64_t rows = g.sizes[0], cols = g.sizes[k];
-  const int64_t src_row = g.src_strides[0], dst_col = g.dst_strides[k];
+  const int64_t rows = g.shape[0], cols = g.shape[k];
+  const int64_t src_row = g.strides[1][0], dst_col = g.strides[0][k];
   const int64_t bj = cols < 256 ? cols : 256;
   // Rows per block: a multiple of 64 (whole dst lines of any itemsize).
   int64_t bi = (kScratchBytes / (bj * de)) / 64 * 64;
   if (bi < 64) bi = 64;
-  OuterWalk outer;
-  bool aligned = (reinterpret_cast<uintptr_t>(g.dst) & 63) == 0 && (dst_col & 63) == 0;
-  for (int d = 1; d < g.ndim; ++d) {
+  StridedWalk<2> outer;
+  bool aligned = (reinterpret_cast<uintptr_t>(g.data[0]) & 63) == 0 && (dst_col & 63) == 0;
+  for (int d = 1; d < g.ndim(); ++d) {
     if (d == k) continue;
-    outer.add_dim(g.sizes[d], g.dst_strides[d], g.src_strides[d]);
-    aligned = aligned && (g.dst_strides[d] & 63) == 0;
+    outer.add_dim(g, d);
+    aligned = aligned && (g.strides[0][d] & 63) == 0;
   }
   // A tiny contiguous src dim may go through the fused deinterleave: then
   // a block is bi_task rows (a multiple of bi), and only when the level has
@@ -136,14 +136,14 @@ void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t
   run_tasks(outer.count() * per_outer, grain_for_bytes(bi_task * bj * (de + se)), [&](int64_t begin, int64_t end) {
     DefaultFloatMode mode;
     Scratch scratch(bi * bj * de);
-    OuterWalk walk = outer;
+    StridedWalk<2> walk = outer;
     walk.seek(begin / per_outer);
     int64_t blk = begin % per_outer;
     for (int64_t t = begin; t < end; ++t) {
       const int64_t i0 = (blk % row_blocks) * bi_task, j0 = (blk / row_blocks) * bj;
       const int64_t ni_task = rows - i0 < bi_task ? rows - i0 : bi_task, nj = cols - j0 < bj ? cols - j0 : bj;
-      const char* src_task = g.src + walk.src_offset() + i0 * src_row + j0 * se;
-      char* dst_task = g.dst + walk.dst_offset() + i0 * de + j0 * dst_col;
+      const char* src_task = g.data[1] + walk.offset(1) + i0 * src_row + j0 * se;
+      char* dst_task = g.data[0] + walk.offset(0) + i0 * de + j0 * dst_col;
       const bool fused = fusable && converters.deinterleave(pair, dst_task, dst_col, src_task, ni_task, nj,
                                                             stream && aligned && ni_task * de >= 64);
       for (int64_t i1 = 0; !fused && i1 < ni_task; i1 += bi) {
@@ -181,30 +181,29 @@ void convert_transposed(const CopyGeometry& geometry, int k, int64_t de, int64_t
 
 bool has_fast_convert(ScalarType dst, ScalarType src) { return pair_index(dst, src) >= 0; }
 
-bool copy_convert(const CopyGeometry& geometry, ScalarType dst_type, ScalarType src_type) {
+bool copy_convert(const Geometry& g, ScalarType dst_type, ScalarType src_type) {
   const int pair = pair_index(dst_type, src_type);
   if (pair < 0) return false;
   const int64_t de = static_cast<int64_t>(itemsize(dst_type)), se = static_cast<int64_t>(itemsize(src_type));
-  const CopyGeometry g = normalize_geometry(geometry);
-  const int64_t numel = geometry_numel(g);
+  const int64_t numel = g.numel();
   if (numel == 0) return true;
   const ConvertRowFn row = active_convert_kernels().row[pair];
   const bool stream = numel * de >= kStreamingThresholdBytes;
-  if (g.ndim == 0) {
+  if (g.ndim() == 0) {
     DefaultFloatMode mode;
-    row(g.dst, g.src, 1, false);
+    row(g.data[0], g.data[1], 1, false);
     return true;
   }
-  if (g.dst_strides[0] == de && g.src_strides[0] == se) {
+  if (g.strides[0][0] == de && g.strides[1][0] == se) {
     run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
       DefaultFloatMode mode;
-      const int64_t dstep = g.ndim > 1 ? g.dst_strides[1] : 0, sstep = g.ndim > 1 ? g.src_strides[1] : 0;
+      const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
       for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, n, stream);
     });
     return true;
   }
-  const int k = g.dst_strides[0] == de ? find_src_unit_dim(g, se) : -1;
-  if (k > 0 && g.src_strides[0] != 0) {
+  const int k = g.strides[0][0] == de ? find_src_unit_dim(g, se) : -1;
+  if (k > 0 && g.strides[1][0] != 0) {
     convert_transposed(g, k, de, se, stream, static_cast<ConvertPair>(pair));
   } else {
     convert_strided(g, de, se, row);

@@ -1,4 +1,4 @@
-// Converting copies of the hot dtype pairs over a CopyGeometry, vectorized
+// Converting copies of the hot dtype pairs over a Geometry, vectorized
 // and bit-identical to the scalar rules (convert_rules.h):
 // float32 -> float16 / bfloat16, int64 -> float64, uint8 -> float32,
 // float16 / bfloat16 -> float32, for every layout, including the
@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/dtype.h"
-#include "cpu/copy_geometry.h"
+#include "iter/geometry.h"
 
 namespace st {
 namespace cpu {
@@ -17,7 +17,7 @@ bool has_fast_convert(ScalarType dst, ScalarType src);
 // Copies g (dst strides in dst elements' bytes, src strides in src's)
 // converting each element; over up to st_get_num_threads() threads.
 // Returns false, writing nothing, for a pair without a kernel.
-bool copy_convert(const CopyGeometry& g, ScalarType dst, ScalarType src);
+bool copy_convert(const Geometry& g, ScalarType dst, ScalarType src);
 
 }  // namespace cpu
 }  // namespace st

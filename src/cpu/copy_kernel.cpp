@@ -1,9 +1,10 @@
 // The CPU kernel of copy_ (API.md, st_copy) for host memory, pinned or
 // not: the preconditions every backend shares (core/copy_preconditions.h),
 // staging through a temporary when src and dst share memory, then the copy
-// itself over a TensorIterator (small tensors skip the iterator:
-// cpu/copy_small.h). Host copies are synchronous, so non_blocking changes
-// nothing here.
+// over the copy's canonical geometry (iter/geometry.h), which is worked
+// out without a TensorIterator: a copy needs none of its other checks, and
+// a 4x4 copy could not afford building one. Host copies are synchronous, so
+// non_blocking changes nothing here.
 #include "cpu/copy_kernel.h"
 
 #include "core/contiguity.h"
@@ -13,10 +14,9 @@
 #include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "cpu/copy_convert.h"
-#include "cpu/copy_geometry.h"
 #include "cpu/copy_same_dtype.h"
-#include "cpu/copy_small.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
 
@@ -24,25 +24,10 @@ namespace st {
 namespace cpu {
 namespace {
 
-// The geometry the fast kernels take: the iterator's dims (reordered and
-// coalesced, dst fastest first) with per-operand byte strides.
-CopyGeometry geometry_of(const TensorIterator& iter) {
-  CopyGeometry g;
-  g.ndim = iter.ndim();
-  for (int d = 0; d < g.ndim; ++d) {
-    g.sizes[d] = iter.shape()[d];
-    g.dst_strides[d] = iter.strides(0)[d];
-    g.src_strides[d] = iter.strides(1)[d];
-  }
-  g.dst = iter.data_ptr(0);
-  g.src = iter.data_ptr(1);
-  return g;
-}
-
 // Pairs without a vectorized kernel: convert() element by element.
 template <typename dst_t, typename src_t>
-void convert_loop(const TensorIterator& iter) {
-  iter.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+void convert_loop(const Geometry& g) {
+  for_each(g, [](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
     const int64_t ds0 = strides[0], ss0 = strides[1], ds1 = strides[2], ss1 = strides[3];
     for (int64_t j = 0; j < n1; ++j) {
       char* d = data[0] + j * ds1;
@@ -55,34 +40,22 @@ void convert_loop(const TensorIterator& iter) {
         for (int64_t i = 0; i < n0; ++i) store<dst_t>(d + i * ds0, convert<dst_t>(load<src_t>(s + i * ss0)));
       }
     }
-  });
+  }, kGrainSize);
 }
 
 }  // namespace
 
-void copy_kernel(const TensorIterator& iter) {
-  const ScalarType dt = iter.dtype(0), st = iter.dtype(1);
+void copy_kernel(const Geometry& g, ScalarType dt, ScalarType st) {
   // The fast kernels split the work across threads themselves, so they
   // take the whole copy at once rather than for_each's chunks.
-  if (dt == st) return copy_same_dtype(geometry_of(iter), iter.element_size(0));
-  if (has_fast_convert(dt, st) && copy_convert(geometry_of(iter), dt, st)) return;
-  ST_DISPATCH_PAIR(dt, st, "copy", [&] { convert_loop<dst_t, src_t>(iter); });
+  if (dt == st) return copy_same_dtype(g, static_cast<int64_t>(itemsize(dt)));
+  if (has_fast_convert(dt, st) && copy_convert(g, dt, st)) return;
+  ST_DISPATCH_PAIR(dt, st, "copy", [&] { convert_loop<dst_t, src_t>(g); });
 }
 
 namespace {
 
-void run_copy(const Tensor& dst, const Tensor& src) {
-  if (copy_small(dst, src)) return;
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(dst, "dst")
-                            .add_input(src, "src")
-                            .resize_outputs(false)
-                            .check_all_same_dtype(false)
-                            .check_all_same_device(false)
-                            .check_mem_overlap(false)  // check_copy decided already
-                            .build();
-  copy_kernel(iter);
-}
+void run_copy(const Tensor& dst, const Tensor& src) { copy_kernel(copy_geometry(dst, src), dst.dtype(), src.dtype()); }
 
 void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
   const CopyAction action = check_copy(dst, src);
@@ -105,6 +78,5 @@ void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bo
 ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
 
 }  // namespace
-
 }  // namespace cpu
 }  // namespace st

@@ -21,16 +21,20 @@ constexpr int64_t kContiguousTaskBytes = 256 * 1024;
 // costs more than the moves.
 constexpr int64_t kTinyBytes = 256;
 
-CopyPath plan_normalized(const CopyGeometry& g, int64_t itemsize) {
-  if (g.ndim == 1 && g.sizes[0] == 0) return CopyPath::Empty;
-  if (g.ndim == 0) return CopyPath::Contiguous;
-  if (g.dst_strides[0] != itemsize) return CopyPath::Strided;
-  const int64_t ss = g.src_strides[0];
-  if (ss == itemsize) return g.ndim == 1 ? CopyPath::Contiguous : CopyPath::Rows;
+}  // namespace
+
+CopyPath plan_same_dtype_copy(const Geometry& g, int64_t itemsize) {
+  if (g.numel() == 0) return CopyPath::Empty;
+  if (g.ndim() == 0) return CopyPath::Contiguous;
+  if (g.strides[0][0] != itemsize) return CopyPath::Strided;
+  const int64_t ss = g.strides[1][0];
+  if (ss == itemsize) return g.ndim() == 1 ? CopyPath::Contiguous : CopyPath::Rows;
   if (ss == 0) return CopyPath::Fill;
   if (ss != -itemsize && find_src_unit_dim(g, itemsize) > 0) return CopyPath::Transpose;
   return CopyPath::Gather;
 }
+
+namespace {
 
 void copy_contiguous(char* dst, const char* src, int64_t nbytes, bool stream, const CopyKernelTable& kernels) {
   const int64_t tasks = (nbytes + kContiguousTaskBytes - 1) / kContiguousTaskBytes;
@@ -47,13 +51,14 @@ void copy_contiguous(char* dst, const char* src, int64_t nbytes, bool stream, co
 
 template <int E>
 void strided_rows_e(const Rows2d& r) {
+  const int64_t n = r.n, dstep = r.dst_inner, sstep = r.src_inner;
   for (int64_t k = 0; k < r.m; ++k) {
     char* d = r.dst + k * r.dst_outer;
     const char* s = r.src + k * r.src_outer;
-    for (int64_t i = 0; i < r.n; ++i) {
+    for (int64_t i = 0; i < n; ++i, d += dstep, s += sstep) {
       unsigned char v[E];
-      std::memcpy(v, s + i * r.src_inner, E);
-      std::memcpy(d + i * r.dst_inner, v, E);
+      std::memcpy(v, s, E);
+      std::memcpy(d, v, E);
     }
   }
 }
@@ -68,13 +73,13 @@ void strided_rows(const Rows2d& r) {
   }
 }
 
-void run_rows(const CopyGeometry& g, int64_t itemsize, bool stream, void (*kernel)(const Rows2d&)) {
+void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(const Rows2d&)) {
   Rows2d base{};
-  base.n = g.sizes[0];
-  base.dst_inner = g.dst_strides[0];
-  base.src_inner = g.src_strides[0];
-  base.dst_outer = g.ndim > 1 ? g.dst_strides[1] : 0;
-  base.src_outer = g.ndim > 1 ? g.src_strides[1] : 0;
+  base.n = g.shape[0];
+  base.dst_inner = g.strides[0][0];
+  base.src_inner = g.strides[1][0];
+  base.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
+  base.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
   base.itemsize = itemsize;
   base.nt = stream;
   run_row_tasks(g, 2 * itemsize, [&](char* dst, const char* src, int64_t n, int64_t m) {
@@ -89,10 +94,6 @@ void run_rows(const CopyGeometry& g, int64_t itemsize, bool stream, void (*kerne
 
 }  // namespace
 
-CopyPath plan_same_dtype_copy(const CopyGeometry& g, int64_t itemsize) {
-  return plan_normalized(normalize_geometry(g), itemsize);
-}
-
 const char* copy_path_name(CopyPath p) {
   switch (p) {
     case CopyPath::Empty: return "empty";
@@ -106,32 +107,31 @@ const char* copy_path_name(CopyPath p) {
   return "unknown";
 }
 
-void copy_same_dtype(const CopyGeometry& geometry, int64_t itemsize) {
+void copy_same_dtype(const Geometry& g, int64_t itemsize) {
   ST_CHECK(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 || itemsize == 16, ST_ERROR_INTERNAL,
            "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
-  const CopyGeometry g = normalize_geometry(geometry);
-  const CopyKernelTable& kernels = active_copy_kernels();
-  const CopyPath path = plan_normalized(g, itemsize);
-  const int64_t out_bytes = geometry_numel(g) * itemsize;
+  const CopyPath path = plan_same_dtype_copy(g, itemsize);
+  const int64_t out_bytes = g.numel() * itemsize;
   const bool stream = out_bytes >= kStreamingThresholdBytes;
-  if (out_bytes <= kTinyBytes && g.ndim <= 2 && path != CopyPath::Contiguous && path != CopyPath::Empty) {
+  if (out_bytes <= kTinyBytes && g.ndim() <= 2 && path != CopyPath::Contiguous && path != CopyPath::Empty) {
     Rows2d r{};
-    r.dst = g.dst;
-    r.src = g.src;
-    r.n = g.sizes[0];
-    r.m = g.ndim > 1 ? g.sizes[1] : 1;
-    r.dst_inner = g.dst_strides[0];
-    r.src_inner = g.src_strides[0];
-    r.dst_outer = g.ndim > 1 ? g.dst_strides[1] : 0;
-    r.src_outer = g.ndim > 1 ? g.src_strides[1] : 0;
+    r.dst = g.data[0];
+    r.src = g.data[1];
+    r.n = g.shape[0];
+    r.m = g.ndim() > 1 ? g.shape[1] : 1;
+    r.dst_inner = g.strides[0][0];
+    r.src_inner = g.strides[1][0];
+    r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
+    r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
     r.itemsize = itemsize;
     return strided_rows(r);
   }
+  const CopyKernelTable& kernels = active_copy_kernels();
   switch (path) {
     case CopyPath::Empty:
       return;
     case CopyPath::Contiguous:
-      return copy_contiguous(g.dst, g.src, out_bytes, stream, kernels);
+      return copy_contiguous(g.data[0], g.data[1], out_bytes, stream, kernels);
     case CopyPath::Rows:
       return run_rows(g, itemsize, stream, kernels.copy_rows);
     case CopyPath::Fill:

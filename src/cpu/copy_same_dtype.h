@@ -1,29 +1,26 @@
-// Same-dtype copies over a CopyGeometry, at memory bandwidth for every
-// layout: one bandwidth-optimal copy when both sides are contiguous, row
-// copies when the fastest dims agree, cache-blocked register transposes
-// when they differ, row fills for broadcast inner dims, strided gathers
-// otherwise. Instruction sets are chosen at run time (cpu_isa.h).
+// Same-dtype copies over the canonical geometry of a copy (operand 0 dst,
+// 1 src; Note [The canonical geometry] in iter/geometry.h), at memory
+// bandwidth for every layout: one bandwidth-optimal copy when both sides
+// are contiguous, row copies when the fastest dims agree, cache-blocked
+// register transposes when they differ, row fills for broadcast inner dims,
+// strided gathers otherwise, and tiny copies element by element.
+// Instruction sets are chosen at run time (cpu_isa.h).
 //
-// Calling it from the copy kernel over a built TensorIterator (operand 0
-// dst, 1 src): fill a CopyGeometry with iter.ndim(), iter.shape(),
-// iter.strides(0), iter.strides(1), iter.data_ptr(0), iter.data_ptr(1),
-// then copy_same_dtype(g, iter.element_size(0)) when the dtypes agree, or
-// copy_convert(g, dtype(0), dtype(1)) (copy_convert.h) when it has the
-// pair. Call it once for the whole copy, not per for_each chunk: it splits
-// the work over threads itself, in layout-aware tasks (inside a
-// parallel_for it runs serially).
+// Call it once for the whole copy, not per for_each chunk: it splits the
+// work over threads itself, in layout-aware tasks (inside a parallel_for
+// it runs serially).
 #pragma once
 
 #include <cstdint>
 
-#include "cpu/copy_geometry.h"
+#include "iter/geometry.h"
 
 namespace st {
 namespace cpu {
 
 // Copies every element of `itemsize` bytes (1, 2, 4, 8 or 16) of g, over
 // up to st_get_num_threads() threads.
-void copy_same_dtype(const CopyGeometry& g, int64_t itemsize);
+void copy_same_dtype(const Geometry& g, int64_t itemsize);
 
 // Which kernel copy_same_dtype picks for a geometry (for tests and probes).
 enum class CopyPath {
@@ -35,7 +32,7 @@ enum class CopyPath {
   Transpose,   // src contiguous along another dim than dst
   Strided,     // dst not contiguous along any dim: element by element
 };
-CopyPath plan_same_dtype_copy(const CopyGeometry& g, int64_t itemsize);
+CopyPath plan_same_dtype_copy(const Geometry& g, int64_t itemsize);
 const char* copy_path_name(CopyPath p);
 
 }  // namespace cpu

@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "cpu/kernel_parallel.h"
-#include "cpu/outer_walk.h"
+#include "iter/strided_walk.h"
 #include "core/thread_count.h"
 
 namespace st {
@@ -19,40 +19,40 @@ bool aligned64(int64_t v) { return (v & 63) == 0; }
 
 }  // namespace
 
-int find_src_unit_dim(const CopyGeometry& g, int64_t itemsize) {
-  for (int d = 1; d < g.ndim; ++d) {
-    if (g.src_strides[d] == itemsize || g.src_strides[d] == -itemsize) return d;
+int find_src_unit_dim(const Geometry& g, int64_t itemsize) {
+  for (int d = 1; d < g.ndim(); ++d) {
+    if (g.strides[1][d] == itemsize || g.strides[1][d] == -itemsize) return d;
   }
   return -1;
 }
 
 namespace {
 
-void transpose_pass(const CopyGeometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
+void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
   // Read the src rows forwards: a reversed dim k is walked from its other end.
-  const bool flip = g.src_strides[k] < 0;
-  char* const dst = flip ? g.dst + (g.sizes[k] - 1) * g.dst_strides[k] : g.dst;
-  const char* const src = flip ? g.src + (g.sizes[k] - 1) * g.src_strides[k] : g.src;
+  const bool flip = g.strides[1][k] < 0;
+  char* const dst = flip ? g.data[0] + (g.shape[k] - 1) * g.strides[0][k] : g.data[0];
+  const char* const src = flip ? g.data[1] + (g.shape[k] - 1) * g.strides[1][k] : g.data[1];
   Transpose2d base{};
-  base.rows = g.sizes[0];
-  base.cols = g.sizes[k];
-  base.src_row = g.src_strides[0];
-  base.dst_col = flip ? -g.dst_strides[k] : g.dst_strides[k];
+  base.rows = g.shape[0];
+  base.cols = g.shape[k];
+  base.src_row = g.strides[1][0];
+  base.dst_col = flip ? -g.strides[0][k] : g.strides[0][k];
   base.batch = 1;
   base.itemsize = itemsize;
   bool nt = stream && base.rows * itemsize >= 64 && aligned64(static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst)));
-  OuterWalk outer;
+  StridedWalk<2> outer;
   bool have_batch = false;
-  for (int d = 1; d < g.ndim; ++d) {
+  for (int d = 1; d < g.ndim(); ++d) {
     if (d == k) continue;
-    nt = nt && aligned64(g.dst_strides[d]);
+    nt = nt && aligned64(g.strides[0][d]);
     if (!have_batch) {
-      base.batch = g.sizes[d];
-      base.dst_batch = g.dst_strides[d];
-      base.src_batch = g.src_strides[d];
+      base.batch = g.shape[d];
+      base.dst_batch = g.strides[0][d];
+      base.src_batch = g.strides[1][d];
       have_batch = true;
     } else {
-      outer.add_dim(g.sizes[d], g.dst_strides[d], g.src_strides[d]);
+      outer.add_dim(g, d);
     }
   }
   base.nt = nt && aligned64(base.dst_col);
@@ -91,7 +91,7 @@ void transpose_pass(const CopyGeometry& g, int k, int64_t itemsize, bool stream,
   const int64_t stripes = (base.cols + stripe - 1) / stripe, chunks = (base.batch + chunk - 1) / chunk;
   const int64_t per_outer = stripes * chunks;
   run_tasks(outer.count() * per_outer, grain_for_bytes(stripe * base.rows * chunk * itemsize), [&](int64_t begin, int64_t end) {
-    OuterWalk walk = outer;
+    StridedWalk<2> walk = outer;
     walk.seek(begin / per_outer);
     int64_t within = begin % per_outer;
     // Each piece also gets the next one's src, for the prefetcher to run on
@@ -101,8 +101,8 @@ void transpose_pass(const CopyGeometry& g, int k, int64_t itemsize, bool stream,
       Transpose2d piece = base;
       piece.cols = base.cols - col0 < stripe ? base.cols - col0 : stripe;
       piece.batch = base.batch - b0 < chunk ? base.batch - b0 : chunk;
-      piece.dst = dst + walk.dst_offset() + col0 * base.dst_col + b0 * base.dst_batch;
-      piece.src = src + walk.src_offset() + col0 * itemsize + b0 * base.src_batch;
+      piece.dst = dst + walk.offset(0) + col0 * base.dst_col + b0 * base.dst_batch;
+      piece.src = src + walk.offset(1) + col0 * itemsize + b0 * base.src_batch;
       return piece;
     };
     Transpose2d piece = piece_at(within);
@@ -126,7 +126,7 @@ void transpose_pass(const CopyGeometry& g, int k, int64_t itemsize, bool stream,
 
 }  // namespace
 
-void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
+void copy_transposed(const Geometry& g, int k, int64_t itemsize, bool stream, const CopyKernelTable& kernels) {
   // Streaming stores need every tile's dst lines 64-byte aligned. When only
   // the base is off (a 16-byte aligned allocation, every other dst stride a
   // multiple of 64), the first `head` elements of each dst row go in a pass
@@ -136,18 +136,18 @@ void copy_transposed(const CopyGeometry& g, int k, int64_t itemsize, bool stream
   // fast as aligned), NCHW -> NHWC (32,256,56,56) 25 -> 33, (256,256,256)
   // permute(2,1,0) 13 -> 19 (there each 1 KB dst row has a partial line at
   // both ends, written with ordinary stores).
-  const int64_t misaligned = static_cast<int64_t>(reinterpret_cast<uintptr_t>(g.dst) & 63);
+  const int64_t misaligned = static_cast<int64_t>(reinterpret_cast<uintptr_t>(g.data[0]) & 63);
   if (stream && misaligned != 0 && misaligned % itemsize == 0) {
     const int64_t head = (64 - misaligned) / itemsize;
     bool strides_aligned = true;
-    for (int d = 1; d < g.ndim; ++d) strides_aligned = strides_aligned && aligned64(g.dst_strides[d]);
-    if (strides_aligned && (g.sizes[0] - head) * itemsize >= 64) {
-      CopyGeometry part = g;
-      part.sizes[0] = head;
+    for (int d = 1; d < g.ndim(); ++d) strides_aligned = strides_aligned && aligned64(g.strides[0][d]);
+    if (strides_aligned && (g.shape[0] - head) * itemsize >= 64) {
+      Geometry part = g;
+      part.shape[0] = head;
       transpose_pass(part, k, itemsize, stream, kernels);
-      part.sizes[0] = g.sizes[0] - head;
-      part.dst = g.dst + head * itemsize;
-      part.src = g.src + head * g.src_strides[0];
+      part.shape[0] = g.shape[0] - head;
+      part.data[0] = g.data[0] + head * itemsize;
+      part.data[1] = g.data[1] + head * g.strides[1][0];
       transpose_pass(part, k, itemsize, stream, kernels);
       return;
     }

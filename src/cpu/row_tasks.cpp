@@ -1,6 +1,6 @@
 #include "cpu/row_tasks.h"
 
-#include "cpu/outer_walk.h"
+#include "iter/strided_walk.h"
 
 namespace st {
 namespace cpu {
@@ -11,26 +11,26 @@ constexpr int64_t kPieceBytes = 256 * 1024;
 
 }  // namespace
 
-void run_row_tasks(const CopyGeometry& g, int64_t element_bytes, RowsFn fn) {
-  const int64_t n = g.ndim > 0 ? g.sizes[0] : 1;
-  const int64_t m = g.ndim > 1 ? g.sizes[1] : 1;
-  const int64_t dst_step = g.ndim > 1 ? g.dst_strides[1] : 0;
-  const int64_t src_step = g.ndim > 1 ? g.src_strides[1] : 0;
-  OuterWalk outer;
-  for (int d = 2; d < g.ndim; ++d) outer.add_dim(g.sizes[d], g.dst_strides[d], g.src_strides[d]);
+void run_row_tasks(const Geometry& g, int64_t element_bytes, RowsFn fn) {
+  const int64_t n = g.ndim() > 0 ? g.shape[0] : 1;
+  const int64_t m = g.ndim() > 1 ? g.shape[1] : 1;
+  const int64_t dst_step = g.ndim() > 1 ? g.strides[0][1] : 0;
+  const int64_t src_step = g.ndim() > 1 ? g.strides[1][1] : 0;
+  StridedWalk<2> outer;
+  for (int d = 2; d < g.ndim(); ++d) outer.add_dim(g, d);
   const int64_t rows = m * outer.count();
 
   if (n * element_bytes > 2 * kPieceBytes) {
     const int64_t piece = (kPieceBytes / element_bytes + 63) / 64 * 64;
     const int64_t pieces = (n + piece - 1) / piece;
-    const int64_t ds = g.ndim > 0 ? g.dst_strides[0] : 0, ss = g.ndim > 0 ? g.src_strides[0] : 0;
+    const int64_t ds = g.ndim() > 0 ? g.strides[0][0] : 0, ss = g.ndim() > 0 ? g.strides[1][0] : 0;
     run_tasks(rows * pieces, grain_for_bytes(piece * element_bytes), [&](int64_t begin, int64_t end) {
-      OuterWalk walk = outer;
+      StridedWalk<2> walk = outer;
       walk.seek(begin / pieces / m);
       int64_t r = begin / pieces % m, p = begin % pieces;
       for (int64_t t = begin; t < end; ++t) {
         const int64_t i0 = p * piece, len = n - i0 < piece ? n - i0 : piece;
-        fn(g.dst + walk.dst_offset() + r * dst_step + i0 * ds, g.src + walk.src_offset() + r * src_step + i0 * ss, len, 1);
+        fn(g.data[0] + walk.offset(0) + r * dst_step + i0 * ds, g.data[1] + walk.offset(1) + r * src_step + i0 * ss, len, 1);
         if (++p == pieces) {
           p = 0;
           if (++r == m) {
@@ -44,12 +44,12 @@ void run_row_tasks(const CopyGeometry& g, int64_t element_bytes, RowsFn fn) {
   }
 
   run_tasks(rows, grain_for_bytes(n * element_bytes), [&](int64_t begin, int64_t end) {
-    OuterWalk walk = outer;
+    StridedWalk<2> walk = outer;
     walk.seek(begin / m);
     int64_t r = begin % m;
     for (int64_t cur = begin; cur < end;) {
       const int64_t cnt = m - r < end - cur ? m - r : end - cur;
-      fn(g.dst + walk.dst_offset() + r * dst_step, g.src + walk.src_offset() + r * src_step, n, cnt);
+      fn(g.data[0] + walk.offset(0) + r * dst_step, g.data[1] + walk.offset(1) + r * src_step, n, cnt);
       cur += cnt;
       r = 0;
       walk.next();

@@ -1,4 +1,4 @@
-// Row-wise work over a normalized geometry (copy_geometry.h): dim 0 is a
+// Row-wise work over a canonical geometry (iter/geometry.h): dim 0 is a
 // row, dim 1 steps between rows, the other dims are walked here. Tasks are
 // rows, so one call may get rows from several outer steps, each run of
 // consecutive rows in one call; rows longer than a task's worth are cut
@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "cpu/copy_geometry.h"
+#include "iter/geometry.h"
 #include "cpu/kernel_parallel.h"
 
 namespace st {
@@ -18,7 +18,7 @@ namespace cpu {
 // by dim 0's. element_bytes: bytes moved per element (read + written), for
 // the task sizes.
 using RowsFn = FunctionRef<void(char* dst, const char* src, int64_t n, int64_t m)>;
-void run_row_tasks(const CopyGeometry& g, int64_t element_bytes, RowsFn fn);
+void run_row_tasks(const Geometry& g, int64_t element_bytes, RowsFn fn);
 
 }  // namespace cpu
 }  // namespace st

@@ -2,8 +2,15 @@
 // operands that share one shape, as PyTorch's OffsetCalculator.cuh. This is
 // how the generic strided kernel walks a TensorIterator: dim 0 is the
 // fastest (the iterator's order), sizes are divided with IntDivider, and
-// strides are per operand, in bytes, of any sign (Note [Wrapping offsets]
-// in cuda/tensor_info.h).
+// strides are per operand, in bytes, of any sign (Note [Wrapping offsets]).
+//
+// Note [Wrapping offsets]
+// Strides may be negative (NumPy-style views, st_flip), so an offset is
+// signed. Offsets are summed in the unsigned index type, where overflow
+// wraps by definition, and the total is read back as signed. When the true
+// offset fits the signed type (TensorIterator::can_use_32bit_indexing
+// checks that before a 32-bit launch), the result is exact, and no partial
+// sum can be undefined behaviour on the way.
 #pragma once
 
 #include <cstdint>
@@ -13,11 +20,19 @@
 #include "core/error.h"
 #include "core/macros.h"
 #include "cuda/int_divider.h"
-#include "cuda/tensor_info.h"
 #include "stride.h"
 
 namespace st {
 namespace cuda {
+
+// The signed value of the two's-complement bits `u` (Note [Wrapping offsets]),
+// without an implementation-defined conversion.
+template <typename U>
+ST_HOST_DEVICE ST_FORCE_INLINE std::make_signed_t<U> wrap_to_signed(U u) {
+  using S = std::make_signed_t<U>;
+  constexpr U kMax = static_cast<U>(~U{0}) >> 1;  // the largest S (numeric_limits is host-only)
+  return u <= kMax ? static_cast<S>(u) : static_cast<S>(-static_cast<S>(~u) - 1);
+}
 
 constexpr int kMaxOffsetDims = ST_MAX_DIMS;
 
@@ -52,7 +67,7 @@ struct OffsetCalculator {
                static_cast<long long>(sizes[d]), static_cast<int>(8 * sizeof(IndexType)));
       sizes_[d] = IntDivider<IndexType>(static_cast<IndexType>(sizes[d]));
       for (int arg = 0; arg < NARGS; ++arg) {
-        // A dim of size 1 adds nothing, whatever its stride (fits_32bit_indexing agrees).
+        // A dim of size 1 adds nothing, whatever its stride (can_use_32bit_indexing agrees).
         const int64_t s = sizes[d] == 1 ? 0 : strides[arg][d];
         ST_CHECK(s >= std::numeric_limits<Offset>::min() && s <= std::numeric_limits<Offset>::max(), ST_ERROR_INTERNAL,
                  "OffsetCalculator: strides[%d][%d] = %lld does not fit a %d-bit offset", arg, d,

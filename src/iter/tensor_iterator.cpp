@@ -4,6 +4,7 @@
 #include "iter/tensor_iterator.h"
 
 #include <cstdlib>
+#include <utility>
 
 #include "core/checked_math.h"
 #include "core/contiguity.h"
@@ -24,10 +25,6 @@ void assign_dims(DimVector& dst, const DimVector& src) {
   for (int i = 0; i < src.size(); ++i) dst[i] = src[i];
 }
 
-void fill_dims(DimVector& dst, int n, int64_t value) {
-  dst.resize(n);
-  for (int i = 0; i < n; ++i) dst[i] = value;
-}
 
 Tensor allocate_on_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   ST_CHECK(device.type == DeviceType::CPU, ST_ERROR_NOT_IMPLEMENTED,
@@ -51,12 +48,19 @@ TensorIterator::TensorIterator(const TensorIteratorConfig& config) {
   compute_shape(config);
   compute_types(config);
   if (!fast_set_up(config)) {
+    // Note [The canonical geometry], with the outputs still to be made
+    // allocated in the sorted order, so that they share the inputs' layout.
+    // The shape, in the tensors' order so far, is taken last first.
+    DimVector& shape = geometry_.shape;
+    for (int i = 0, j = shape.size() - 1; i < j; ++i, --j) std::swap(shape[i], shape[j]);
     compute_strides();
+    unsigned to_allocate = 0;
+    for (int i = 0; i < noutputs_; ++i) to_allocate |= operands_[i].will_allocate ? 1u << i : 0u;
     InlineVector<int> perm;
-    reorder_dimensions(&perm);
+    sort_dims_fastest_first(geometry_, to_allocate, &perm);
     allocate_outputs(config, perm);
-    walk_negative_dims_forward();
-    coalesce_dimensions();
+    walk_negative_dims_forward(geometry_);
+    coalesce_dims(geometry_);
   }
 }
 
@@ -69,6 +73,7 @@ std::string TensorIterator::name_of(int arg) const {
 void TensorIterator::populate_operands(const TensorIteratorConfig& config) {
   ntensors_ = config.ntensors_;
   noutputs_ = config.noutputs_;
+  geometry_.noperands = ntensors_;
   ST_CHECK(ntensors_ > 0, ST_ERROR_INTERNAL, "TensorIterator: no operands");
   for (int i = 0; i < ntensors_; ++i) {
     Operand& op = operands_[i];
@@ -76,7 +81,7 @@ void TensorIterator::populate_operands(const TensorIteratorConfig& config) {
     op.name = config.names_[i];
     op.is_output = i < noutputs_;
     if (op.tensor.defined()) {
-      op.data = static_cast<char*>(op.tensor.data());
+      geometry_.data[i] = static_cast<char*>(op.tensor.data());
       op.dtype = op.tensor.dtype();
       op.device = op.tensor.device();
     } else {
@@ -113,58 +118,58 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
     if (!out.defined()) continue;
     if (fixed < 0) {
       fixed = i;
-      assign_dims(shape_, out.sizes());
+      assign_dims(geometry_.shape, out.sizes());
       continue;
     }
-    ST_CHECK(out.sizes() == shape_, ST_ERROR_SHAPE_MISMATCH, "%s has sizes %s but %s has sizes %s", name_of(i).c_str(),
-             format_dims(out.sizes()).c_str(), name_of(fixed).c_str(), format_dims(shape_).c_str());
+    ST_CHECK(out.sizes() == geometry_.shape, ST_ERROR_SHAPE_MISMATCH, "%s has sizes %s but %s has sizes %s", name_of(i).c_str(),
+             format_dims(out.sizes()).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str());
   }
   if (fixed >= 0) {
     for (int j = noutputs_; j < ntensors_; ++j) {
       const DimVector& in = operands_[j].tensor.sizes();
-      if (in == shape_) continue;
+      if (in == geometry_.shape) continue;
       all_ops_same_shape_ = false;
-      const int ndim = shape_.size(), lead = ndim - in.size();
+      const int ndim = geometry_.shape.size(), lead = ndim - in.size();
       ST_CHECK(lead >= 0, ST_ERROR_SHAPE_MISMATCH,
                "%s of sizes %s cannot be broadcast to %s's sizes %s: it has %d dims, %s has %d (inputs broadcast "
                "to the output, never the reverse)",
-               name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(shape_).c_str(),
+               name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str(),
                in.size(), name_of(fixed).c_str(), ndim);
       for (int d = lead; d < ndim; ++d) {
         const int64_t s = in[d - lead];
-        ST_CHECK(s == shape_[d] || s == 1, ST_ERROR_SHAPE_MISMATCH,
+        ST_CHECK(s == geometry_.shape[d] || s == 1, ST_ERROR_SHAPE_MISMATCH,
                  "%s of sizes %s cannot be broadcast to %s's sizes %s: at dim %d the size is %lld, not %lld or 1",
-                 name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(shape_).c_str(), d,
-                 static_cast<long long>(s), static_cast<long long>(shape_[d]));
+                 name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str(), d,
+                 static_cast<long long>(s), static_cast<long long>(geometry_.shape[d]));
       }
     }
     return;
   }
   // No defined output: the inputs' broadcast shape (PyTorch's infer_size).
   ST_CHECK(ninputs() > 0, ST_ERROR_INVALID_ARGUMENT, "no operand is defined, so nothing gives the shape");
-  assign_dims(shape_, operands_[noutputs_].tensor.sizes());
+  assign_dims(geometry_.shape, operands_[noutputs_].tensor.sizes());
   for (int j = noutputs_ + 1; j < ntensors_; ++j) {
     const DimVector& in = operands_[j].tensor.sizes();
-    if (in == shape_) continue;
+    if (in == geometry_.shape) continue;
     all_ops_same_shape_ = false;
-    const int ndim = in.size() > shape_.size() ? in.size() : shape_.size();
+    const int ndim = in.size() > geometry_.shape.size() ? in.size() : geometry_.shape.size();
     DimVector result(ndim, 1);
     for (int d = ndim - 1; d >= 0; --d) {
-      const int da = d - (ndim - shape_.size()), db = d - (ndim - in.size());
-      const int64_t a = da >= 0 ? shape_[da] : 1, b = db >= 0 ? in[db] : 1;
+      const int da = d - (ndim - geometry_.shape.size()), db = d - (ndim - in.size());
+      const int64_t a = da >= 0 ? geometry_.shape[da] : 1, b = db >= 0 ? in[db] : 1;
       ST_CHECK(a == b || a == 1 || b == 1, ST_ERROR_SHAPE_MISMATCH,
                "%s of sizes %s cannot be broadcast with sizes %s (the inputs before it): at dim %d the sizes are "
                "%lld and %lld, and neither is 1",
-               name_of(j).c_str(), format_dims(in).c_str(), format_dims(shape_).c_str(), d, static_cast<long long>(b),
+               name_of(j).c_str(), format_dims(in).c_str(), format_dims(geometry_.shape).c_str(), d, static_cast<long long>(b),
                static_cast<long long>(a));
       result[d] = a == 1 ? b : a;
     }
-    assign_dims(shape_, result);
+    assign_dims(geometry_.shape, result);
   }
   int64_t numel = 1;
-  for (int64_t s : shape_) {
+  for (int64_t s : geometry_.shape) {
     ST_CHECK(checked_mul(numel, s, &numel), ST_ERROR_OUT_OF_MEMORY,
-             "the broadcast shape %s holds more elements than int64 counts", format_dims(shape_).c_str());
+             "the broadcast shape %s holds more elements than int64 counts", format_dims(geometry_.shape).c_str());
   }
 }
 
@@ -213,86 +218,36 @@ bool TensorIterator::fast_set_up(const TensorIteratorConfig& config) {
     if (!op.will_allocate) continue;
     DimVector strides;
     if (contiguous) {
-      strides = contiguous_strides(shape_);
+      strides = contiguous_strides(geometry_.shape);
     } else if (channels_last) {
-      strides = channels_last_strides_2d(shape_);
+      strides = channels_last_strides_2d(geometry_.shape);
     } else if (channels_last_3d) {
-      strides = channels_last_strides_3d(shape_);
+      strides = channels_last_strides_3d(geometry_.shape);
     } else {
       strides = operands_[layout_of].tensor.strides();
       for (int64_t& s : strides) s = magnitude_of(s);  // only size-1 dims can be negative here
     }
-    allocate(config, op, shape_, strides);
+    allocate(config, op, geometry_.shape, strides);
   }
   const int64_t n = numel();
-  if (ndim() >= 1) fill_dims(shape_, 1, n);
-  for (int i = 0; i < ntensors_; ++i) fill_dims(operands_[i].stride_bytes, ndim(), element_size(i));
+  if (ndim() >= 1) geometry_.shape.assign(1, n);
+  for (int i = 0; i < ntensors_; ++i) geometry_.strides[i].assign(ndim(), element_size(i));
   return true;
 }
 
 void TensorIterator::compute_strides() {
-  const int ndim = shape_.size();
   for (int i = 0; i < ntensors_; ++i) {
-    Operand& op = operands_[i];
+    const Operand& op = operands_[i];
     if (op.will_allocate) continue;
     const Tensor& t = op.tensor;
-    const int lead = ndim - t.ndim();
-    fill_dims(op.stride_bytes, ndim, 0);
-    for (int d = 0; d < t.ndim(); ++d) {
-      // Size-1 dims (broadcast ones included) never step: stride 0.
-      if (t.size(d) == 1) continue;
-      ST_CHECK(checked_mul(t.stride(d), element_size(i), &op.stride_bytes[lead + d]), ST_ERROR_OUT_OF_MEMORY,
-               "%s: stride %lld of dim %d overflows int64 in bytes", name_of(i).c_str(),
-               static_cast<long long>(t.stride(d)), d);
-    }
-  }
-}
-
-// Insertion sort of the dims, fastest first, by |byte stride|: the first
-// operand with a strict answer decides (outputs come first); broadcast
-// strides abstain; equal strides put the smaller size first. Dims the
-// operands leave ambiguous keep their order, last dim fastest (as
-// PyTorch's reorder_dimensions).
-void TensorIterator::reorder_dimensions(InlineVector<int>* perm_out) {
-  const int ndim = shape_.size();
-  InlineVector<int>& perm = *perm_out;
-  perm.resize(ndim);
-  for (int i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
-  if (ndim <= 1) return;
-  auto should_swap = [&](int dim0, int dim1) {
-    for (int i = 0; i < ntensors_; ++i) {
-      const Operand& op = operands_[i];
-      if (op.will_allocate) continue;
-      const int64_t s0 = magnitude_of(op.stride_bytes[dim0]), s1 = magnitude_of(op.stride_bytes[dim1]);
-      if (s0 == 0 || s1 == 0) continue;
-      if (s0 < s1) return -1;
-      if (s0 > s1) return 1;
-      if (shape_[dim0] > shape_[dim1]) return 1;
-    }
-    return 0;
-  };
-  for (int i = 1; i < ndim; ++i) {
-    int dim1 = i;
-    for (int dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        const int t = perm[dim0];
-        perm[dim0] = perm[dim1];
-        perm[dim1] = t;
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
+    if (!set_operand_strides(geometry_, i, t.sizes(), t.strides(), element_size(i), geometry_.data[i])) {
+      for (int d = 0; d < t.ndim(); ++d) {
+        int64_t bytes;
+        ST_CHECK(t.size(d) == 1 || checked_mul(t.stride(d), element_size(i), &bytes), ST_ERROR_OUT_OF_MEMORY,
+                 "%s: stride %lld of dim %d overflows int64 in bytes", name_of(i).c_str(),
+                 static_cast<long long>(t.stride(d)), d);
       }
     }
-  }
-  int64_t before[kMaxDims];
-  for (int i = 0; i < ndim; ++i) before[i] = shape_[i];
-  for (int i = 0; i < ndim; ++i) shape_[i] = before[perm[i]];
-  for (int k = 0; k < ntensors_; ++k) {
-    Operand& op = operands_[k];
-    if (op.will_allocate) continue;
-    for (int i = 0; i < ndim; ++i) before[i] = op.stride_bytes[i];
-    for (int i = 0; i < ndim; ++i) op.stride_bytes[i] = before[perm[i]];
   }
 }
 
@@ -300,24 +255,26 @@ void TensorIterator::reorder_dimensions(InlineVector<int>* perm_out) {
 // inputs' layout (PyTorch's allocate_or_resize_outputs with
 // compatible_stride); strides are positive whatever the inputs' signs.
 void TensorIterator::allocate_outputs(const TensorIteratorConfig& config, const InlineVector<int>& perm) {
-  const int ndim = shape_.size();
+  const int ndim = geometry_.shape.size();
   for (int i = 0; i < noutputs_; ++i) {
     Operand& op = operands_[i];
     if (!op.will_allocate) continue;
     DimVector sizes(ndim, 0), strides(ndim, 0);
     int64_t next = 1;
+    // perm[k] counts the tensors' dims last first (geometry.h, step 1).
     for (int k = 0; k < ndim; ++k) {
-      sizes[perm[k]] = shape_[k];
-      strides[perm[k]] = next;
+      sizes[ndim - 1 - perm[k]] = geometry_.shape[k];
+      strides[ndim - 1 - perm[k]] = next;
       int64_t grown;
       // Only an empty tensor can overflow here, and its strides are never used.
-      if (checked_mul(next, shape_[k] > 1 ? shape_[k] : 1, &grown)) next = grown;
+      if (checked_mul(next, geometry_.shape[k] > 1 ? geometry_.shape[k] : 1, &grown)) next = grown;
     }
     allocate(config, op, sizes, strides);
-    fill_dims(op.stride_bytes, ndim, 0);
+    DimVector& bytes = geometry_.strides[i];
+    bytes.assign(ndim, 0);
     for (int k = 0; k < ndim; ++k) {
-      int64_t bytes;
-      if (shape_[k] != 1 && checked_mul(strides[perm[k]], element_size(i), &bytes)) op.stride_bytes[k] = bytes;
+      int64_t b;
+      if (geometry_.shape[k] != 1 && checked_mul(strides[ndim - 1 - perm[k]], element_size(i), &b)) bytes[k] = b;
     }
   }
 }
@@ -329,78 +286,14 @@ void TensorIterator::allocate(const TensorIteratorConfig& config, Operand& op, c
   ST_CHECK(op.tensor.defined() && op.tensor.sizes() == sizes && op.tensor.dtype() == op.dtype, ST_ERROR_INTERNAL,
            "the output allocator returned a tensor other than the one asked for (sizes %s)",
            format_dims(sizes).c_str());
-  op.data = static_cast<char*>(op.tensor.data());
+  geometry_.data[&op - operands_] = static_cast<char*>(op.tensor.data());
   op.will_allocate = false;
-}
-
-// A dim where the first operand that moves along it goes backwards is
-// walked from its other end by every operand: the same elements paired the
-// same way, in memory order for that operand, and ready to coalesce.
-void TensorIterator::walk_negative_dims_forward() {
-  if (numel() == 0) return;
-  for (int d = 0; d < ndim(); ++d) {
-    if (shape_[d] < 2) continue;
-    int decider = 0;
-    while (decider < ntensors_ && operands_[decider].stride_bytes[d] == 0) ++decider;
-    if (decider == ntensors_ || operands_[decider].stride_bytes[d] > 0) continue;
-    for (int k = 0; k < ntensors_; ++k) {
-      Operand& op = operands_[k];
-      op.data += (shape_[d] - 1) * op.stride_bytes[d];
-      op.stride_bytes[d] = -op.stride_bytes[d];
-    }
-  }
-}
-
-// Merges dims d and d+1 wherever stride[d+1] == shape[d] × stride[d] for
-// every operand, or either has size 1 (PyTorch's coalesce_dimensions).
-void TensorIterator::coalesce_dimensions() {
-  const int ndim = shape_.size();
-  if (ndim <= 1) return;
-  auto can_coalesce = [&](int dim0, int dim1) {
-    const int64_t size0 = shape_[dim0], size1 = shape_[dim1];
-    if (size0 == 1 || size1 == 1) return true;
-    for (int k = 0; k < ntensors_; ++k) {
-      const DimVector& s = operands_[k].stride_bytes;
-      int64_t reach;
-      if (!checked_mul(size0, s[dim0], &reach) || reach != s[dim1]) return false;
-    }
-    return true;
-  };
-  auto take_stride = [&](int to, int from) {
-    for (int k = 0; k < ntensors_; ++k) operands_[k].stride_bytes[to] = operands_[k].stride_bytes[from];
-  };
-  int prev = 0;
-  for (int d = 1; d < ndim; ++d) {
-    int64_t merged;
-    // The product only overflows in an empty space, which then keeps its dims.
-    if (checked_mul(shape_[prev], shape_[d], &merged) && can_coalesce(prev, d)) {
-      if (shape_[prev] == 1) take_stride(prev, d);
-      shape_[prev] = merged;
-    } else {
-      ++prev;
-      if (prev != d) {
-        take_stride(prev, d);
-        shape_[prev] = shape_[d];
-      }
-    }
-  }
-  shape_.resize(prev + 1);
-  for (int k = 0; k < ntensors_; ++k) operands_[k].stride_bytes.resize(prev + 1);
-}
-
-int64_t TensorIterator::numel() const {
-  // Zero first: the other sizes of an empty space may multiply past int64.
-  for (int64_t s : shape_)
-    if (s == 0) return 0;
-  int64_t n = 1;
-  for (int64_t s : shape_) n *= s;
-  return n;
 }
 
 bool TensorIterator::has_contiguous_first_dim() const {
   if (ndim() == 0) return true;
   for (int k = 0; k < ntensors_; ++k) {
-    if (operands_[k].stride_bytes[0] != element_size(k)) return false;
+    if (geometry_.strides[k][0] != element_size(k)) return false;
   }
   return true;
 }

@@ -1,21 +1,14 @@
-// TensorIterator: the layout analysis behind every elementwise kernel (as
-// PyTorch's TensorIteratorBase), built by TensorIteratorConfig::build().
+// TensorIterator: the checks and the layout analysis behind every
+// elementwise kernel (as PyTorch's TensorIteratorBase), built by
+// TensorIteratorConfig::build().
 //
 // After build() the operands (outputs first, then inputs) share one
-// iteration shape, in an order of dims where dim 0 moves fastest:
-//  - inputs are broadcast to the shape (byte stride 0 on broadcast dims;
-//    every dim of size 1 also has stride 0);
-//  - dims are sorted by |stride|, the outputs deciding and the inputs
-//    breaking ties (PyTorch's reorder_dimensions);
-//  - a dim where the deciding operand has a negative stride is walked the
-//    other way for every operand (data pointers moved to the other end,
-//    strides negated), so flipped views iterate in memory order;
-//  - adjacent dims that are one dim for every operand are merged; when all
-//    operands share one dense layout the whole space is one dim.
-// Strides are in bytes, per operand, in that order. A kernel reads the
-// geometry (ndim, shape, strides(arg), data_ptr(arg)) or runs a loop2d over
-// it with for_each. Element (i0, i1, …) of operand k sits at
-// data_ptr(k) + Σ i_d × strides(k)[d].
+// canonical geometry (Note [The canonical geometry] in iter/geometry.h):
+// one shape with dim 0 fastest, inputs broadcast to it, dims sorted by the
+// outputs' strides, negative dims walked forwards, mergeable dims merged.
+// A kernel reads it (geometry(), or ndim, shape, strides(arg),
+// data_ptr(arg)) or runs a loop2d over it with for_each. Element
+// (i0, i1, …) of operand k sits at data_ptr(k) + Σ i_d × strides(k)[d].
 //
 // A kernel over (out, in):
 //
@@ -37,38 +30,37 @@
 #include <string>
 
 #include "core/function_ref.h"
-#include "core/tensor.h"
 #include "core/parallel.h"
-#include "iter/dim_counter.h"
+#include "core/tensor.h"
+#include "iter/geometry.h"
 #include "iter/tensor_iterator_config.h"
 
 namespace st {
 
 class TensorIterator {
  public:
-  // loop(data, strides, size0, size1): element (i, j) of operand k is at
-  // data[k] + i × strides[k] + j × strides[ntensors + k], for i < size0 and
-  // j < size1 (as PyTorch's loop2d_t).
-  using Loop2d = FunctionRef<void(char** data, const int64_t* strides, int64_t size0, int64_t size1)>;
+  using Loop2d = st::Loop2d;
 
   // The largest offset, in bytes, that 32-bit index arithmetic serves.
   static constexpr int64_t k32BitLimit = INT32_MAX;
 
   explicit TensorIterator(const TensorIteratorConfig& config);
 
-  int ndim() const { return shape_.size(); }
+  // The canonical geometry of the operands (iter/geometry.h).
+  const Geometry& geometry() const { return geometry_; }
+  int ndim() const { return geometry_.ndim(); }
   // Sizes of the iteration space, dim 0 fastest.
-  const DimVector& shape() const { return shape_; }
-  int64_t numel() const;
+  const DimVector& shape() const { return geometry_.shape; }
+  int64_t numel() const { return geometry_.numel(); }
   int ntensors() const { return ntensors_; }
   int noutputs() const { return noutputs_; }
   int ninputs() const { return ntensors_ - noutputs_; }
 
   // Byte strides of operand `arg` (outputs first), one per dim of shape().
-  const DimVector& strides(int arg) const { return operands_[arg].stride_bytes; }
+  const DimVector& strides(int arg) const { return geometry_.strides[arg]; }
   // Address of the operand's element at iteration index (0, …, 0). After
   // a flip this is not the tensor's own data pointer.
-  char* data_ptr(int arg) const { return operands_[arg].data; }
+  char* data_ptr(int arg) const { return geometry_.data[arg]; }
   ScalarType dtype(int arg = 0) const { return operands_[arg].dtype; }
   Device device(int arg = 0) const { return operands_[arg].device; }
   int64_t element_size(int arg) const { return static_cast<int64_t>(itemsize(operands_[arg].dtype)); }
@@ -96,19 +88,13 @@ class TensorIterator {
   // Restricts dim `dim` to [start, start + size), size >= 1.
   void narrow(int dim, int64_t start, int64_t size);
 
-  // Runs loop over the whole space: serially when numel() <= grain or with
-  // one thread, else split by parallel_for (OpenMP or the host's job
-  // system). loop runs concurrently on disjoint ranges.
-  void for_each(Loop2d loop, int64_t grain = kGrainSize) const;
-  // Runs loop over the linear range of element indices (dim 0 fastest), in
-  // 2-d blocks, on this thread.
-  void serial_for_each(Loop2d loop, Range range) const;
+  // st::for_each and st::serial_for_each (iter/geometry.h) over the geometry.
+  void for_each(Loop2d loop, int64_t grain = kGrainSize) const { st::for_each(geometry_, loop, grain); }
+  void serial_for_each(Loop2d loop, Range range) const { st::serial_for_each(geometry_, loop, range); }
 
  private:
   struct Operand {
-    Tensor tensor;           // undefined while an output waits for allocation
-    DimVector stride_bytes;  // in iteration order
-    char* data = nullptr;
+    Tensor tensor;  // undefined while an output waits for allocation
     ScalarType dtype = ScalarType::Float32;
     Device device;
     const char* name = nullptr;
@@ -122,17 +108,14 @@ class TensorIterator {
   void compute_types(const TensorIteratorConfig& config);
   bool fast_set_up(const TensorIteratorConfig& config);
   void compute_strides();
-  void reorder_dimensions(InlineVector<int>* perm);
   void allocate_outputs(const TensorIteratorConfig& config, const InlineVector<int>& perm);
-  void walk_negative_dims_forward();
-  void coalesce_dimensions();
   void allocate(const TensorIteratorConfig& config, Operand& op, const DimVector& sizes, const DimVector& strides);
   std::string name_of(int arg) const;
 
   Operand operands_[kMaxOperands];
   int ntensors_ = 0;
   int noutputs_ = 0;
-  DimVector shape_;
+  Geometry geometry_;
   bool all_ops_same_shape_ = true;
 };
 

@@ -11,13 +11,11 @@
 #pragma once
 
 #include "core/tensor.h"
+#include "iter/geometry.h"
 
 namespace st {
 
 class TensorIterator;
-
-// The most operands one iterator holds (fixed, so build() never allocates).
-constexpr int kMaxOperands = 4;
 
 class TensorIteratorConfig {
  public:

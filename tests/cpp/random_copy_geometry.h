@@ -9,13 +9,30 @@
 #include <random>
 #include <vector>
 
-#include "cpu/copy_geometry.h"
+#include "iter/geometry.h"
 #include "cpu/cpu_isa.h"
 #include "core/thread_count.h"
 
 namespace test_support {
 
-using st::cpu::CopyGeometry;
+using st::Geometry;
+
+// An empty geometry of a copy (operand 0 dst, 1 src) with `ndim` dims of
+// size 0, for a test to fill in any dim order.
+inline void reset_copy_geometry(Geometry& g, int ndim) {
+  g = Geometry();
+  g.noperands = 2;
+  g.shape.assign(ndim, 0);
+  g.strides[0].assign(ndim, 0);
+  g.strides[1].assign(ndim, 0);
+}
+
+// What the kernels take: the test's layout in canonical form (Note [The
+// canonical geometry] in iter/geometry.h), as copy_geometry gives it.
+inline Geometry canonical(Geometry g) {
+  st::canonicalize(g);
+  return g;
+}
 
 // Random bytes, 8 at a time (splitmix64).
 inline void fill_random(std::vector<unsigned char>& buf, uint64_t seed) {
@@ -34,7 +51,7 @@ inline void fill_random(std::vector<unsigned char>& buf, uint64_t seed) {
 // flipped, sometimes padded), src another buffer with its own order, steps,
 // flips and broadcast dims. Buffers own the memory; dst/src point into them.
 struct Case {
-  CopyGeometry g;
+  Geometry g;
   std::vector<unsigned char> dst_buf, src_buf;
   int64_t dst_base = 0, src_base = 0;
 };
@@ -84,54 +101,54 @@ inline void layout(const int64_t* sizes, int ndim, const int* perm, const int64_
 inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_itemsize, bool large) {
   const int64_t itemsize = dst_itemsize;
   std::mt19937_64 rng(seed);
-  CopyGeometry& g = c.g;
-  g.ndim = 1 + static_cast<int>(rng() % 6);
+  Geometry& g = c.g;
+  reset_copy_geometry(g, 1 + static_cast<int>(rng() % 6));
   int64_t numel = 1;
-  for (int d = 0; d < g.ndim; ++d) {
+  for (int d = 0; d < g.ndim(); ++d) {
     // Large cases: two big dims, the others small.
     const bool big = large && (d < 2);
-    g.sizes[d] = pick_size(rng, big);
-    if (large && !big && numel * g.sizes[d] * itemsize > (int64_t{16} << 20)) g.sizes[d] = 1;
-    if (!large && numel * g.sizes[d] > 5000) g.sizes[d] = 1 + static_cast<int64_t>(rng() % 3);
-    numel *= g.sizes[d];
+    g.shape[d] = pick_size(rng, big);
+    if (large && !big && numel * g.shape[d] * itemsize > (int64_t{16} << 20)) g.shape[d] = 1;
+    if (!large && numel * g.shape[d] > 5000) g.shape[d] = 1 + static_cast<int64_t>(rng() % 3);
+    numel *= g.shape[d];
   }
   if (large && numel > 0) {
     // Outputs of 17 to 32 MB: past the streaming threshold.
     while (numel * itemsize > (int64_t{32} << 20)) {
       int big = 0;
-      for (int d = 1; d < g.ndim; ++d) big = g.sizes[d] > g.sizes[big] ? d : big;
-      numel = numel / g.sizes[big] * ((g.sizes[big] + 1) / 2);
-      g.sizes[big] = (g.sizes[big] + 1) / 2;
+      for (int d = 1; d < g.ndim(); ++d) big = g.shape[d] > g.shape[big] ? d : big;
+      numel = numel / g.shape[big] * ((g.shape[big] + 1) / 2);
+      g.shape[big] = (g.shape[big] + 1) / 2;
     }
     while (numel * itemsize < (int64_t{17} << 20)) {
-      const int d = static_cast<int>(rng() % g.ndim);
-      g.sizes[d] *= 2;
+      const int d = static_cast<int>(rng() % g.ndim());
+      g.shape[d] *= 2;
       numel *= 2;
     }
   }
   int dperm[ST_MAX_DIMS], sperm[ST_MAX_DIMS];
   int64_t dstep[ST_MAX_DIMS], sstep[ST_MAX_DIMS];
   bool dflip[ST_MAX_DIMS], sflip[ST_MAX_DIMS];
-  for (int d = 0; d < g.ndim; ++d) {
+  for (int d = 0; d < g.ndim(); ++d) {
     dperm[d] = sperm[d] = d;
     dstep[d] = 1;
     sstep[d] = rng() % 5 == 0 ? 1 + static_cast<int64_t>(rng() % 3) : 1;
     dflip[d] = rng() % 6 == 0;
     sflip[d] = rng() % 5 == 0;
   }
-  shuffle(dperm, g.ndim, rng);
+  shuffle(dperm, g.ndim(), rng);
   // Half the time src keeps dst's order, so row and contiguous paths are hit.
-  if (rng() % 2) shuffle(sperm, g.ndim, rng);
+  if (rng() % 2) shuffle(sperm, g.ndim(), rng);
   else std::memcpy(sperm, dperm, sizeof dperm);
   const int64_t dpad = rng() % 6 == 0 ? 1 + static_cast<int64_t>(rng() % 3) : 0;
   const int64_t spad = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 3) : 0;
   // The dst's fastest dim strided now and then: the element-wise path.
   if (rng() % 10 == 0) dstep[dperm[0]] = 2;
   int64_t dspan, sspan;
-  layout(g.sizes, g.ndim, dperm, dstep, dflip, dpad, dst_itemsize, g.dst_strides, &dspan, &c.dst_base);
-  layout(g.sizes, g.ndim, sperm, sstep, sflip, spad, src_itemsize, g.src_strides, &sspan, &c.src_base);
-  for (int d = 0; d < g.ndim; ++d) {
-    if (rng() % 7 == 0) g.src_strides[d] = 0;  // broadcast
+  layout(g.shape.data(), g.ndim(), dperm, dstep, dflip, dpad, dst_itemsize, g.strides[0].data(), &dspan, &c.dst_base);
+  layout(g.shape.data(), g.ndim(), sperm, sstep, sflip, spad, src_itemsize, g.strides[1].data(), &sspan, &c.src_base);
+  for (int d = 0; d < g.ndim(); ++d) {
+    if (rng() % 7 == 0) g.strides[1][d] = 0;  // broadcast
   }
   // Misaligned bases now and then (by whole elements, or by one byte).
   const int64_t dmis = rng() % 4 == 0 ? (rng() % 2 ? itemsize : 1) : 0;
@@ -143,16 +160,16 @@ inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_
   auto align = [](unsigned char* p) {
     return reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t{63});
   };
-  g.dst = reinterpret_cast<char*>(align(c.dst_buf.data()) + dmis) + c.dst_base;
-  g.src = reinterpret_cast<const char*>(align(c.src_buf.data()) + smis) + c.src_base;
-  // The dims in dst-fastest-first order (as a TensorIterator hands them)
-  // most of the time; any order otherwise.
+  g.data[0] = reinterpret_cast<char*>(align(c.dst_buf.data()) + dmis) + c.dst_base;
+  g.data[1] = reinterpret_cast<char*>(align(c.src_buf.data()) + smis) + c.src_base;
+  // The dims in dst-fastest-first order most of the time; any order
+  // otherwise (the kernels get the canonical form either way).
   if (rng() % 4 != 0) {
-    CopyGeometry sorted = g;
-    for (int q = 0; q < g.ndim; ++q) {
-      sorted.sizes[q] = g.sizes[dperm[q]];
-      sorted.dst_strides[q] = g.dst_strides[dperm[q]];
-      sorted.src_strides[q] = g.src_strides[dperm[q]];
+    Geometry sorted = g;
+    for (int q = 0; q < g.ndim(); ++q) {
+      sorted.shape[q] = g.shape[dperm[q]];
+      sorted.strides[0][q] = g.strides[0][dperm[q]];
+      sorted.strides[1][q] = g.strides[1][dperm[q]];
     }
     g = sorted;
   }

@@ -25,7 +25,7 @@
 
 using st::ScalarType;
 using st::cpu::ConvertPair;
-using st::cpu::CopyGeometry;
+using st::Geometry;
 using st::cpu::CpuIsa;
 
 namespace {
@@ -368,24 +368,24 @@ void row_kernels_match_scalar_rules_at_every_level(void**) {
 // ---------------------------------------------------------------------------
 // Whole converting copies.
 
-void reference_convert(ConvertPair p, const CopyGeometry& g) {
-  for (int d = 0; d < g.ndim; ++d) {
-    if (g.sizes[d] == 0) return;
+void reference_convert(ConvertPair p, const Geometry& g) {
+  for (int d = 0; d < g.ndim(); ++d) {
+    if (g.shape[d] == 0) return;
   }
   int64_t idx[ST_MAX_DIMS] = {0};
   for (;;) {
     int64_t doff = 0, soff = 0;
-    for (int d = 0; d < g.ndim; ++d) {
-      doff += idx[d] * g.dst_strides[d];
-      soff += idx[d] * g.src_strides[d];
+    for (int d = 0; d < g.ndim(); ++d) {
+      doff += idx[d] * g.strides[0][d];
+      soff += idx[d] * g.strides[1][d];
     }
-    scalar_convert(p, g.dst + doff, g.src + soff);
+    scalar_convert(p, g.data[0] + doff, g.data[1] + soff);
     int d = 0;
-    for (; d < g.ndim; ++d) {
-      if (++idx[d] < g.sizes[d]) break;
+    for (; d < g.ndim(); ++d) {
+      if (++idx[d] < g.shape[d]) break;
       idx[d] = 0;
     }
-    if (d == g.ndim) return;
+    if (d == g.ndim()) return;
   }
 }
 
@@ -394,16 +394,16 @@ bool run_convert_case(const PairInfo& info, uint64_t seed, bool large) {
   test_support::Case c;
   test_support::make_case(c, seed, de, se, large);
   std::vector<unsigned char> expected = c.dst_buf;
-  CopyGeometry ref = c.g;
-  ref.dst = reinterpret_cast<char*>(expected.data()) + (c.g.dst - reinterpret_cast<char*>(c.dst_buf.data()));
+  Geometry ref = c.g;
+  ref.data[0] = reinterpret_cast<char*>(expected.data()) + (c.g.data[0] - reinterpret_cast<char*>(c.dst_buf.data()));
   reference_convert(info.pair, ref);
-  if (!st::cpu::copy_convert(c.g, info.dst, info.src)) return false;
+  if (!st::cpu::copy_convert(test_support::canonical(c.g), info.dst, info.src)) return false;
   if (c.dst_buf != expected) {
     std::printf("seed %" PRIu64 " %s isa %s threads %d ndim %d\n", seed, info.name,
-                st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), c.g.ndim);
-    for (int d = 0; d < c.g.ndim; ++d) {
-      std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, c.g.sizes[d], c.g.dst_strides[d],
-                  c.g.src_strides[d]);
+                st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), c.g.ndim());
+    for (int d = 0; d < c.g.ndim(); ++d) {
+      std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, c.g.shape[d], c.g.strides[0][d],
+                  c.g.strides[1][d]);
     }
     return false;
   }
@@ -447,8 +447,8 @@ void nhwc_uint8_to_nchw_float32(void**) {
         float* const dst = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63}) +
                            misaligned;
         // Dims fastest-first of dst; src is NHWC (to NCHW) or NCHW (to NHWC).
-        CopyGeometry g;
-        g.ndim = 4;
+        Geometry g;
+        test_support::reset_copy_geometry(g, 4);
         const int64_t nhwc[4] = {s.c, s.w * s.c, 1, s.h * s.w * s.c};  // src strides for (W, H, C, N) ...
         if (!to_nhwc) {
           // dst NCHW: dims (W, H, C, N); src NHWC strides in bytes.
@@ -456,9 +456,9 @@ void nhwc_uint8_to_nchw_float32(void**) {
           const int64_t ds[4] = {4, 4 * s.w, 4 * s.w * s.h, 4 * s.w * s.h * s.c};
           const int64_t ss[4] = {nhwc[0], nhwc[1], nhwc[2], nhwc[3]};
           for (int d = 0; d < 4; ++d) {
-            g.sizes[d] = sizes[d];
-            g.dst_strides[d] = ds[d];
-            g.src_strides[d] = ss[d];
+            g.shape[d] = sizes[d];
+            g.strides[0][d] = ds[d];
+            g.strides[1][d] = ss[d];
           }
           for (int64_t n = 0; n < s.n; ++n)
             for (int64_t c = 0; c < s.c; ++c)
@@ -472,9 +472,9 @@ void nhwc_uint8_to_nchw_float32(void**) {
           const int64_t ds[4] = {4, 4 * s.c, 4 * s.c * s.w, 4 * s.c * s.w * s.h};
           const int64_t ss[4] = {s.h * s.w, 1, s.w, s.c * s.h * s.w};
           for (int d = 0; d < 4; ++d) {
-            g.sizes[d] = sizes[d];
-            g.dst_strides[d] = ds[d];
-            g.src_strides[d] = ss[d];
+            g.shape[d] = sizes[d];
+            g.strides[0][d] = ds[d];
+            g.strides[1][d] = ss[d];
           }
           for (int64_t n = 0; n < s.n; ++n)
             for (int64_t c = 0; c < s.c; ++c)
@@ -483,9 +483,9 @@ void nhwc_uint8_to_nchw_float32(void**) {
                   want[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)] =
                       static_cast<float>(src[static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w)]);
         }
-        g.dst = reinterpret_cast<char*>(dst);
-        g.src = reinterpret_cast<const char*>(src.data());
-        assert_true(st::cpu::copy_convert(g, ScalarType::Float32, ScalarType::UInt8));
+        g.data[0] = reinterpret_cast<char*>(dst);
+        g.data[1] = reinterpret_cast<char*>(src.data());
+        assert_true(st::cpu::copy_convert(test_support::canonical(g), ScalarType::Float32, ScalarType::UInt8));
         if (std::memcmp(dst, want.data(), want.size() * 4) != 0) {
           std::printf("  (%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ") to_nhwc %d misaligned %d isa %s threads %d\n",
                       s.n, s.h, s.w, s.c, to_nhwc, misaligned, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
@@ -509,17 +509,17 @@ void long_contiguous_conversions(void**) {
       std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);
       test_support::fill_random(src, static_cast<uint64_t>(n));
       std::vector<unsigned char> want = dst;
-      CopyGeometry g;
-      g.ndim = 1;
-      g.sizes[0] = n;
-      g.dst_strides[0] = de;
-      g.src_strides[0] = se;
-      g.dst = reinterpret_cast<char*>(dst.data()) + de;  // not 64-byte aligned
-      g.src = reinterpret_cast<const char*>(src.data());
-      CopyGeometry ref = g;
-      ref.dst = reinterpret_cast<char*>(want.data()) + de;
+      Geometry g;
+      test_support::reset_copy_geometry(g, 1);
+      g.shape[0] = n;
+      g.strides[0][0] = de;
+      g.strides[1][0] = se;
+      g.data[0] = reinterpret_cast<char*>(dst.data()) + de;  // not 64-byte aligned
+      g.data[1] = reinterpret_cast<char*>(src.data());
+      Geometry ref = g;
+      ref.data[0] = reinterpret_cast<char*>(want.data()) + de;
       reference_convert(info.pair, ref);
-      assert_true(st::cpu::copy_convert(g, info.dst, info.src));
+      assert_true(st::cpu::copy_convert(test_support::canonical(g), info.dst, info.src));
       if (dst != want) {
         std::printf("  %s isa %s threads %d\n", info.name, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
                     st::num_threads());
@@ -535,14 +535,14 @@ void pairs_without_a_kernel_write_nothing(void**) {
   assert_true(st::cpu::has_fast_convert(ScalarType::Float32, ScalarType::UInt8));
   float src[4] = {1, 2, 3, 4};
   double dst[4] = {0, 0, 0, 0};
-  CopyGeometry g;
-  g.ndim = 1;
-  g.sizes[0] = 4;
-  g.dst_strides[0] = 8;
-  g.src_strides[0] = 4;
-  g.dst = reinterpret_cast<char*>(dst);
-  g.src = reinterpret_cast<const char*>(src);
-  assert_false(st::cpu::copy_convert(g, ScalarType::Float64, ScalarType::Float32));
+  Geometry g;
+  test_support::reset_copy_geometry(g, 1);
+  g.shape[0] = 4;
+  g.strides[0][0] = 8;
+  g.strides[1][0] = 4;
+  g.data[0] = reinterpret_cast<char*>(dst);
+  g.data[1] = reinterpret_cast<char*>(src);
+  assert_false(st::cpu::copy_convert(test_support::canonical(g), ScalarType::Float64, ScalarType::Float32));
   for (double d : dst) assert_true(d == 0.0);
 }
 

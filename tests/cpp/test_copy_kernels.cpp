@@ -16,13 +16,13 @@
 #include "core/error.h"
 #include "cmocka_cxx.h"
 #include "random_copy_geometry.h"
-#include "cpu/copy_geometry.h"
+#include "iter/geometry.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/cpu_isa.h"
 #include "core/thread_count.h"
 
-using st::cpu::CopyGeometry;
+using st::Geometry;
 using st::cpu::CopyPath;
 using st::cpu::CpuIsa;
 using test_support::Case;
@@ -35,33 +35,33 @@ namespace {
 const int64_t kItemsizes[] = {1, 2, 4, 8, 16};
 
 // The reference: every index of the geometry as given, element by element.
-void reference_copy(const CopyGeometry& g, int64_t itemsize) {
-  for (int d = 0; d < g.ndim; ++d) {
-    if (g.sizes[d] == 0) return;
+void reference_copy(const Geometry& g, int64_t itemsize) {
+  for (int d = 0; d < g.ndim(); ++d) {
+    if (g.shape[d] == 0) return;
   }
   int64_t idx[ST_MAX_DIMS] = {0};
   for (;;) {
     int64_t doff = 0, soff = 0;
-    for (int d = 0; d < g.ndim; ++d) {
-      doff += idx[d] * g.dst_strides[d];
-      soff += idx[d] * g.src_strides[d];
+    for (int d = 0; d < g.ndim(); ++d) {
+      doff += idx[d] * g.strides[0][d];
+      soff += idx[d] * g.strides[1][d];
     }
-    std::memcpy(g.dst + doff, g.src + soff, static_cast<size_t>(itemsize));
+    std::memcpy(g.data[0] + doff, g.data[1] + soff, static_cast<size_t>(itemsize));
     int d = 0;
-    for (; d < g.ndim; ++d) {
-      if (++idx[d] < g.sizes[d]) break;
+    for (; d < g.ndim(); ++d) {
+      if (++idx[d] < g.shape[d]) break;
       idx[d] = 0;
     }
-    if (d == g.ndim) return;
+    if (d == g.ndim()) return;
   }
 }
 
-void describe(const CopyGeometry& g, int64_t itemsize, uint64_t seed) {
+void describe(const Geometry& g, int64_t itemsize, uint64_t seed) {
   std::printf("seed %" PRIu64 " itemsize %" PRId64 " isa %s threads %d ndim %d\n", seed, itemsize,
-              st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), g.ndim);
-  for (int d = 0; d < g.ndim; ++d) {
-    std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, g.sizes[d], g.dst_strides[d],
-                g.src_strides[d]);
+              st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), g.ndim());
+  for (int d = 0; d < g.ndim(); ++d) {
+    std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, g.shape[d], g.strides[0][d],
+                g.strides[1][d]);
   }
 }
 
@@ -69,17 +69,17 @@ bool run_case(uint64_t seed, int64_t itemsize, bool large, int* path_hits) {
   Case c;
   make_case(c, seed, itemsize, itemsize, large);
   std::vector<unsigned char> expected = c.dst_buf;
-  CopyGeometry ref = c.g;
-  ref.dst = reinterpret_cast<char*>(expected.data()) + (c.g.dst - reinterpret_cast<char*>(c.dst_buf.data()));
+  Geometry ref = c.g;
+  ref.data[0] = reinterpret_cast<char*>(expected.data()) + (c.g.data[0] - reinterpret_cast<char*>(c.dst_buf.data()));
   reference_copy(ref, itemsize);
-  path_hits[static_cast<int>(st::cpu::plan_same_dtype_copy(c.g, itemsize))]++;
-  st::cpu::copy_same_dtype(c.g, itemsize);
+  path_hits[static_cast<int>(st::cpu::plan_same_dtype_copy(test_support::canonical(c.g), itemsize))]++;
+  st::cpu::copy_same_dtype(test_support::canonical(c.g), itemsize);
   if (c.dst_buf != expected) {
     size_t at = 0;
     while (c.dst_buf[at] == expected[at]) ++at;
     describe(c.g, itemsize, seed);
     std::printf("  path %s; first wrong byte at %zu of %zu: got %02x want %02x\n",
-                st::cpu::copy_path_name(st::cpu::plan_same_dtype_copy(c.g, itemsize)), at, c.dst_buf.size(),
+                st::cpu::copy_path_name(st::cpu::plan_same_dtype_copy(test_support::canonical(c.g), itemsize)), at, c.dst_buf.size(),
                 c.dst_buf[at], expected[at]);
     return false;
   }
@@ -120,32 +120,32 @@ void random_large_geometries_match_reference(void**) {
 // Builds a geometry of dst contiguous (sizes fastest-first) and src given
 // by strides in elements.
 struct Fixed {
-  CopyGeometry g;
+  Geometry g;
   std::vector<unsigned char> dst, src, expected;
 };
 
 void make_fixed(Fixed& f, std::initializer_list<int64_t> sizes, std::initializer_list<int64_t> src_elem_strides,
                 int64_t itemsize, int64_t src_offset_elems, int64_t src_span_elems) {
-  CopyGeometry& g = f.g;
-  g.ndim = static_cast<int>(sizes.size());
+  Geometry& g = f.g;
+  test_support::reset_copy_geometry(g, static_cast<int>(sizes.size()));
   int64_t numel = 1, d = 0;
   for (int64_t s : sizes) {
-    g.sizes[d] = s;
-    g.dst_strides[d] = numel * itemsize;
+    g.shape[d] = s;
+    g.strides[0][d] = numel * itemsize;
     numel *= s;
     ++d;
   }
   d = 0;
-  for (int64_t s : src_elem_strides) g.src_strides[d++] = s * itemsize;
+  for (int64_t s : src_elem_strides) g.strides[1][d++] = s * itemsize;
   f.dst.assign(static_cast<size_t>(numel * itemsize + 64), 0xCD);
   f.src.resize(static_cast<size_t>(src_span_elems * itemsize + 64));
   fill_random(f.src, 42);
   f.expected = f.dst;
-  g.src = reinterpret_cast<const char*>(f.src.data()) + src_offset_elems * itemsize;
-  CopyGeometry ref = g;
-  ref.dst = reinterpret_cast<char*>(f.expected.data());
+  g.data[1] = reinterpret_cast<char*>(f.src.data()) + src_offset_elems * itemsize;
+  Geometry ref = g;
+  ref.data[0] = reinterpret_cast<char*>(f.expected.data());
   reference_copy(ref, itemsize);
-  g.dst = reinterpret_cast<char*>(f.dst.data());
+  g.data[0] = reinterpret_cast<char*>(f.dst.data());
 }
 
 // Edge sizes around every tile and panel size, tiny dims (3 as in NHWC
@@ -164,12 +164,12 @@ void transposes_at_tile_edges(void**) {
             Fixed f;
             const int64_t sc = flip ? -1 : 1;
             make_fixed(f, {r, c}, {c, sc}, e, flip ? c - 1 : 0, r * c);
-            if (st::cpu::plan_same_dtype_copy(f.g, e) != CopyPath::Transpose) {
+            if (st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e) != CopyPath::Transpose) {
               std::printf("  %" PRId64 "x%" PRId64 " itemsize %" PRId64 " not planned as a transpose\n", r, c, e);
               ++failures;
               continue;
             }
-            st::cpu::copy_same_dtype(f.g, e);
+            st::cpu::copy_same_dtype(test_support::canonical(f.g), e);
             if (f.dst != f.expected) {
               describe(f.g, e, 0);
               ++failures;
@@ -209,8 +209,8 @@ void benchmark_layouts_small(void**) {
       for (const Spec& s : specs) {
         Fixed f;
         make_fixed(f, s.sizes, s.strides, e, 0, s.span);
-        const CopyPath p = st::cpu::plan_same_dtype_copy(f.g, e);
-        st::cpu::copy_same_dtype(f.g, e);
+        const CopyPath p = st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e);
+        st::cpu::copy_same_dtype(test_support::canonical(f.g), e);
         if (p != s.path || f.dst != f.expected) {
           describe(f.g, e, 0);
           std::printf("  path %s\n", st::cpu::copy_path_name(p));
@@ -242,33 +242,33 @@ void streamed_transposes_into_misaligned_dst(void**) {
   for (const Spec& sp : specs) {
     const int64_t e = sp.itemsize, numel = sp.rows * sp.cols * sp.batch;
     // dst (rows, cols, batch) fastest-first, contiguous; src is (batch, rows, cols) row-major.
-    CopyGeometry g;
-    g.ndim = 3;
+    Geometry g;
+    test_support::reset_copy_geometry(g, 3);
     const int64_t sizes[3] = {sp.rows, sp.cols, sp.batch};
     const int64_t ds[3] = {e, sp.rows * e, sp.rows * sp.cols * e};
     const int64_t ss[3] = {sp.cols * e, e, sp.rows * sp.cols * e};
     for (int d = 0; d < 3; ++d) {
-      g.sizes[d] = sizes[d];
-      g.dst_strides[d] = ds[d];
-      g.src_strides[d] = ss[d];
+      g.shape[d] = sizes[d];
+      g.strides[0][d] = ds[d];
+      g.strides[1][d] = ss[d];
     }
     std::vector<unsigned char> src(static_cast<size_t>(numel * e)), buffer(static_cast<size_t>(numel * e + 192));
     fill_random(src, static_cast<uint64_t>(sp.rows * 7 + sp.offset));
-    g.src = reinterpret_cast<const char*>(src.data());
+    g.data[1] = reinterpret_cast<char*>(src.data());
     char* const line = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
     std::vector<unsigned char> expected(buffer.size(), 0xCD);
-    CopyGeometry ref = g;
-    ref.dst = reinterpret_cast<char*>(expected.data()) + (line - reinterpret_cast<char*>(buffer.data())) + sp.offset;
+    Geometry ref = g;
+    ref.data[0] = reinterpret_cast<char*>(expected.data()) + (line - reinterpret_cast<char*>(buffer.data())) + sp.offset;
     reference_copy(ref, e);
-    g.dst = line + sp.offset;
-    if (st::cpu::plan_same_dtype_copy(g, e) != CopyPath::Transpose || numel * e < threshold) {
+    g.data[0] = line + sp.offset;
+    if (st::cpu::plan_same_dtype_copy(test_support::canonical(g), e) != CopyPath::Transpose || numel * e < threshold) {
       std::printf("  spec rows %" PRId64 " itemsize %" PRId64 " is not a streamed transpose\n", sp.rows, e);
       ++failures;
       continue;
     }
     for_each_isa_and_threads([&] {
       std::fill(buffer.begin(), buffer.end(), static_cast<unsigned char>(0xCD));
-      st::cpu::copy_same_dtype(g, e);
+      st::cpu::copy_same_dtype(test_support::canonical(g), e);
       if (buffer != expected) {
         describe(g, e, 0);
         std::printf("  rows %" PRId64 " cols %" PRId64 " batch %" PRId64 " offset %" PRId64 "\n", sp.rows, sp.cols,
@@ -301,8 +301,8 @@ void long_rows_are_cut_into_pieces(void**) {
       for (const Spec& sp : specs) {
         Fixed f;
         make_fixed(f, {n, 2}, sp.strides, e, sp.offset, sp.span);
-        const CopyPath p = st::cpu::plan_same_dtype_copy(f.g, e);
-        st::cpu::copy_same_dtype(f.g, e);
+        const CopyPath p = st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e);
+        st::cpu::copy_same_dtype(test_support::canonical(f.g), e);
         if (p != sp.path || f.dst != f.expected) {
           describe(f.g, e, 0);
           std::printf("  path %s\n", st::cpu::copy_path_name(p));
@@ -314,56 +314,58 @@ void long_rows_are_cut_into_pieces(void**) {
   assert_int_equal(failures, 0);
 }
 
-void normalize_sorts_flips_and_merges(void**) {
-  CopyGeometry g;
-  g.ndim = 4;
-  // dims given slowest first, with a flipped and a size-1 dim.
-  const int64_t sizes[] = {2, 1, 3, 4}, ds[] = {48, 999, -16, 4}, ss[] = {4, 7, 8, 24};
+// The geometry the kernels take (Note [The canonical geometry]).
+void canonical_geometry_sorts_flips_and_merges(void**) {
+  Geometry g;
+  test_support::reset_copy_geometry(g, 4);
+  // dims given slowest first, with a flipped and a size-1 dim (stride 0,
+  // as a broadcast step gives every dim of size 1).
+  const int64_t sizes[] = {2, 1, 3, 4}, ds[] = {48, 0, -16, 4}, ss[] = {4, 0, 8, 24};
   for (int d = 0; d < 4; ++d) {
-    g.sizes[d] = sizes[d];
-    g.dst_strides[d] = ds[d];
-    g.src_strides[d] = ss[d];
+    g.shape[d] = sizes[d];
+    g.strides[0][d] = ds[d];
+    g.strides[1][d] = ss[d];
   }
   static char dst[2000], src[2000];
-  g.dst = dst + 1000;
-  g.src = src + 1000;
-  const CopyGeometry n = st::cpu::normalize_geometry(g);
+  g.data[0] = dst + 1000;
+  g.data[1] = src + 1000;
+  const Geometry n = test_support::canonical(g);
   // Sorted: (4: 4, 24), (3: 16, -8), (2: 48, 4); the flipped dim moved the
   // bases by 2*-16 and 2*8. Nothing merges (src steps disagree).
-  assert_int_equal(n.ndim, 3);
-  assert_int_equal(n.sizes[0], 4);
-  assert_int_equal(n.dst_strides[1], 16);
-  assert_int_equal(n.src_strides[1], -8);
-  assert_int_equal(n.sizes[2], 2);
-  assert_true(n.dst == g.dst - 32);
-  assert_true(n.src == g.src + 16);
+  assert_int_equal(n.ndim(), 3);
+  assert_int_equal(n.shape[0], 4);
+  assert_int_equal(n.strides[0][1], 16);
+  assert_int_equal(n.strides[1][1], -8);
+  assert_int_equal(n.shape[2], 2);
+  assert_true(n.data[0] == g.data[0] - 32);
+  assert_true(n.data[1] == g.data[1] + 16);
   // A contiguous 3-d copy merges into one dim.
-  CopyGeometry c;
-  c.ndim = 3;
+  Geometry c;
+  test_support::reset_copy_geometry(c, 3);
   const int64_t cs[] = {5, 3, 2}, cst[] = {2, 10, 30};
   for (int d = 0; d < 3; ++d) {
-    c.sizes[d] = cs[d];
-    c.dst_strides[d] = c.src_strides[d] = cst[d];
+    c.shape[d] = cs[d];
+    c.strides[0][d] = c.strides[1][d] = cst[d];
   }
-  const CopyGeometry cn = st::cpu::normalize_geometry(c);
-  assert_int_equal(cn.ndim, 1);
-  assert_int_equal(cn.sizes[0], 30);
+  const Geometry cn = test_support::canonical(c);
+  assert_int_equal(cn.ndim(), 1);
+  assert_int_equal(cn.shape[0], 30);
   // A zero-size dim anywhere: numel 0.
-  c.sizes[2] = 0;
-  assert_int_equal(st::cpu::geometry_numel(st::cpu::normalize_geometry(c)), 0);
+  c.shape[2] = 0;
+  assert_int_equal(test_support::canonical(c).numel(), 0);
 }
 
 void odd_itemsizes_are_refused(void**) {
   char a[12] = {0}, b[12] = {0};
-  CopyGeometry g;
-  g.ndim = 1;
-  g.sizes[0] = 4;
-  g.dst_strides[0] = g.src_strides[0] = 3;
-  g.dst = a;
-  g.src = b;
+  Geometry g;
+  test_support::reset_copy_geometry(g, 1);
+  g.shape[0] = 4;
+  g.strides[0][0] = g.strides[1][0] = 3;
+  g.data[0] = a;
+  g.data[1] = b;
   bool thrown = false;
   try {
-    st::cpu::copy_same_dtype(g, 3);
+    st::cpu::copy_same_dtype(test_support::canonical(g), 3);
   } catch (const st::Error& e) {
     thrown = e.code() == ST_ERROR_INTERNAL && std::strstr(e.what(), "3 bytes") != nullptr;
   }
@@ -385,7 +387,7 @@ void isa_cap_lowers_the_level(void**) {
 
 int main() {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(normalize_sorts_flips_and_merges),
+      cmocka_unit_test(canonical_geometry_sorts_flips_and_merges),
       cmocka_unit_test(isa_cap_lowers_the_level),
       cmocka_unit_test(odd_itemsizes_are_refused),
       cmocka_unit_test(benchmark_layouts_small),

@@ -5,14 +5,12 @@
 #include <vector>
 
 #include "core/error.h"
-#include "cuda/index_width.h"
 #include "cuda/offset_calculator.h"
 #include "layout_reference.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
 
-using st::cuda::fits_32bit_indexing;
 using st::cuda::OffsetCalculator;
 
 namespace {
@@ -41,6 +39,18 @@ bool check_shape(const std::vector<int64_t>& sizes, const std::vector<Layout>& o
   return true;
 }
 
+// Every offset of the layout and its element count fit int32 (what
+// TensorIterator::can_use_32bit_indexing asks before a 32-bit launch).
+bool fits_int32(const Layout& l) {
+  int64_t lo = 0, hi = 0, reach;
+  for (size_t d = 0; d < l.sizes.size(); ++d) {
+    if (__builtin_mul_overflow(l.sizes[d] - 1, l.strides[d], &reach) ||
+        __builtin_add_overflow(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi))
+      return false;
+  }
+  return l.numel() <= INT32_MAX && lo >= INT32_MIN && hi <= INT32_MAX;
+}
+
 // Byte strides of `ndim` dims for operands of 1 to 16-byte elements.
 template <int NARGS>
 bool check_random_shape(std::mt19937_64& rng, int ndim) {
@@ -55,7 +65,7 @@ bool check_random_shape(std::mt19937_64& rng, int ndim) {
   }
   // 32-bit indexing where every operand allows it, as the kernels choose.
   bool fits = true;
-  for (const Layout& op : operands) fits = fits && fits_32bit_indexing(op.sizes.data(), op.strides.data(), ndim);
+  for (const Layout& op : operands) fits = fits && fits_int32(op);
   return (!fits || check_shape<NARGS, uint32_t>(base.sizes, operands)) && check_shape<NARGS, uint64_t>(base.sizes, operands);
 }
 

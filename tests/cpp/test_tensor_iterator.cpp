@@ -1,6 +1,6 @@
 // TensorIterator on hand-computed cases: the dims and byte strides after
 // reordering and coalescing, outputs allocated in the inputs' layout,
-// flipped views, DimCounter's 2-d steps, and every build error.
+// flipped views, the 2-d blocks of serial_for_each, and every build error.
 #include "core/storage.h"
 #include "iter_testing.h"
 
@@ -274,26 +274,31 @@ static void empty_tensors_never_call_the_loop(void**) {
   it.serial_for_each([&](char**, const int64_t*, int64_t, int64_t) { fail(); }, st::Range{0, 0});
 }
 
-static void dim_counter_steps_in_2d_blocks(void**) {
-  // Shape (3, 4, 2), range [5, 20): the rest of a row, two blocks of whole
-  // rows, then a partial row.
-  DimVector shape{3, 4, 2};
-  st::DimCounter counter(shape, st::Range{5, 20});
-  expect_dims(counter.values(), {2, 1, 0}, "values at 5");
-  const std::array<int64_t, 2> want[] = {{1, 1}, {3, 2}, {3, 2}, {2, 1}};
-  const int64_t offsets[] = {5, 6, 12, 18};
+static void serial_for_each_steps_in_2d_blocks(void**) {
+  // Shape (3, 4, 2), range [5, 20): the rest of a row, whole rows of the
+  // first plane, whole rows of the second, then the start of a row. One
+  // operand whose byte offset is the linear index.
+  st::Geometry g;
+  g.noperands = 1;
+  g.shape = DimVector{3, 4, 2};
+  g.strides[0] = DimVector{1, 3, 12};
+  char base[24];
+  g.data[0] = base;
+  const int64_t want[][3] = {{5, 1, 1}, {6, 3, 2}, {12, 3, 2}, {18, 2, 1}};  // offset, n0, n1
   int n = 0;
-  while (!counter.is_done()) {
-    assert_true(n < 4);
-    assert_int_equal(counter.offset(), offsets[n]);
-    const std::array<int64_t, 2> step = counter.max_2d_step();
-    assert_int_equal(step[0], want[n][0]);
-    assert_int_equal(step[1], want[n][1]);
-    counter.increment(step);
-    ++n;
-  }
+  st::serial_for_each(
+      g,
+      [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+        assert_true(n < 4);
+        assert_int_equal(data[0] - base, want[n][0]);
+        assert_int_equal(n0, want[n][1]);
+        assert_int_equal(n1, want[n][2]);
+        assert_int_equal(strides[0], 1);
+        assert_int_equal(strides[1], 3);
+        ++n;
+      },
+      st::Range{5, 20});
   assert_int_equal(n, 4);
-  assert_int_equal(counter.offset(), 20);
 }
 
 static void serial_for_each_runs_exactly_its_range(void**) {
@@ -430,7 +435,7 @@ int main() {
       cmocka_unit_test(outputs_on_other_devices_need_an_allocator),
       cmocka_unit_test(scalar_iterates_once),
       cmocka_unit_test(empty_tensors_never_call_the_loop),
-      cmocka_unit_test(dim_counter_steps_in_2d_blocks),
+      cmocka_unit_test(serial_for_each_steps_in_2d_blocks),
       cmocka_unit_test(serial_for_each_runs_exactly_its_range),
       cmocka_unit_test(expanded_output_is_overlap),
       cmocka_unit_test(partial_overlap_between_output_and_input),
