@@ -7,7 +7,8 @@
 # SUITEs: python, rust, go, julia (the test suites: none given, these four),
 # and python-readme, rust-readme, go-readme: each binding README's commands,
 # run as written by tools/run_readme.py from a scratch folder as on a fresh
-# Debian 12 machine, against stride installed in a prefix.
+# Debian 12 machine, against stride installed in a prefix; docs-readme does
+# the same for "Use an installed stride" in docs/getting-started.md.
 # PATH is libstride.so or the folder holding it; without --lib, $STRIDE_LIBRARY
 # (a file), then $STRIDE_LIB_DIR (a folder), then build/src/libstride.so.
 # The README suites use the install at --prefix DIR, or install the CMake
@@ -31,7 +32,7 @@ while [[ $# -gt 0 ]]; do
     --work) work=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --prefix) prefix=$2; shift 2 ;;
-    python|rust|go|julia|python-readme|rust-readme|go-readme) suites+=("$1"); shift ;;
+    python|rust|go|julia|python-readme|rust-readme|go-readme|docs-readme) suites+=("$1"); shift ;;
     *) echo "test-bindings.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -124,7 +125,8 @@ run_julia() {
     (cd "$root/tools" && STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 "$python" -m unittest -v test_check_julia_ccalls)
 }
 
-# The install the README suites run against: --prefix, or the build tree installed once into $work/prefix.
+# The install the README suites run against: --prefix, or the build tree installed into $work/prefix
+# (again each time: cmake --install copies what changed).
 installed_prefix() {
   if [[ -n $prefix ]]; then
     (cd "$prefix" && pwd)
@@ -135,38 +137,39 @@ installed_prefix() {
     echo "test-bindings.sh: $tree is not a CMake build tree; pass --build or --prefix" >&2
     exit 2
   fi
-  if [[ ! -f $work/prefix/.installed ]]; then
-    rm -rf "$work/prefix"
-    cmake --install "$tree" --prefix "$work/prefix" > "$work/install.log"
-    touch "$work/prefix/.installed"
-  fi
+  cmake --install "$tree" --prefix "$work/prefix" > "$work/install.log"
   echo "$work/prefix"
 }
 
+# readme NAME FILE ARGS...: runs FILE's commands (run_readme.py ARGS) in $work/readme-NAME.
 readme() {
-  local binding=$1
-  shift
+  local name=$1 file=$2
+  shift 2
   need "$python" "python3 (Debian)"
   local p
   p=$(installed_prefix)
-  "$python" "$root/tools/run_readme.py" "$root/bindings/$binding/README.md" --dir "$work/readme-$binding" \
+  "$python" "$root/tools/run_readme.py" "$root/$file" --dir "$work/readme-$name" \
     --env STRIDE_SRC="$root" --env STRIDE_PREFIX="$p" "$@"
 }
 
+run_docs-readme() {
+  readme docs docs/getting-started.md --section "From CMake" --section "With pkg-config"
+}
+
 run_python-readme() {
-  readme python --section "With stride installed" --section "A first program" --section "With NumPy and PyTorch"
+  readme python bindings/python/README.md --section "With stride installed" --section "A first program" --section "With NumPy and PyTorch"
 }
 
 run_rust-readme() {
   need /usr/bin/cargo "cargo (Debian)"
-  readme rust --section "Use it from your program"
+  readme rust bindings/rust/README.md --section "Use it from your program"
 }
 
 run_go-readme() {
   need /usr/bin/go "golang-go (Debian)"
   mkdir -p "$work/go/cache"
   # Offline, and with the runner's build cache (the standard library is not rebuilt each time).
-  readme go --section "Use it from your program" --env GOPROXY=off --env GOCACHE="$work/go/cache"
+  readme go bindings/go/README.md --section "Use it from your program" --env GOPROXY=off --env GOCACHE="$work/go/cache"
 }
 
 status=0
