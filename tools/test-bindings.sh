@@ -8,7 +8,9 @@
 # and python-readme, rust-readme, go-readme: each binding README's commands,
 # run as written by tools/run_readme.py from a scratch folder as on a fresh
 # Debian 12 machine, against stride installed in a prefix; docs-readme does
-# the same for "Use an installed stride" in docs/getting-started.md.
+# the same for "Use an installed stride" in docs/getting-started.md, and
+# python-clone-readme runs the Python README's install from the clone
+# (pip builds libstride with CMake: minutes; not run by ctest).
 # PATH is libstride.so or the folder holding it; without --lib, $STRIDE_LIBRARY
 # (a file), then $STRIDE_LIB_DIR (a folder), then build/src/libstride.so.
 # The README suites use the install at --prefix DIR, or install the CMake
@@ -32,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     --work) work=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --prefix) prefix=$2; shift 2 ;;
-    python|rust|go|julia|python-readme|rust-readme|go-readme|docs-readme) suites+=("$1"); shift ;;
+    python|rust|go|julia|python-readme|python-clone-readme|rust-readme|go-readme|docs-readme) suites+=("$1"); shift ;;
     *) echo "test-bindings.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -158,6 +160,12 @@ run_docs-readme() {
 
 run_python-readme() {
   readme python bindings/python/README.md --section "With stride installed" --section "A first program" --section "With NumPy and PyTorch"
+}
+
+# Not in ctest: pip builds libstride with CMake (minutes), in bindings/python/build.
+run_python-clone-readme() {
+  readme python-clone bindings/python/README.md --section "From a clone" --section "A first program" \
+    --env CMAKE_ARGS=-DSTRIDE_WITH_CUDA=OFF
 }
 
 run_rust-readme() {
