@@ -9,7 +9,15 @@ No Julia can run here, so this reads bindings/julia/src/*.jl instead:
   pointer to a struct or a function);
 - every function the header declares is called somewhere;
 - the Julia structs and enums mirror the C ones field for field and value
-  for value.
+  for value, and constants named after a #define (and the SONAME in
+  `libstride`) have its value;
+- every dim argument (a C parameter named dim, dim0, dim1 or dims) goes
+  through cdim/cdims, and st_select's index through cindex, which turn
+  Julia's 1-based numbers into the C API's 0-based ones;
+- Base's size, strides, similar, permutedims, copyto!, fill! and show are
+  extended for Tensor;
+- the library path is read at run time: ENV only inside __init__.
+The header is read by stride_header.py, as the other binding checks read it.
 
 Usage: check_julia_ccalls.py LIBRARY [HEADER] [JULIA_SRC_DIR]
 Prints one line per problem and closes with "julia: N passed, N failed".
@@ -20,16 +28,11 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stride_header  # noqa: E402
 
-C_SCALARS = {
-    "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "size_t": "size",
-    "double": "f64", "void": "void", "char": "char",
-    # enums are int32_t by the header's static assertions
-    "st_status": "i32", "st_dtype": "i32", "st_memory_format": "i32", "st_device_type": "i32",
-}
-C_FUNCTION_POINTERS = {"st_deleter", "st_trace_fn", "st_parallel_for_fn", "st_parallel_task"}
-C_STRUCTS = {"st_tensor", "st_device", "st_allocator", "st_api", "DLManagedTensor", "DLManagedTensorVersioned"}
+ROOT = stride_header.ROOT
+C_STRUCTS = stride_header.STRUCTS
 
 JULIA_SCALARS = {
     "Int32": "i32", "Cint": "i32", "UInt32": "u32", "Cuint": "u32", "Int64": "i64", "Clonglong": "i64",
@@ -40,6 +43,10 @@ JULIA_STRUCTS = {"StTensor": "st_tensor", "StDevice": "st_device", "StAllocator"
 # Julia enum type -> (C enum type name, prefix of its C values)
 JULIA_ENUMS = {"DType": ("st_dtype", "ST_"), "DeviceType": ("st_device_type", "ST_DEVICE_"),
                "MemoryFormat": ("st_memory_format", "ST_MEMORY_FORMAT_")}
+# C parameters that hold dims or indices, and the Julia helper each must go through (Note [Dims are 1-based]).
+ONE_BASED = {"dim": "cdim", "dim0": "cdim", "dim1": "cdim", "dims": "cdims"}
+ONE_BASED_BY_FUNCTION = {("st_select", "index"): "cindex"}
+BASE_METHODS = ("size", "strides", "similar", "permutedims", "copyto!", "fill!", "show")
 
 
 class Checks:
@@ -54,78 +61,11 @@ class Checks:
         print(f"FAIL {where}: {what}")
 
 
-# ---- C side --------------------------------------------------------------------
-
-def c_type(text):
-    """Canonical form of a C type: 'i32', ('ptr', inner), 'fnptr' or a struct name."""
-    text = re.sub(r"\b(const|struct)\b", " ", text).strip()
-    stars = text.count("*")
-    base = text.replace("*", " ").split()
-    if not base:
-        raise ValueError(f"no type in {text!r}")
-    name = base[0]
-    if name in C_FUNCTION_POINTERS:
-        t = "fnptr"
-    elif name in C_SCALARS:
-        t = C_SCALARS[name]
-    elif name in C_STRUCTS:
-        t = name
-    else:
-        raise ValueError(f"unknown C type {name!r}")
-    for _ in range(stars):
-        t = ("ptr", t)
+def plain(t):
+    """A header type with pointers to const read as plain pointers (Julia's Ptr and Ref have no const)."""
+    if isinstance(t, tuple):
+        return ("ptr", plain(t[1]))
     return t
-
-
-def parse_prototype(text):
-    """(name, return type, [argument types]) of 'ret name(type a, type b)'."""
-    m = re.match(r"\s*(.+?)\b(st_\w+)\s*\((.*)\)\s*$", text, re.S)
-    if not m:
-        raise ValueError(f"not a prototype: {text!r}")
-    ret, name, params = m.groups()
-    args = []
-    params = params.strip()
-    if params and params != "void":
-        for p in params.split(","):
-            p = p.strip()
-            # drop the parameter's name: the last identifier not part of the type
-            p = re.sub(r"\b(\w+)\s*$", "", p) if re.search(r"[\w*]\s+\w+\s*$", p) else p
-            args.append(c_type(p))
-    return name, c_type(ret), args
-
-
-def header_declarations(header_text):
-    decls = {}
-    for m in re.finditer(r"ST_API\s+([^;{]*?\))\s*;", header_text, re.S):
-        name, ret, args = parse_prototype(m.group(1))
-        decls[name] = (ret, args)
-    return decls
-
-
-def header_structs(header_text):
-    """C typedef structs of the header: name -> [field types]."""
-    out = {}
-    for m in re.finditer(r"typedef struct (\w+)\s*\{(.*?)\}\s*\w+\s*;", header_text, re.S):
-        fields = []
-        body = re.sub(r"/\*.*?\*/", "", m.group(2), flags=re.S)
-        for decl in body.split(";"):
-            decl = decl.strip()
-            if not decl:
-                continue
-            if "(" in decl:  # a function pointer field
-                fields.append("fnptr")
-            else:
-                fields.append(c_type(re.sub(r"\b\w+\s*$", "", decl)))
-        out[m.group(1)] = fields
-    return out
-
-
-def header_enums(header_text):
-    out = {}
-    for m in re.finditer(r"typedef enum (\w+)\s*\{(.*?)\}\s*\w+\s*;", header_text, re.S):
-        body = re.sub(r"/\*.*?\*/", "", m.group(2), flags=re.S)
-        out[m.group(1)] = {k: int(v) for k, v in re.findall(r"(\w+)\s*=\s*(-?\d+)", body)}
-    return out
 
 
 def exported_symbols(library):
@@ -199,7 +139,7 @@ def ccalls(source):
             yield line, target.group(1), parts, None, None
             continue
         types = split_top_level(tuple_text[1:-1])
-        yield line, target.group(1), parts[1], types, len(parts) - 3
+        yield line, target.group(1), parts[1], types, parts[3:]
 
 
 def julia_structs(source):
@@ -232,6 +172,35 @@ def compatible(j, c):
     return False
 
 
+def check_surface(source, defines, checks):
+    """The Julia-facing rules: Base methods, constants from the header, the library read at run time."""
+    for method in BASE_METHODS:
+        if re.search(rf"^(?:function )?Base\.{re.escape(method)}\([^)\n]*::Tensor\b", source, re.M):
+            checks.ok()
+        else:
+            checks.fail(f"Base.{method}", "not extended for Tensor")
+    soname = re.search(r'^const libstride = "libstride\.so\.(\d+)"$', source, re.M)
+    if soname and int(soname.group(1)) == defines["ST_VERSION_MAJOR"]:
+        checks.ok()
+    else:
+        checks.fail("libstride", f"must be the SONAME \"libstride.so.{defines['ST_VERSION_MAJOR']}\" "
+                                 f"(ST_VERSION_MAJOR), a constant for ccall")
+    for name, value in re.findall(r"^const (\w+) = (-?\d+)\s*$", source, re.M):
+        if f"ST_{name}" in defines:
+            if int(value) == defines[f"ST_{name}"]:
+                checks.ok()
+            else:
+                checks.fail(name, f"is {value}; stride.h defines ST_{name} as {defines['ST_' + name]}")
+    init = re.search(r"^function __init__\(\)\n(.*?)^end", source, re.S | re.M)
+    outside = source.replace(init.group(0), "") if init else source
+    outside = re.sub(r"#[^\n]*", "", re.sub(r'""".*?"""', "", outside, flags=re.S))  # code only
+    if init and "STRIDE_LIBRARY" in init.group(1) and not re.search(r"\bENV\b", outside):
+        checks.ok()
+    else:
+        checks.fail("__init__", "the library path must be read from ENV[\"STRIDE_LIBRARY\"] in __init__ "
+                                "(at run time), and ENV nowhere else")
+
+
 def show(t):
     if isinstance(t, tuple):
         return show(t[1]) + "*"
@@ -245,8 +214,9 @@ def main(argv):
         return 2
     header = argv[2] if len(argv) > 2 else os.path.join(ROOT, "include", "stride.h")
     src_dir = argv[3] if len(argv) > 3 else os.path.join(ROOT, "bindings", "julia", "src")
-    header_text = open(header).read()
-    declared = header_declarations(header_text)
+    header_text = stride_header.read(header)
+    declared = {name: (plain(ret), [(plain(t), n) for t, n in params])
+                for name, (ret, params) in stride_header.declarations(header_text).items()}
     exported = exported_symbols(library)
     checks = Checks()
 
@@ -261,7 +231,8 @@ def main(argv):
 
     called = set()
     for path, text in sources.items():
-        for line, name, ret_text, arg_texts, n_values in ccalls(text):
+        for line, name, ret_text, arg_texts, values in ccalls(text):
+            n_values = None if values is None else len(values)
             where = f"{path}:{line}"
             if name is None or arg_texts is None:
                 checks.fail(where, f"a ccall this check cannot read: {ret_text!r}")
@@ -271,7 +242,8 @@ def main(argv):
             if name not in declared:
                 checks.fail(where, "not a function of the C API (stride.h declares no such function)")
                 continue
-            ret, args = declared[name]
+            ret, params = declared[name]
+            args = [t for t, _ in params]
             if name in exported:
                 checks.ok()
             else:
@@ -298,12 +270,20 @@ def main(argv):
                     checks.ok()
                 else:
                     checks.fail(where, f"argument {i + 1} is {text}; C takes {show(c)}")
+            for (_, pname), value in zip(params, values):
+                helper = ONE_BASED_BY_FUNCTION.get((name, pname), ONE_BASED.get(pname))
+                if helper is None:
+                    continue
+                if re.match(rf"{helper}\(", value):
+                    checks.ok()
+                else:
+                    checks.fail(where, f"{pname} is passed as {value!r}, not through {helper}() (1-based to 0-based)")
 
     for name in sorted(set(declared) - called):
         checks.fail(name, "declared in stride.h but no ccall wraps it")
 
-    c_structs = header_structs(header_text)
-    c_enums = header_enums(header_text)
+    c_structs = {k: [plain(t) for t, _ in v] for k, v in stride_header.structs(header_text).items()}
+    c_enums = stride_header.enums(header_text)
     all_julia = "\n".join(sources.values())
     for jname, fields in julia_structs(all_julia).items():
         cname = JULIA_STRUCTS.get(jname)
@@ -329,6 +309,8 @@ def main(argv):
             checks.ok()
         else:
             checks.fail(jname, f"values {values} differ from {cname} {want}")
+
+    check_surface(all_julia, stride_header.defines(header_text), checks)
 
     print(f"julia: {checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0

@@ -8,8 +8,11 @@ packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
   # the ABI check (abidw, abidiff) and the fuzz target (clang with libFuzzer)
   abigail-tools clang libclang-rt-dev
   # the binding suites (tools/test-bindings.sh): Python with NumPy and
-  # PyTorch, Rust, Go, and nm for the Julia ccall check
-  python3 python3-numpy python3-torch cargo golang-go binutils)
+  # PyTorch, Rust, Go, and nm for the Julia ccall check; for the READMEs'
+  # own commands, a venv with Debian's setuptools and wheel (pip install
+  # --no-build-isolation) and the pkg-config crate of stride-sys, offline
+  python3 python3-numpy python3-torch cargo golang-go binutils
+  python3-venv python3-setuptools python3-wheel librust-pkg-config-dev)
 
 missing=()
 for p in "${packages[@]}"; do

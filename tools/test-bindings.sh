@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
 # Runs the binding test suites, each with its own ecosystem's runner, against
-# a built libstride.so.
+# a built libstride.so, and the bindings' READMEs against an installed one.
 #
-#   tools/test-bindings.sh [--lib PATH] [--work DIR] [python] [rust] [go] [julia]
+#   tools/test-bindings.sh [--lib PATH] [--work DIR] [--build DIR | --prefix DIR] [SUITE ...]
 #
+# SUITEs: python, rust, go, julia (the test suites: none given, these four),
+# and python-readme, rust-readme, go-readme: each binding README's commands,
+# run as written by tools/run_readme.py from a scratch folder as on a fresh
+# Debian 12 machine, against stride installed in a prefix; docs-readme does
+# the same for "Use an installed stride" in docs/getting-started.md, and
+# python-clone-readme runs the Python README's install from the clone
+# (pip builds libstride with CMake: minutes; not run by ctest).
 # PATH is libstride.so or the folder holding it; without --lib, $STRIDE_LIBRARY
 # (a file), then $STRIDE_LIB_DIR (a folder), then build/src/libstride.so.
+# The README suites use the install at --prefix DIR, or install the CMake
+# build tree --build DIR (default: the tree the library was built in) into
+# a scratch prefix with `cmake --install`.
 # DIR holds the runners' caches and build outputs (default: a temporary
-# folder). No suite is given: all four. Needs Debian's python3-numpy,
-# python3-torch, cargo and golang-go; nothing is fetched from the network.
+# folder). Needs Debian's python3-numpy, python3-torch, python3-venv,
+# python3-setuptools, python3-wheel, cargo, librust-pkg-config-dev,
+# golang-go and pkg-config; nothing is fetched from the network.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 lib=""
 work=""
+build=""
+prefix=""
 suites=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --lib) lib=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
-    python|rust|go|julia) suites+=("$1"); shift ;;
+    --build) build=$2; shift 2 ;;
+    --prefix) prefix=$2; shift 2 ;;
+    python|rust|go|julia|python-readme|python-clone-readme|rust-readme|go-readme|docs-readme) suites+=("$1"); shift ;;
     *) echo "test-bindings.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -44,10 +59,23 @@ work=$(cd "$work" && pwd)
 
 # Debian's interpreter: it sees Debian's numpy and torch, whatever python3 is first on PATH.
 python=${STRIDE_PYTHON:-/usr/bin/python3}
+# Debian's registry of Rust crates (librust-*-dev), in place of crates.io: offline.
+debian_crates=(--config 'source.crates-io.replace-with="debian"'
+  --config 'source.debian.directory="/usr/share/cargo/registry"')
 
 need() {
   if ! command -v "$1" > /dev/null 2>&1; then
     echo "test-bindings.sh: '$1' not found; install $2" >&2
+    exit 1
+  fi
+}
+
+find_cargo() {
+  cargo=$(command -v cargo || true)
+  [[ -n $cargo ]] || { [[ -x $HOME/.cargo/bin/cargo ]] && cargo=$HOME/.cargo/bin/cargo; }
+  [[ -n $cargo ]] || need cargo "cargo (Debian)"
+  if [[ ! -d /usr/share/cargo/registry ]]; then
+    echo "test-bindings.sh: no Debian crate registry; install librust-pkg-config-dev" >&2
     exit 1
   fi
 }
@@ -64,20 +92,31 @@ run_python() {
 }
 
 run_rust() {
-  local cargo
-  cargo=$(command -v cargo || true)
-  [[ -n $cargo ]] || { [[ -x $HOME/.cargo/bin/cargo ]] && cargo=$HOME/.cargo/bin/cargo; }
-  [[ -n $cargo ]] || need cargo "cargo (Debian)"
+  find_cargo
   (cd "$root/bindings/rust" &&
-    STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "$cargo" test --offline)
+    STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "$cargo" test --offline "${debian_crates[@]}")
+}
+
+# stride.pc for the build tree: the checkout's header and the built library.
+build_tree_pc() {
+  mkdir -p "$work/pkgconfig"
+  cat > "$work/pkgconfig/stride.pc" << EOF
+Name: stride
+Description: stride build tree
+Version: $(sed -n 's/^#define ST_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' "$root/include/stride.h" | paste -sd.)
+Libs: -L$libdir -lstride
+Cflags: -I$root/include
+EOF
 }
 
 run_go() {
   need go "golang-go"
+  need pkg-config "pkg-config"
+  build_tree_pc
   mkdir -p "$work/go/path" "$work/go/cache"
   (cd "$root/bindings/go" &&
-    GOPATH="$work/go/path" GOCACHE="$work/go/cache" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
-      CGO_ENABLED=1 CGO_LDFLAGS="-L$libdir -Wl,-rpath,$libdir" \
+    PKG_CONFIG_PATH="$work/pkgconfig" GOPATH="$work/go/path" GOCACHE="$work/go/cache" GOFLAGS=-mod=mod \
+      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" \
       go test -count=1 -v ./...)
 }
 
@@ -86,6 +125,59 @@ run_julia() {
   need nm "binutils"
   "$python" "$root/tools/check_julia_ccalls.py" "$lib" &&
     (cd "$root/tools" && STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 "$python" -m unittest -v test_check_julia_ccalls)
+}
+
+# The install the README suites run against: --prefix, or the build tree installed into $work/prefix
+# (again each time: cmake --install copies what changed).
+installed_prefix() {
+  if [[ -n $prefix ]]; then
+    (cd "$prefix" && pwd)
+    return
+  fi
+  local tree=${build:-$(dirname "$libdir")}
+  if [[ ! -f $tree/CMakeCache.txt ]]; then
+    echo "test-bindings.sh: $tree is not a CMake build tree; pass --build or --prefix" >&2
+    exit 2
+  fi
+  cmake --install "$tree" --prefix "$work/prefix" > "$work/install.log"
+  echo "$work/prefix"
+}
+
+# readme NAME FILE ARGS...: runs FILE's commands (run_readme.py ARGS) in $work/readme-NAME.
+readme() {
+  local name=$1 file=$2
+  shift 2
+  need "$python" "python3 (Debian)"
+  local p
+  p=$(installed_prefix)
+  "$python" "$root/tools/run_readme.py" "$root/$file" --dir "$work/readme-$name" \
+    --env STRIDE_SRC="$root" --env STRIDE_PREFIX="$p" "$@"
+}
+
+run_docs-readme() {
+  readme docs docs/getting-started.md --section "From CMake" --section "With pkg-config"
+}
+
+run_python-readme() {
+  readme python bindings/python/README.md --section "With stride installed" --section "A first program" --section "With NumPy and PyTorch"
+}
+
+# Not in ctest: pip builds libstride with CMake (minutes), in bindings/python/build.
+run_python-clone-readme() {
+  readme python-clone bindings/python/README.md --section "From a clone" --section "A first program" \
+    --env CMAKE_ARGS=-DSTRIDE_WITH_CUDA=OFF
+}
+
+run_rust-readme() {
+  need /usr/bin/cargo "cargo (Debian)"
+  readme rust bindings/rust/README.md --section "Use it from your program"
+}
+
+run_go-readme() {
+  need /usr/bin/go "golang-go (Debian)"
+  mkdir -p "$work/go/cache"
+  # Offline, and with the runner's build cache (the standard library is not rebuilt each time).
+  readme go bindings/go/README.md --section "Use it from your program" --env GOPROXY=off --env GOCACHE="$work/go/cache"
 }
 
 status=0

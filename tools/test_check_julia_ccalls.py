@@ -43,8 +43,8 @@ class Checker(unittest.TestCase):
         self.assertRegex(out, r"julia: \d+ passed, 0 failed")
 
     def test_wrong_argument_type(self):
-        self.expect_failure("(StTensor, Int32, Int32, Ref{StTensor}),\n                           t.h, Int32(d0)",
-                            "(StTensor, Int64, Int32, Ref{StTensor}),\n                           t.h, Int32(d0)",
+        self.expect_failure("(StTensor, Int32, Int32, Ref{StTensor}),\n                           t.h, cdim(t, 1)",
+                            "(StTensor, Int64, Int32, Ref{StTensor}),\n                           t.h, cdim(t, 1)",
                             "argument 2 is Int64; C takes i32")
 
     def test_wrong_return_type(self):
@@ -52,14 +52,37 @@ class Checker(unittest.TestCase):
                             "ccall((:st_get_num_threads, libstride), Int64, ())", "returns Int64")
 
     def test_wrong_number_of_arguments(self):
-        self.expect_failure("(StTensor, Int32, Ref{StTensor}), t.h, Int32(dim), out))\n\nsqueeze",
-                            "(StTensor, Ref{StTensor}), t.h, out))\n\nsqueeze",
+        self.expect_failure("(StTensor, Int32, Ref{StTensor}),\n                           t.h, cdim(t, d; extra=1), out)",
+                            "(StTensor, Ref{StTensor}),\n                           t.h, out)",
                             "2 argument types; the C function takes 3")
 
     def test_values_do_not_match_types(self):
-        self.expect_failure("(StTensor, Int32, Ref{StTensor}), t.h, Int32(dim), out))\n\nsqueeze",
-                            "(StTensor, Int32, Ref{StTensor}), t.h, out))\n\nsqueeze",
+        self.expect_failure("(StTensor, Int32, Ref{StTensor}),\n                           t.h, cdim(t, d; extra=1), out)",
+                            "(StTensor, Int32, Ref{StTensor}),\n                           t.h, out)",
                             "passes 2 values for 3 argument types")
+
+    def test_dims_are_one_based(self):
+        self.expect_failure("t.h, cdim(t, d; extra=1), out)", "t.h, Int32(d), out)",
+                            "dim is passed as 'Int32(d)', not through cdim()")
+        self.expect_failure("t.h, cdims(t, perm), Int32(length(perm))", "t.h, Int32.(perm), Int32(length(perm))",
+                            "dims is passed as 'Int32.(perm)', not through cdims()")
+        self.expect_failure("t.h, cdim(t, d), cindex(t, d, i), out)", "t.h, cdim(t, d), Int64(i), out)",
+                            "index is passed as 'Int64(i)', not through cindex()")
+
+    def test_base_methods(self):
+        self.expect_failure("function Base.fill!(t::Tensor, value::Real)", "function fill_value!(t::Tensor, value::Real)",
+                            "Base.fill!: not extended for Tensor")
+
+    def test_constants_from_the_header(self):
+        self.expect_failure('const libstride = "libstride.so.0"', 'const libstride = "libstride.so.1"',
+                            "must be the SONAME")
+        self.expect_failure("const LIBRARY_PATH = Ref(\"\")", "const LIBRARY_PATH = Ref(\"\")\nconst MAX_DIMS = 24",
+                            "stride.h defines ST_MAX_DIMS as 25")
+
+    def test_library_read_at_run_time(self):
+        self.expect_failure('const libstride = "libstride.so.0"',
+                            'const libstride = "libstride.so.0"\nconst where = get(ENV, "STRIDE_LIBRARY", "")',
+                            "the library path must be read")
 
     def test_unknown_symbol(self):
         self.expect_failure("ccall((:st_flip, libstride)", "ccall((:st_flipp, libstride)", "not a function of the C API")

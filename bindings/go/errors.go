@@ -11,20 +11,21 @@ import (
 // Status is the library's st_status: what kind of failure.
 type Status int32
 
+// The values are the header's (cgo reads them from stride.h).
 const (
-	StatusOK                Status = 0
-	StatusInvalidArgument   Status = 1
-	StatusInvalidHandle     Status = 2
-	StatusOutOfMemory       Status = 3
-	StatusShapeMismatch     Status = 4
-	StatusUnsupportedDtype  Status = 5
-	StatusDeviceUnavailable Status = 6
-	StatusOverlap           Status = 7
-	StatusOutOfBounds       Status = 8
-	StatusNotImplemented    Status = 9
-	StatusDeviceFailure     Status = 10
-	StatusInternal          Status = 11
-	StatusReadOnly          Status = 12
+	StatusOK                Status = C.ST_OK
+	StatusInvalidArgument   Status = C.ST_ERROR_INVALID_ARGUMENT
+	StatusInvalidHandle     Status = C.ST_ERROR_INVALID_HANDLE
+	StatusOutOfMemory       Status = C.ST_ERROR_OUT_OF_MEMORY
+	StatusShapeMismatch     Status = C.ST_ERROR_SHAPE_MISMATCH
+	StatusUnsupportedDtype  Status = C.ST_ERROR_UNSUPPORTED_DTYPE
+	StatusDeviceUnavailable Status = C.ST_ERROR_DEVICE_UNAVAILABLE
+	StatusOverlap           Status = C.ST_ERROR_OVERLAP
+	StatusOutOfBounds       Status = C.ST_ERROR_OUT_OF_BOUNDS
+	StatusNotImplemented    Status = C.ST_ERROR_NOT_IMPLEMENTED
+	StatusDeviceFailure     Status = C.ST_ERROR_DEVICE_FAILURE
+	StatusInternal          Status = C.ST_ERROR_INTERNAL
+	StatusReadOnly          Status = C.ST_ERROR_READ_ONLY
 )
 
 // String is the library's name for the status, e.g. "ST_ERROR_OVERLAP".

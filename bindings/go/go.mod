@@ -1,3 +1,3 @@
-module stride
+module github.com/stride-tensor/stride/bindings/go
 
 go 1.19

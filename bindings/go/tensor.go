@@ -7,13 +7,20 @@
 // of type *Error carrying the status and the library's message; test it
 // with errors.Is(err, stride.ErrOutOfBounds) and friends.
 //
-// The library is found by the linker: set CGO_LDFLAGS="-L<dir> -Wl,-rpath,<dir>"
-// to the folder holding libstride.so.
+// The metadata accessors (Ndim, Shape, Strides, DType, Device, Numel,
+// StorageOffset, DataPtr, IsContiguous) cannot fail on a live tensor; on
+// one already released they panic with an *Error of status
+// StatusInvalidHandle, as using a tensor after Release is a bug in the
+// program (Released says whether it was).
+//
+// The library is found through pkg-config: the stride.pc that
+// `cmake --install` writes (set PKG_CONFIG_PATH to <prefix>/lib/pkgconfig
+// for a prefix outside the system's). The program then needs
+// <prefix>/lib on the loader path, or an rpath (see the README).
 package stride
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: -lstride
+#cgo pkg-config: stride
 #include <stdlib.h>
 #include "stride.h"
 #include "helpers.h"
@@ -199,27 +206,32 @@ func (t *Tensor) mustQuery(f func(h C.st_tensor) C.st_status) error {
 	return call(func() C.st_status { return f(h) })
 }
 
-// Ndim is the number of dims (0 for a released tensor).
+// query runs a metadata call, which fails only for a released tensor: then it panics (see the package doc).
+func (t *Tensor) query(f func(h C.st_tensor) C.st_status) {
+	if err := t.mustQuery(f); err != nil {
+		panic(err)
+	}
+}
+
+// Released says whether Release was called on t (its accessors then panic).
+func (t *Tensor) Released() bool { return t.handle().id == 0 }
+
+// Ndim is the number of dims.
 func (t *Tensor) Ndim() int {
 	var n C.int32_t
-	if t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_ndim(h, &n) }) != nil {
-		return 0
-	}
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_ndim(h, &n) })
 	return int(n)
 }
 
 func (t *Tensor) dims(f func(h C.st_tensor, out *C.int64_t, capacity C.int32_t) C.st_status) []int64 {
 	var buf [maxDims]C.int64_t
 	var n C.int32_t
-	h := t.handle()
-	if call(func() C.st_status {
+	t.query(func(h C.st_tensor) C.st_status {
 		if s := C.st_tensor_ndim(h, &n); s != C.ST_OK {
 			return s
 		}
 		return f(h, &buf[0], maxDims)
-	}) != nil {
-		return nil
-	}
+	})
 	out := make([]int64, n)
 	for i := range out {
 		out[i] = int64(buf[i])
@@ -227,12 +239,12 @@ func (t *Tensor) dims(f func(h C.st_tensor, out *C.int64_t, capacity C.int32_t) 
 	return out
 }
 
-// Shape is the sizes (nil for a released tensor).
+// Shape is the sizes.
 func (t *Tensor) Shape() []int64 {
 	return t.dims(func(h C.st_tensor, o *C.int64_t, c C.int32_t) C.st_status { return C.st_tensor_sizes(h, o, c) })
 }
 
-// Strides are in elements, any sign (nil for a released tensor).
+// Strides are in elements, any sign.
 func (t *Tensor) Strides() []int64 {
 	return t.dims(func(h C.st_tensor, o *C.int64_t, c C.int32_t) C.st_status { return C.st_tensor_strides(h, o, c) })
 }
@@ -240,43 +252,52 @@ func (t *Tensor) Strides() []int64 {
 // DType is the element type.
 func (t *Tensor) DType() DType {
 	var d C.st_dtype
-	t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_dtype(h, &d) })
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_dtype(h, &d) })
 	return DType(d)
 }
 
 // Device is where the memory lives.
 func (t *Tensor) Device() Device {
 	var d C.st_device
-	t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_device(h, &d) })
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_device(h, &d) })
 	return Device{Type: DeviceType(d._type), Index: int32(d.index)}
 }
 
 // Numel is the number of elements (1 for a scalar).
 func (t *Tensor) Numel() int64 {
 	var n C.int64_t
-	t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_numel(h, &n) })
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_numel(h, &n) })
 	return int64(n)
 }
 
 // StorageOffset counts elements from the storage's lowest address to element (0, …, 0).
 func (t *Tensor) StorageOffset() int64 {
 	var n C.int64_t
-	t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_storage_offset(h, &n) })
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_storage_offset(h, &n) })
 	return int64(n)
 }
 
 // DataPtr is the address of element (0, …, 0); nil for some empty tensors.
 func (t *Tensor) DataPtr() unsafe.Pointer {
 	var p unsafe.Pointer
-	t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_data_ptr(h, &p) })
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_data_ptr(h, &p) })
 	return p
 }
 
 // IsContiguous answers as PyTorch does for the memory format.
 func (t *Tensor) IsContiguous(fmt MemoryFormat) bool {
 	var r C.int32_t
-	t.mustQuery(func(h C.st_tensor) C.st_status { return C.st_tensor_is_contiguous(h, C.st_memory_format(fmt), &r) })
+	t.query(func(h C.st_tensor) C.st_status { return C.st_tensor_is_contiguous(h, C.st_memory_format(fmt), &r) })
 	return r != 0
+}
+
+// live returns an *Error of status StatusInvalidHandle when t was released,
+// for the calls that report errors rather than panic.
+func (t *Tensor) live() error {
+	if t.Released() {
+		return &Error{Status: StatusInvalidHandle, Message: "the tensor was released"}
+	}
+	return nil
 }
 
 // ---- views ---------------------------------------------------------------------
@@ -365,6 +386,9 @@ func (t *Tensor) View(shape ...int64) (*Tensor, error) {
 // ---- elements ------------------------------------------------------------------
 
 func elementAddress[T Element](t *Tensor, index []int64) (unsafe.Pointer, error) {
+	if err := t.live(); err != nil {
+		return nil, err
+	}
 	if want := dtypeOf[T](); want != t.DType() {
 		return nil, &Error{Status: StatusInvalidArgument,
 			Message: fmt.Sprintf("elements of type %s requested from a %s tensor", want, t.DType())}
@@ -425,6 +449,9 @@ func Set[T Element](t *Tensor, value T, index ...int64) error {
 
 // ToSlice copies every element out, in row-major order of the shape.
 func ToSlice[T Element](t *Tensor) ([]T, error) {
+	if err := t.live(); err != nil {
+		return nil, err
+	}
 	shape := t.Shape()
 	n := t.Numel()
 	out := make([]T, 0, n)

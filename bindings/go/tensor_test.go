@@ -149,7 +149,7 @@ func TestErrors(t *testing.T) {
 	expectStatus(t, err, ErrOutOfMemory)
 	_, err = x.AsStrided([]int64{2, 3}, []int64{3, 1}, 1)
 	expectStatus(t, err, ErrOutOfBounds)
-	_, err = New(make([]int64, 26), Float32, CPUDevice)
+	_, err = New(make([]int64, maxDims+1), Float32, CPUDevice)
 	expectStatus(t, err, ErrInvalidArgument)
 	missing, err := CUDADeviceCount() // one past the last GPU, or 0 without any
 	if err != nil {

@@ -3,22 +3,24 @@ package stride
 // #include "stride.h"
 import "C"
 
+import "fmt"
+
 // DType is an element type; the values are st_dtype's.
 type DType int32
 
 const (
-	Bool       DType = 0
-	Uint8      DType = 1
-	Int8       DType = 2
-	Int16      DType = 3
-	Int32      DType = 4
-	Int64      DType = 5
-	Float16    DType = 6
-	BFloat16   DType = 7
-	Float32    DType = 8
-	Float64    DType = 9
-	Complex64  DType = 10
-	Complex128 DType = 11
+	Bool       DType = C.ST_BOOL
+	Uint8      DType = C.ST_UINT8
+	Int8       DType = C.ST_INT8
+	Int16      DType = C.ST_INT16
+	Int32      DType = C.ST_INT32
+	Int64      DType = C.ST_INT64
+	Float16    DType = C.ST_FLOAT16
+	BFloat16   DType = C.ST_BFLOAT16
+	Float32    DType = C.ST_FLOAT32
+	Float64    DType = C.ST_FLOAT64
+	Complex64  DType = C.ST_COMPLEX64
+	Complex128 DType = C.ST_COMPLEX128
 )
 
 // AllDTypes lists every dtype in st_dtype order.
@@ -34,9 +36,9 @@ func (d DType) String() string { return C.GoString(C.st_dtype_name(C.st_dtype(d)
 type DeviceType int32
 
 const (
-	CPU      DeviceType = 1
-	CUDA     DeviceType = 2
-	CUDAHost DeviceType = 3
+	CPU      DeviceType = C.ST_DEVICE_CPU
+	CUDA     DeviceType = C.ST_DEVICE_CUDA
+	CUDAHost DeviceType = C.ST_DEVICE_CUDA_HOST
 )
 
 // Device says where a tensor's memory lives.
@@ -51,6 +53,19 @@ var CPUDevice = Device{Type: CPU}
 // CUDADevice is the CUDA device of that ordinal.
 func CUDADevice(index int32) Device { return Device{Type: CUDA, Index: index} }
 
+// String is "cpu", "cuda:1" or "cuda_host:0".
+func (d Device) String() string {
+	switch d.Type {
+	case CPU:
+		return "cpu"
+	case CUDA:
+		return fmt.Sprintf("cuda:%d", d.Index)
+	case CUDAHost:
+		return fmt.Sprintf("cuda_host:%d", d.Index)
+	}
+	return fmt.Sprintf("device(%d):%d", d.Type, d.Index)
+}
+
 func (d Device) c() C.st_device {
 	return C.st_device{_type: C.int32_t(d.Type), index: C.int32_t(d.Index)}
 }
@@ -59,10 +74,10 @@ func (d Device) c() C.st_device {
 type MemoryFormat int32
 
 const (
-	Contiguous     MemoryFormat = 0
-	ChannelsLast   MemoryFormat = 1
-	ChannelsLast3d MemoryFormat = 2
-	Preserve       MemoryFormat = 3
+	Contiguous     MemoryFormat = C.ST_MEMORY_FORMAT_CONTIGUOUS
+	ChannelsLast   MemoryFormat = C.ST_MEMORY_FORMAT_CHANNELS_LAST
+	ChannelsLast3d MemoryFormat = C.ST_MEMORY_FORMAT_CHANNELS_LAST_3D
+	Preserve       MemoryFormat = C.ST_MEMORY_FORMAT_PRESERVE
 )
 
 // Element is a Go type that is the element of a dtype, for typed access.

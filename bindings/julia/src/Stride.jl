@@ -4,23 +4,52 @@
 Julia wrappers of libstride's C API (`include/stride.h`) through `ccall`:
 strided tensors, views, copies between any layouts and dtypes, DLPack.
 
-The library is `ENV["STRIDE_LIBRARY"]` when set (a path), else `libstride`
-from the system's search path. A `Tensor` owns one reference to a library
-handle; `release!` drops it, and a finalizer does so for forgotten tensors.
-Failing calls throw a `StrideError` with the status and the library's message.
+Tensors feel like Julia arrays where they can: dims and indices are
+1-based, new tensors are column-major (the first dim moves fastest), and
+`size`, `strides`, `similar`, `permutedims`, `reshape`, `selectdim`,
+`reverse`, `dropdims`, `copyto!`, `fill!`, `copy`, `Array` and `show`
+are Base's own functions. Views share memory, as the C library's do.
+
+The library is loaded when the module is (`__init__`): the file
+`ENV["STRIDE_LIBRARY"]` names, else `libstride.so.0` from the loader path.
+A `Tensor` owns one reference to a library handle; `release!` drops it,
+and a finalizer does so for forgotten tensors. Failing calls throw a
+`StrideError` with the status and the library's message.
 """
 module Stride
 
+using Libdl
+
 export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
-       empty_tensor, empty_strided, empty_like, from_array, release!, retain,
+       empty_strided, from_array, release!, retain,
        dtype, device, numel, storage_offset, data_ptr, is_contiguous,
-       as_strided, permute, transpose_dims, slice, select, expand, unsqueeze, squeeze, flip,
-       view_as, reshape_as, contiguous, clone, copy_from!, to, fill_value!, zero!,
+       as_strided, expand, unsqueeze, contiguous, clone, to, zero!,
        to_dlpack, to_dlpack_versioned, from_dlpack, from_dlpack_versioned,
        version, set_num_threads, num_threads, live_tensor_count
 
-const libstride = get(ENV, "STRIDE_LIBRARY", "libstride")
-const MAX_DIMS = 25
+# Note [Loading the library at run time]
+# Every ccall names the library by its SONAME (libstride.so.<ST_VERSION_MAJOR>),
+# a constant, as ccall needs. __init__ runs when the module is loaded, after any
+# precompilation, and dlopens the file ENV["STRIDE_LIBRARY"] names, if set:
+# the dynamic loader then answers every later dlopen of that SONAME, the
+# ccalls' included, with the library already loaded. Without the variable
+# the loader's own search path finds it (LD_LIBRARY_PATH, ldconfig's cache).
+const libstride = "libstride.so.0"
+const LIBRARY_PATH = Ref("")
+
+function __init__()
+    path = get(ENV, "STRIDE_LIBRARY", "")
+    handle = Libdl.dlopen(isempty(path) ? libstride : path, Libdl.RTLD_LAZY | Libdl.RTLD_GLOBAL; throw_error=false)
+    if handle === nothing
+        where = isempty(path) ? "$libstride on the loader path" : "STRIDE_LIBRARY=$path"
+        @warn "Stride: cannot load $where; set STRIDE_LIBRARY to libstride.so or put its folder on LD_LIBRARY_PATH"
+        return
+    end
+    LIBRARY_PATH[] = Libdl.dlpath(handle)
+end
+
+"""The file of the loaded libstride."""
+library_path() = LIBRARY_PATH[]
 
 # ---- the C types --------------------------------------------------------------
 
@@ -79,6 +108,11 @@ const JULIA_DTYPES = Dict{DataType,DType}(
     Float16 => FLOAT16, Float32 => FLOAT32, Float64 => FLOAT64,
     ComplexF32 => COMPLEX64, ComplexF64 => COMPLEX128)
 
+"""The Julia type of a dtype's elements; Float32 for BFLOAT16, which Base lacks (its values are exact in Float32)."""
+julia_type(d::DType) = d == BFLOAT16 ? Float32 : only(k for (k, v) in JULIA_DTYPES if v == d)
+stride_dtype(::Type{T}) where {T} =
+    haskey(JULIA_DTYPES, T) ? JULIA_DTYPES[T] : throw(ArgumentError("no stride dtype for $T"))
+
 # ---- errors -------------------------------------------------------------------
 
 struct StrideError <: Exception
@@ -136,16 +170,41 @@ end
 
 dims64(v) = Int64[Int64(x) for x in v]
 
-# ---- making tensors -------------------------------------------------------------
-
-"""An uninitialized row-major tensor (in stride's order: the last dim moves fastest)."""
-function empty_tensor(shape; dtype::DType=FLOAT32, device::Device=Device(CPU))
-    s = dims64(shape)
-    newtensor(out -> ccall((:st_tensor_create, libstride), Int32,
-                           (Ptr{Int64}, Int32, Int32, StDevice, Ref{StTensor}),
-                           s, Int32(length(s)), Int32(dtype), stdevice(device), out))
+# Note [Dims are 1-based]
+# Julia numbers dims and indices from 1; the C API from 0. Every dim and
+# index crosses through cdim/cdims/cindex, which check the Julia range (so
+# that 0 never turns into the C API's -1, "the last dim") and subtract 1.
+# tools/check_julia_ccalls.py checks that every dim argument of a ccall does.
+function cdim(t::Tensor, d::Integer; extra::Integer=0)
+    n = ndims(t) + extra
+    1 <= d <= n || throw(ArgumentError("dim $d is out of range 1:$n"))
+    return Int32(d - 1)
+end
+cdims(t::Tensor, ds) = Int32[cdim(t, d) for d in ds]
+function cindex(t::Tensor, d::Integer, i::Integer)
+    n = size(t, d)
+    1 <= i <= n || throw(BoundsError(1:n, i))
+    return Int64(i - 1)
 end
 
+# ---- making tensors -------------------------------------------------------------
+
+"""
+    Tensor(undef, dtype, dims...; device=Device(CPU))
+
+An uninitialized column-major tensor (the first dim moves fastest), as a Julia `Array`.
+"""
+function Tensor(::UndefInitializer, dt::DType, dims::Integer...; device::Device=Device(CPU))
+    # Row-major in the reversed sizes, then the dims reversed: column-major.
+    s = reverse(dims64(dims))
+    rowmajor = newtensor(out -> ccall((:st_tensor_create, libstride), Int32,
+                                      (Ptr{Int64}, Int32, Int32, StDevice, Ref{StTensor}),
+                                      s, Int32(length(s)), Int32(dt), stdevice(device), out))
+    return permutedims(rowmajor, length(s):-1:1)
+end
+Tensor(::UndefInitializer, dt::DType, dims::Tuple; kw...) = Tensor(undef, dt, dims...; kw...)
+
+"""A tensor with any strides (in elements, >= 0), in Julia's dim order."""
 function empty_strided(shape, strides; dtype::DType=FLOAT32, device::Device=Device(CPU))
     s, st = dims64(shape), dims64(strides)
     length(s) == length(st) || throw(ArgumentError("$(length(s)) sizes but $(length(st)) strides"))
@@ -154,10 +213,12 @@ function empty_strided(shape, strides; dtype::DType=FLOAT32, device::Device=Devi
                            s, st, Int32(length(s)), Int32(dtype), stdevice(device), out))
 end
 
-function empty_like(t::Tensor, fmt::MemoryFormat=PRESERVE)
+"""An uninitialized tensor of `t`'s size, dtype and device, in `t`'s stride order."""
+Base.similar(t::Tensor) =
     newtensor(out -> ccall((:st_tensor_create_like, libstride), Int32,
-                           (StTensor, Int32, Ref{StTensor}), t.h, Int32(fmt), out))
-end
+                           (StTensor, Int32, Ref{StTensor}), t.h, Int32(PRESERVE), out))
+Base.similar(t::Tensor, dt::DType, dims::Dims=size(t)) = Tensor(undef, dt, dims...; device=device(t))
+Base.similar(t::Tensor, ::Type{T}, dims::Dims=size(t)) where {T} = similar(t, stride_dtype(T), dims)
 
 # Arrays wrapped by from_array stay here until the library lets go of them.
 const KEPT = Dict{UInt,Any}()
@@ -173,13 +234,14 @@ end
 
 """
     from_array(A)
+    Tensor(A)
 
 A tensor over the memory of the Julia array `A`, without copying, with
-`A`'s own dims and strides (column-major: the first dim moves fastest).
-`A` is kept alive until the last tensor using it is released.
+`A`'s own size and strides. `A` is kept alive until the last tensor using
+it is released.
 """
 function from_array(A::StridedArray{T}) where {T}
-    haskey(JULIA_DTYPES, T) || throw(ArgumentError("no stride dtype for $T"))
+    dt = stride_dtype(T)
     s = dims64(size(A))
     st = dims64(strides(A))
     token = lock(KEPT_LOCK) do
@@ -193,7 +255,7 @@ function from_array(A::StridedArray{T}) where {T}
             return newtensor(out -> ccall((:st_tensor_from_data, libstride), Int32,
                                           (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Int32, Int32, StDevice,
                                            Ptr{Cvoid}, Ptr{Cvoid}, Ref{StTensor}),
-                                          pointer(A), s, st, Int32(length(s)), Int32(JULIA_DTYPES[T]),
+                                          pointer(A), s, st, Int32(length(s)), Int32(dt),
                                           StDevice(Int32(CPU), 0), deleter, Ptr{Cvoid}(token), out))
         end
     catch
@@ -204,6 +266,7 @@ function from_array(A::StridedArray{T}) where {T}
         rethrow()
     end
 end
+Tensor(A::StridedArray) = from_array(A)
 
 # ---- metadata -----------------------------------------------------------------
 
@@ -214,17 +277,23 @@ function Base.ndims(t::Tensor)
 end
 
 function Base.size(t::Tensor)
-    buf = zeros(Int64, MAX_DIMS)
-    check(ccall((:st_tensor_sizes, libstride), Int32, (StTensor, Ptr{Int64}, Int32), t.h, buf, Int32(MAX_DIMS)))
-    return Tuple(buf[1:ndims(t)])
+    n = ndims(t)
+    buf = zeros(Int64, max(n, 1))
+    check(ccall((:st_tensor_sizes, libstride), Int32, (StTensor, Ptr{Int64}, Int32), t.h, buf, Int32(n)))
+    return Tuple(buf[1:n])
 end
+Base.size(t::Tensor, d::Integer) = size(t)[d]
 
-"""Strides in elements, any sign, in stride's dim order."""
+"""Strides in elements, any sign."""
 function Base.strides(t::Tensor)
-    buf = zeros(Int64, MAX_DIMS)
-    check(ccall((:st_tensor_strides, libstride), Int32, (StTensor, Ptr{Int64}, Int32), t.h, buf, Int32(MAX_DIMS)))
-    return Tuple(buf[1:ndims(t)])
+    n = ndims(t)
+    buf = zeros(Int64, max(n, 1))
+    check(ccall((:st_tensor_strides, libstride), Int32, (StTensor, Ptr{Int64}, Int32), t.h, buf, Int32(n)))
+    return Tuple(buf[1:n])
 end
+Base.stride(t::Tensor, d::Integer) = strides(t)[d]
+Base.length(t::Tensor) = numel(t)
+Base.eltype(t::Tensor) = julia_type(dtype(t))
 
 function dtype(t::Tensor)
     d = Ref{Int32}(0)
@@ -255,14 +324,16 @@ function data_ptr(t::Tensor)
     check(ccall((:st_tensor_data_ptr, libstride), Int32, (StTensor, Ref{Ptr{Cvoid}}), t.h, p))
     return p[]
 end
+Base.pointer(t::Tensor) = data_ptr(t)
 
+"""Whether `t` is laid out as `fmt` says; CONTIGUOUS is stride's row-major order (the last dim fastest)."""
 function is_contiguous(t::Tensor, fmt::MemoryFormat=CONTIGUOUS)
     r = Ref{Int32}(0)
     check(ccall((:st_tensor_is_contiguous, libstride), Int32, (StTensor, Int32, Ref{Int32}), t.h, Int32(fmt), r))
     return r[] != 0
 end
 
-# ---- views (dims are 0-based, as in the C API; -1 is the last) -----------------
+# ---- views (no copy; 1-based dims and indices, see Note [Dims are 1-based]) ----
 
 function as_strided(t::Tensor, shape, strides, offset::Integer=0)
     s, st = dims64(shape), dims64(strides)
@@ -272,76 +343,126 @@ function as_strided(t::Tensor, shape, strides, offset::Integer=0)
                            t.h, s, st, Int32(length(s)), Int64(offset), out))
 end
 
-function permute(t::Tensor, dims)
-    d = Int32[Int32(x) for x in dims]
+"""Dim `i` of the result is dim `perm[i]` of `t`: a view, unlike Base's `permutedims` of an Array."""
+Base.permutedims(t::Tensor, perm) =
     newtensor(out -> ccall((:st_permute, libstride), Int32, (StTensor, Ptr{Int32}, Int32, Ref{StTensor}),
-                           t.h, d, Int32(length(d)), out))
+                           t.h, cdims(t, perm), Int32(length(perm)), out))
+
+"""The two dims of a matrix swapped (a view)."""
+function Base.transpose(t::Tensor)
+    ndims(t) == 2 || throw(ArgumentError("transpose needs a 2-d tensor; use permutedims"))
+    newtensor(out -> ccall((:st_transpose, libstride), Int32, (StTensor, Int32, Int32, Ref{StTensor}),
+                           t.h, cdim(t, 1), cdim(t, 2), out))
 end
 
-transpose_dims(t::Tensor, d0::Integer, d1::Integer) =
-    newtensor(out -> ccall((:st_transpose, libstride), Int32, (StTensor, Int32, Int32, Ref{StTensor}),
-                           t.h, Int32(d0), Int32(d1), out))
-
-slice(t::Tensor, dim::Integer, start::Integer, stop::Integer, step::Integer=1) =
-    newtensor(out -> ccall((:st_slice, libstride), Int32, (StTensor, Int32, Int64, Int64, Int64, Ref{StTensor}),
-                           t.h, Int32(dim), Int64(start), Int64(stop), Int64(step), out))
-
-select(t::Tensor, dim::Integer, index::Integer) =
+"""Index `i` of dim `d`, which the result drops (a view)."""
+Base.selectdim(t::Tensor, d::Integer, i::Integer) =
     newtensor(out -> ccall((:st_select, libstride), Int32, (StTensor, Int32, Int64, Ref{StTensor}),
-                           t.h, Int32(dim), Int64(index), out))
+                           t.h, cdim(t, d), cindex(t, d, i), out))
 
+"""Indices `r` (a range of positive step) of dim `d` (a view)."""
+function Base.selectdim(t::Tensor, d::Integer, r::AbstractRange{<:Integer})
+    step(r) >= 1 || throw(ArgumentError("selectdim takes a range of positive step, not $r"))
+    isempty(r) || (cindex(t, d, first(r)); cindex(t, d, last(r)))
+    newtensor(out -> ccall((:st_slice, libstride), Int32, (StTensor, Int32, Int64, Int64, Int64, Ref{StTensor}),
+                           t.h, cdim(t, d), Int64(first(r) - 1), Int64(isempty(r) ? first(r) - 1 : last(r)),
+                           Int64(step(r)), out))
+end
+
+"""`t` broadcast to `shape` (dims of size 1 repeated with stride 0, new leading dims)."""
 function expand(t::Tensor, shape)
     s = dims64(shape)
     newtensor(out -> ccall((:st_expand, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
                            t.h, s, Int32(length(s)), out))
 end
 
-unsqueeze(t::Tensor, dim::Integer) =
-    newtensor(out -> ccall((:st_unsqueeze, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(dim), out))
+"""A new dim of size 1 at position `d` (1 to ndims(t) + 1)."""
+unsqueeze(t::Tensor, d::Integer) =
+    newtensor(out -> ccall((:st_unsqueeze, libstride), Int32, (StTensor, Int32, Ref{StTensor}),
+                           t.h, cdim(t, d; extra=1), out))
 
-squeeze(t::Tensor, dim::Integer) =
-    newtensor(out -> ccall((:st_squeeze, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(dim), out))
-
-flip(t::Tensor, dim::Integer) =
-    newtensor(out -> ccall((:st_flip, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(dim), out))
-
-"""The same elements with a new shape, without copying (`st_view`)."""
-function view_as(t::Tensor, shape)
-    s = dims64(shape)
-    newtensor(out -> ccall((:st_view, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
-                           t.h, s, Int32(length(s)), out))
+"""The dims `dims` (each of size 1) dropped (a view)."""
+function Base.dropdims(t::Tensor; dims)
+    for d in sort(collect(Int, dims); rev=true)  # the later dims first: the earlier keep their numbers
+        size(t, d) == 1 || throw(ArgumentError("dropdims: dim $d has size $(size(t, d)), not 1"))
+        t = newtensor(out -> ccall((:st_squeeze, libstride), Int32, (StTensor, Int32, Ref{StTensor}),
+                                   t.h, cdim(t, d), out))
+    end
+    return t
 end
 
-"""A view when the strides allow one, else a contiguous copy (`st_reshape`)."""
-function reshape_as(t::Tensor, shape)
-    s = dims64(shape)
-    newtensor(out -> ccall((:st_reshape, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
-                           t.h, s, Int32(length(s)), out))
+"""The order along `dims` reversed: a view with negative strides, unlike Base's copy of an Array."""
+function Base.reverse(t::Tensor; dims)
+    for d in dims
+        t = newtensor(out -> ccall((:st_flip, libstride), Int32, (StTensor, Int32, Ref{StTensor}),
+                                   t.h, cdim(t, d), out))
+    end
+    return t
 end
+
+# Note [Column-major reshape]
+# Julia reshapes in column-major order; the C API in row-major order. The
+# column-major order of t is the row-major order of t with its dims reversed,
+# so a Julia reshape is: reverse the dims, reshape to the reversed sizes in
+# C, reverse the dims back. All three are views when the strides allow.
+function reshaped(t::Tensor, dims, fn::Symbol)
+    s = reverse(dims64(dims))
+    r = permutedims(t, ndims(t):-1:1)
+    c = if fn === :view
+        newtensor(out -> ccall((:st_view, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
+                               r.h, s, Int32(length(s)), out))
+    else
+        newtensor(out -> ccall((:st_reshape, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
+                               r.h, s, Int32(length(s)), out))
+    end
+    return permutedims(c, length(s):-1:1)
+end
+
+"""The same elements in Julia's (column-major) order with a new size: a view when the strides allow, else a copy."""
+Base.reshape(t::Tensor, dims::Dims) = reshaped(t, dims, :reshape)
+Base.reshape(t::Tensor, dims::Integer...) = reshape(t, Dims(dims))
+
+"""As `reshape`, but never a copy: ST_ERROR_SHAPE_MISMATCH when the strides do not allow a view (see st_view)."""
+reshape_view(t::Tensor, dims) = reshaped(t, dims, :view)
 
 # ---- operators ------------------------------------------------------------------
 
+"""`t` itself (another reference) when already laid out as `fmt`, else a copy; CONTIGUOUS is row-major."""
 contiguous(t::Tensor, fmt::MemoryFormat=CONTIGUOUS) =
     newtensor(out -> ccall((:st_contiguous, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(fmt), out))
 
+"""A copy in new memory, laid out as `fmt` (PRESERVE: `t`'s stride order)."""
 clone(t::Tensor, fmt::MemoryFormat=PRESERVE) =
     newtensor(out -> ccall((:st_clone, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(fmt), out))
+Base.copy(t::Tensor) = clone(t)
 
-"""Writes `src`, broadcast to `dst`'s shape and converted to its dtype, into `dst`."""
-function copy_from!(dst::Tensor, src::Tensor; non_blocking::Bool=false)
-    check(ccall((:st_copy, libstride), Int32, (StTensor, StTensor, Int32), dst.h, src.h, Int32(non_blocking)))
+"""Writes `src`, broadcast to `dst`'s size and converted to its dtype, into `dst`."""
+function Base.copyto!(dst::Tensor, src::Tensor)
+    check(ccall((:st_copy, libstride), Int32, (StTensor, StTensor, Int32), dst.h, src.h, Int32(0)))
     return dst
 end
+Base.copyto!(dst::Tensor, src::StridedArray) = copyto!(dst, from_array(src))
+function Base.copyto!(dst::StridedArray, src::Tensor)
+    copyto!(from_array(dst), src)
+    return dst
+end
+
+"""A Julia `Array` holding a copy of the values (BFLOAT16 as Float32)."""
+Base.Array(t::Tensor) = copyto!(Array{eltype(t)}(undef, size(t)), t)
+Base.collect(t::Tensor) = Array(t)
 
 to(t::Tensor, dt::DType, dev::Device=device(t), fmt::MemoryFormat=PRESERVE) =
     newtensor(out -> ccall((:st_to, libstride), Int32, (StTensor, Int32, StDevice, Int32, Ref{StTensor}),
                            t.h, Int32(dt), stdevice(dev), Int32(fmt), out))
 
-function fill_value!(t::Tensor, value::Real)
+"""Writes `value`, converted to `t`'s dtype, into every element."""
+function Base.fill!(t::Tensor, value::Real)
+    iszero(value) && return zero!(t)
     check(ccall((:st_fill, libstride), Int32, (StTensor, Cdouble), t.h, Float64(value)))
     return t
 end
 
+"""Writes zero into every element (any dtype, complex included)."""
 function zero!(t::Tensor)
     check(ccall((:st_zero, libstride), Int32, (StTensor,), t.h))
     return t
@@ -434,12 +555,24 @@ end
 """The library's table of function pointers (`st_api`) for `version`, or C_NULL when the library is older."""
 get_api(version::Integer=1) = ccall((:st_get_api, libstride), Ptr{Cvoid}, (UInt32,), UInt32(version))
 
+# ---- printing -------------------------------------------------------------------
+
+function Base.summary(io::IO, t::Tensor)
+    print(io, join(size(t), "×"), ndims(t) == 1 ? "-element " : " ", "Stride.Tensor ", dtype(t))
+    device(t) == Device(CPU) || print(io, " on ", device(t).type, ":", device(t).index)
+end
+
+"""The values, as Julia shows an `Array` of them (a copy: `Array(t)`)."""
 function Base.show(io::IO, t::Tensor)
-    if t.h.id == 0
-        print(io, "Stride.Tensor(released)")
-    else
-        print(io, "Stride.Tensor(size=", size(t), ", strides=", strides(t), ", dtype=", dtype(t), ")")
-    end
+    t.h.id == 0 && return print(io, "Stride.Tensor(released)")
+    show(io, Array(t))
+end
+
+function Base.show(io::IO, ::MIME"text/plain", t::Tensor)
+    t.h.id == 0 && return print(io, "Stride.Tensor(released)")
+    summary(io, t)
+    println(io, ", strides ", strides(t), ":")
+    Base.print_array(IOContext(io, :compact => true, :limit => true), Array(t))
 end
 
 end # module

@@ -6,40 +6,66 @@ using Test
 using Stride
 
 @testset "Stride" begin
-    t = empty_tensor((2, 3); dtype=Stride.INT16)
+    t = Tensor(undef, Stride.INT16, 2, 3)
     @test size(t) == (2, 3)
-    @test strides(t) == (3, 1)
+    @test strides(t) == (1, 2)                       # column-major, as a Julia Array
     @test dtype(t) == Stride.INT16
-    @test numel(t) == 6
-    @test is_contiguous(t)
+    @test length(t) == 6
+    @test eltype(t) == Int16
+    @test size(similar(t)) == (2, 3) && strides(similar(t)) == (1, 2)
+    @test dtype(similar(t, Float64)) == Stride.FLOAT64
 
     A = reshape(collect(Float64, 1:12), 3, 4)      # column-major: strides (1, 3)
-    a = from_array(A)
+    a = Tensor(A)
     @test strides(a) == (1, 3)
     @test data_ptr(a) == pointer(A)
-    r = flip(a, 1)                                   # dims are 0-based, as in the C API
+    @test Array(a) == A
+    r = reverse(a; dims=2)                           # dims are 1-based
     @test strides(r) == (1, -3)
-    @test unsafe_load(Ptr{Float64}(data_ptr(r))) == A[1, 4]
+    @test Array(r) == reverse(A; dims=2)
+    @test Array(permutedims(a, (2, 1))) == permutedims(A, (2, 1))
+    @test Array(transpose(a)) == permutedims(A, (2, 1))
+    @test Array(selectdim(a, 2, 3)) == A[:, 3]
+    @test Array(selectdim(a, 1, 1:2:3)) == A[1:2:3, :]
+    @test Array(reshape(a, 4, 3)) == reshape(A, 4, 3)
+    @test Array(reshape(permutedims(a, (2, 1)), 2, 6)) == reshape(permutedims(A, (2, 1)), 2, 6)
+    @test size(dropdims(unsqueeze(a, 1); dims=1)) == (3, 4)
+    @test_throws ArgumentError selectdim(a, 3, 1)     # no dim 3
+    @test_throws BoundsError selectdim(a, 1, 0)       # index 0 is not the last one
 
     err = try
-        select(a, 0, 7)
+        Stride.as_strided(a, (3, 4), (1, 3), 1)       # past the end of A
         nothing
     catch e
         e
     end
     @test err isa StrideError
     @test err.name == "ST_ERROR_OUT_OF_BOUNDS"
-    @test occursin("st_select", err.message)
+    @test occursin("st_as_strided", err.message)
+
+    b = similar(a, Float32)
+    copyto!(b, a)                                    # converts float64 to float32
+    @test Array(b) == Float32.(A)
+    fill!(b, 2.5)
+    @test all(==(2.5f0), Array(b))
+    fill!(b, 0)
+    @test all(iszero, Array(b))
+    B = zeros(Float32, 3, 4)
+    copyto!(B, r)
+    @test B == Float32.(reverse(A; dims=2))
+    @test occursin("3×4 Stride.Tensor FLOAT64", sprint(show, MIME"text/plain"(), a))
+    @test sprint(show, a) == sprint(show, A)
 
     release!(t)
     @test_throws StrideError size(t)
+    @test sprint(show, t) == "Stride.Tensor(released)"
 
     m = to_dlpack(a)
-    b = from_dlpack(m)
-    @test data_ptr(b) == data_ptr(a)
-    @test strides(b) == strides(a)
+    c = from_dlpack(m)
+    @test data_ptr(c) == data_ptr(a)
+    @test strides(c) == strides(a)
 
-    c = contiguous(a)
-    @test strides(c) == (4, 1)
-    @test unsafe_load(Ptr{Float64}(data_ptr(c)), 2) == A[1, 2]
+    @test strides(contiguous(a)) == (4, 1)           # stride's CONTIGUOUS is row-major
+    @test Array(copy(r)) == reverse(A; dims=2)
+    @test Stride.library_path() != ""
 end

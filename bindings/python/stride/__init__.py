@@ -1,14 +1,14 @@
 """stride: strided tensors from libstride, through ctypes.
 
-    import numpy as np, stride
-    a = np.arange(12, dtype=np.float32).reshape(3, 4)
-    t = stride.from_numpy(a)          # zero-copy
-    v = t.transpose(0, 1)[::-1]       # views, negative strides included
-    np.asarray(v)                     # zero-copy back to NumPy
-    stride.from_dlpack(torch_tensor)  # and DLPack with any framework
+    import stride
+    t = stride.tensor([[1.5, 2, 3], [4, 5, 6]])   # a copy, float32
+    print(t.T.flip(0))                            # views, negative strides included
+    t.to("float16").tolist()                      # conversions by the library's rules
+    stride.from_numpy(array); stride.from_dlpack(torch_tensor)   # zero-copy
+    numpy.asarray(t); torch.from_dlpack(t)                       # and back
 
-The library is found at $STRIDE_LIBRARY, in $STRIDE_LIB_DIR, or on the
-system's search path.
+The library is the file $STRIDE_LIBRARY names, else the copy bundled with
+this package, else libstride.so.0 from the system's loader path.
 """
 
 from ._errors import (DeviceFailureError, DeviceUnavailableError, InternalError, InvalidArgumentError,
@@ -17,8 +17,9 @@ from ._errors import (DeviceFailureError, DeviceUnavailableError, InternalError,
 from ._numpy import from_numpy
 from ._runtime import (cuda_device_count, cuda_set_stream, cuda_synchronize, get_num_threads, set_cpu_allocator,
                        set_num_threads, set_parallel_for, set_trace_callback, version, version_string)
-from ._tensor import Tensor, as_tensor, empty, empty_like, empty_strided, from_dlpack
-from ._types import CPU as cpu, Device, DeviceType, DType, MemoryFormat, device
+from ._tensor import (Tensor, arange, as_tensor, empty, empty_like, empty_strided, from_dlpack, full,
+                      live_tensor_count, tensor, zeros)
+from ._types import CPU as cpu, Device, DeviceType, DType, MemoryFormat, device, dtype
 
 bool_ = DType.BOOL
 uint8 = DType.UINT8

@@ -11,6 +11,7 @@ import ctypes
 from ._lib import lib, st_tensor
 
 READ_ONLY = 1  # DLPACK_FLAG_BITMASK_READ_ONLY
+IS_COPIED = 2  # DLPACK_FLAG_BITMASK_IS_COPIED
 CLASSIC = b"dltensor"
 VERSIONED = b"dltensor_versioned"
 USED_CLASSIC = b"used_dltensor"
@@ -104,10 +105,12 @@ def is_capsule(obj):
     return type(obj).__name__ == "PyCapsule"
 
 
-def export_capsule(handle, versioned):
-    """A new DLPack capsule over the tensor `handle` (a st_tensor)."""
+def export_capsule(handle, versioned, copied=False):
+    """A new DLPack capsule over the tensor `handle` (a st_tensor); `copied` sets the versioned IS_COPIED flag."""
     out = ctypes.c_void_p()
     lib.call("st_to_dlpack_versioned" if versioned else "st_to_dlpack", handle, ctypes.byref(out))
+    if versioned and copied:
+        ctypes.cast(out.value, ctypes.POINTER(DLManagedTensorVersioned)).contents.flags |= IS_COPIED
     try:
         return _capsule_new(out.value, VERSIONED if versioned else CLASSIC, _destroy_unused_capsule)
     except BaseException:

@@ -1,16 +1,19 @@
 """Loading libstride and declaring its C functions for ctypes.
 
-The library is found, in this order, at $STRIDE_LIBRARY (a file), in
-$STRIDE_LIB_DIR (a folder holding libstride.so), or by the system's
-search (ctypes.util.find_library).
+The library is, in this order: the file $STRIDE_LIBRARY names (an
+override); the copy bundled into this package when it was installed
+(pip bundles one, see setup.py); else libstride.so.0 from the system's
+loader path (LD_LIBRARY_PATH, the ldconfig cache, /usr/lib, ...).
+SIGNATURES mirrors include/stride.h; tests/test_header.py checks it there.
 """
 
 import ctypes
-import ctypes.util
 import os
 
 from . import _errors
 
+# The SONAME: libstride.so.<ST_VERSION_MAJOR> (checked by tests/test_header.py).
+SONAME = "libstride.so.0"
 
 class st_tensor(ctypes.Structure):
     _fields_ = [("id", ctypes.c_uint64)]
@@ -87,23 +90,34 @@ SIGNATURES = {
     "st_cuda_device_count": (_status, [_P(_i32)]),
     "st_cuda_set_stream": (_status, [_i32, _vp]),
     "st_cuda_synchronize": (_status, [_i32]),
+    "st_live_tensor_count": (_status, [_P(_i64)]),
     "st_to_dlpack": (_status, [st_tensor, _P(_vp)]),
     "st_from_dlpack": (_status, [_vp, _P(st_tensor)]),
     "st_to_dlpack_versioned": (_status, [st_tensor, _P(_vp)]),
     "st_from_dlpack_versioned": (_status, [_vp, _P(st_tensor)]),
+    "st_get_api": (_vp, [_u32]),
 }
 
-def _find_library():
-    path = os.environ.get("STRIDE_LIBRARY")
-    if path:
-        return path
-    folder = os.environ.get("STRIDE_LIB_DIR")
-    if folder:
-        return os.path.join(folder, "libstride.so")
-    found = ctypes.util.find_library("stride")
-    if found:
-        return found
-    raise ImportError("libstride not found: set STRIDE_LIBRARY to the library file or STRIDE_LIB_DIR to its folder")
+def _candidates():
+    """(path, where it came from) of the library to load."""
+    override = os.environ.get("STRIDE_LIBRARY")
+    if override:
+        return override, "$STRIDE_LIBRARY"
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), SONAME)
+    if os.path.exists(bundled):
+        return bundled, "the copy bundled with the package"
+    return SONAME, "the system's loader path"
+
+
+def _load():
+    path, origin = _candidates()
+    try:
+        return _Library(path)
+    except OSError as e:
+        raise ImportError(
+            f"stride: cannot load libstride from {origin} ({e}). Reinstall the package from a stride "
+            f"checkout (pip bundles the library), put an installed stride's lib folder on the loader path, "
+            f"or set STRIDE_LIBRARY to the library file.") from None
 
 
 class _Library:
@@ -130,6 +144,6 @@ class _Library:
         self.check(getattr(self, name)(*args))
 
 
-lib = _Library(_find_library())
+lib = _load()
 
 CPU_DEVICE = st_device(1, 0)

@@ -11,7 +11,7 @@ import threading
 from . import _dlpack
 from ._lib import CPU_DEVICE, lib, st_deleter, st_tensor
 from ._tensor import Tensor
-from ._types import dtype_from_numpy
+from ._types import dlpack_code, dtype_from_numpy
 
 _alive = {}
 _tokens = itertools.count(1)
@@ -85,7 +85,7 @@ def from_numpy(a):
     t.data = data
     t.device.device_type, t.device.device_id = 1, 0
     t.ndim = n
-    t.dtype.code, t.dtype.bits, t.dtype.lanes = _dlpack_code(dtype), item * 8, 1
+    t.dtype.code, t.dtype.bits, t.dtype.lanes = dlpack_code(dtype), item * 8, 1
     t.shape = ctypes.cast(sizes, ctypes.POINTER(ctypes.c_int64))
     t.strides = ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64))
     m.manager_ctx = token = _keep((a, m, sizes, strides))
@@ -96,16 +96,3 @@ def from_numpy(a):
         raise
     return Tensor._adopt(out)
 
-
-def _dlpack_code(dtype):
-    from ._types import DType
-
-    if dtype == DType.BOOL:
-        return 6
-    if dtype == DType.UINT8:
-        return 1
-    if dtype in (DType.INT8, DType.INT16, DType.INT32, DType.INT64):
-        return 0
-    if dtype in (DType.COMPLEX64, DType.COMPLEX128):
-        return 5
-    return 2  # float16/32/64: NumPy has no bfloat16

@@ -3,6 +3,7 @@
 import ctypes
 import threading
 
+from ._args import i32
 from ._lib import lib, st_alloc_fn, st_allocator, st_free_fn, st_parallel_for_fn, st_trace_fn
 
 # Callbacks handed to the library must outlive every use of them: a storage
@@ -16,6 +17,11 @@ def _hold(*objs):
         _installed.extend(objs)
 
 
+def _callable(fn, what):
+    if not callable(fn):
+        raise TypeError(f"{what} must be callable, not {type(fn).__name__}")
+
+
 def version():
     """The loaded library's version as (major, minor, patch)."""
     v = lib.st_version()
@@ -27,7 +33,7 @@ def version_string():
 
 
 def set_num_threads(n):
-    lib.call("st_set_num_threads", n)
+    lib.call("st_set_num_threads", i32(n, "set_num_threads: n"))
 
 
 def get_num_threads():
@@ -45,6 +51,8 @@ def set_cpu_allocator(alloc=None, free=None):
         return
     if alloc is None or free is None:
         raise ValueError("give both alloc and free, or neither")
+    _callable(alloc, "set_cpu_allocator: alloc")
+    _callable(free, "set_cpu_allocator: free")
 
     def c_alloc(ctx, nbytes, alignment):
         try:
@@ -73,6 +81,7 @@ def set_parallel_for(fn=None):
     if fn is None:
         lib.call("st_set_parallel_for", st_parallel_for_fn(), None)
         return
+    _callable(fn, "set_parallel_for: fn")
 
     def c_parallel_for(ctx, n, grain, task, task_ctx):
         fn(n, grain, lambda begin, end: task(task_ctx, begin, end))
@@ -87,6 +96,7 @@ def set_trace_callback(fn=None):
     if fn is None:
         lib.call("st_set_trace_callback", st_trace_fn(), None)
         return
+    _callable(fn, "set_trace_callback: fn")
 
     def c_trace(ctx, name, ns):
         fn(name.decode(), ns)
@@ -105,8 +115,10 @@ def cuda_device_count():
 
 def cuda_set_stream(device, stream):
     """Uses the cudaStream_t `stream` (an address; 0 or None = default) on `device` for this thread."""
-    lib.call("st_cuda_set_stream", device, stream or None)
+    if stream is not None and not isinstance(stream, int):
+        raise TypeError(f"cuda_set_stream: stream must be an address (int) or None, not {type(stream).__name__}")
+    lib.call("st_cuda_set_stream", i32(device, "cuda_set_stream: device"), stream or None)
 
 
 def cuda_synchronize(device=0):
-    lib.call("st_cuda_synchronize", device)
+    lib.call("st_cuda_synchronize", i32(device, "cuda_synchronize: device"))

@@ -1,27 +1,23 @@
 """The Tensor class: one reference to a libstride tensor handle."""
 
 import ctypes
+import itertools
 import operator
 import sys
 
-from . import _dlpack
+from . import _dlpack, _format
+from ._errors import StrideError
+from ._args import dim as _dim, dims as _dims, i64 as _i64, i64s as _i64s, shape_args as _shape_args
 from ._lib import lib, st_device, st_tensor
-from ._types import CPU, Device, DeviceType, DType, MemoryFormat, device as _device, typestr
-
+from ._types import (CPU, Device, DeviceType, DType, MemoryFormat, device as _device, dtype as _dtype,
+                     is_device_like, memory_format as _memory_format, typestr)
 
 _NO_ELEMENTS = (ctypes.c_longdouble * 1)()
 
-
-def _i64s(values):
-    values = [operator.index(v) for v in values]
-    return (ctypes.c_int64 * len(values))(*values), len(values)
-
-
-def _shape_args(shape):
-    """Sizes given as one sequence or as separate ints, as NumPy and PyTorch take them."""
-    if len(shape) == 1 and not isinstance(shape[0], int) and hasattr(shape[0], "__len__"):
-        return tuple(shape[0])
-    return shape
+# The dtype Python numbers of each kind travel through, and the ctypes type
+# that reads it: every value of the kind is exact in it.
+_CARRIER = {"b": (DType.BOOL, ctypes.c_bool), "u": (DType.INT64, ctypes.c_int64), "i": (DType.INT64, ctypes.c_int64),
+            "f": (DType.FLOAT64, ctypes.c_double), "c": (DType.COMPLEX128, ctypes.c_double)}
 
 
 class Tensor:
@@ -35,7 +31,7 @@ class Tensor:
     __slots__ = ("_h", "__weakref__")
 
     def __init__(self):
-        raise TypeError("make tensors with stride.empty, stride.from_numpy or stride.from_dlpack")
+        raise TypeError("make tensors with stride.tensor, stride.empty, stride.from_numpy or stride.from_dlpack")
 
     @classmethod
     def _adopt(cls, handle):
@@ -85,16 +81,17 @@ class Tensor:
         return out.value
 
     def _dims(self, fn):
-        buf = (ctypes.c_int64 * 25)()
-        lib.call(fn, self._h, buf, 25)
-        return tuple(buf[: self.ndim])
+        n = self.ndim
+        buf = (ctypes.c_int64 * max(n, 1))()
+        lib.call(fn, self._h, buf, n)
+        return tuple(buf[:n])
 
     @property
     def shape(self):
         return self._dims("st_tensor_sizes")
 
     def size(self, dim=None):
-        return self.shape if dim is None else self.shape[dim]
+        return self.shape if dim is None else self._at(self.shape, dim, "size")
 
     @property
     def strides(self):
@@ -102,7 +99,14 @@ class Tensor:
         return self._dims("st_tensor_strides")
 
     def stride(self, dim=None):
-        return self.strides if dim is None else self.strides[dim]
+        return self.strides if dim is None else self._at(self.strides, dim, "stride")
+
+    @staticmethod
+    def _at(values, dim, fn):
+        d = _dim(dim, f"{fn}: dim")
+        if not -len(values) <= d < len(values):
+            raise IndexError(f"{fn}: dim {d} is out of range for a tensor of {len(values)} dims")
+        return values[d]
 
     @property
     def dtype(self):
@@ -113,6 +117,11 @@ class Tensor:
     @property
     def itemsize(self):
         return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes the elements take: numel() × itemsize (not counting gaps between strided elements)."""
+        return self.numel() * self.itemsize
 
     @property
     def device(self):
@@ -140,7 +149,7 @@ class Tensor:
 
     def is_contiguous(self, memory_format=MemoryFormat.CONTIGUOUS):
         out = ctypes.c_int32()
-        lib.call("st_tensor_is_contiguous", self._h, int(memory_format), ctypes.byref(out))
+        lib.call("st_tensor_is_contiguous", self._h, int(_memory_format(memory_format)), ctypes.byref(out))
         return bool(out.value)
 
     @property
@@ -154,28 +163,124 @@ class Tensor:
             raise TypeError("len() of a 0-d tensor")
         return shape[0]
 
+    # ---- values -----------------------------------------------------------
+
+    def _values(self, summarize=False):
+        """(values as Python numbers in row-major order, shown shape, which dims are summarized).
+
+        With `summarize`, a tensor of more than 1000 elements keeps 3 items
+        at each end of every longer dim (as NumPy prints it); only those are
+        converted and read.
+        """
+        shape = self.shape
+        dt = self.dtype
+        carrier, ctype = _CARRIER[dt.kind]
+        cut = [summarize and self.numel() > _format.THRESHOLD and n > 2 * _format.EDGE_ITEMS for n in shape]
+        shown = tuple(2 * _format.EDGE_ITEMS if c else n for c, n in zip(cut, shape))
+        out = empty(*shown, dtype=carrier)
+        # Each summarized dim splits into its leading and trailing items: one copy per combination.
+        halves = [((0, _format.EDGE_ITEMS, 0), (n - _format.EDGE_ITEMS, n, _format.EDGE_ITEMS)) if c else ((0, n, 0),)
+                  for c, n in zip(cut, shape)]
+        for pick in itertools.product(*halves):
+            src, dst = self, out
+            for d, (start, stop, at) in enumerate(pick):
+                if cut[d]:
+                    src = src.slice(d, start, stop)
+                    dst = dst.slice(d, at, at + stop - start)
+            dst.copy_(src)
+        count = out.numel() * (2 if dt.kind == "c" else 1)
+        raw = list((ctype * count).from_address(out.data_ptr)) if count else []
+        if dt.kind == "c":
+            raw = [complex(raw[i], raw[i + 1]) for i in range(0, count, 2)]
+        return raw, shown, cut
+
+    def tolist(self):
+        """The values as nested lists of Python numbers (a number for a 0-d tensor)."""
+        values, shape, _ = self._values()
+        return values[0] if not shape else _nest(values, shape)
+
+    def item(self):
+        """The one element as a Python number; ValueError unless the tensor has exactly one."""
+        n = self.numel()
+        if n != 1:
+            raise ValueError(f"item() needs a tensor of one element, not {n}")
+        return self._values()[0][0]
+
+    def _scalar(self, convert, what):
+        n = self.numel()
+        if n != 1:
+            raise TypeError(f"only a tensor of one element converts to {what}, not one of {n}")
+        return convert(self._values()[0][0])
+
+    def __float__(self):
+        if self.dtype.kind == "c":
+            raise TypeError("cannot convert a complex tensor to float")
+        return self._scalar(float, "float")
+
+    def __int__(self):
+        if self.dtype.kind == "c":
+            raise TypeError("cannot convert a complex tensor to int")
+        return self._scalar(int, "int")
+
+    def __complex__(self):
+        return self._scalar(complex, "complex")
+
+    def __index__(self):
+        if self.dtype.kind not in "biu":
+            raise TypeError(f"only an integer tensor is an index, not a {self.dtype} one")
+        return self._scalar(int, "an index")
+
+    def __bool__(self):
+        n = self.numel()
+        if n != 1:
+            raise ValueError(f"the truth value of a tensor of {n} elements is ambiguous")
+        return bool(self._values()[0][0])
+
+    def _text(self, separator, prefix="", suffix=""):
+        values, shown, cut = self._values(summarize=True)
+        dt = self.dtype
+        return _format.format_values(values, shown, cut, dt.kind, dt.itemsize, dt == DType.BFLOAT16, separator,
+                                     prefix, suffix)
+
     def __repr__(self):
         if not self._h.id:
             return "stride.Tensor(released)"
-        return (f"stride.Tensor(shape={self.shape}, strides={self.strides}, dtype={self.dtype}, "
-                f"device={self.device})")
+        prefix = "stride.tensor("
+        body = self._text(", ", prefix, ",")
+        if self.numel() == 0 and self.shape != (0,):
+            body = f"[], shape={self.shape}"
+        text = prefix + body + ","
+        extra = f"dtype=stride.{self.dtype}"
+        if self.device != CPU:
+            extra += f", device='{self.device}'"
+        last = len(text) - (text.rfind("\n") + 1)
+        spacer = "\n" + " " * len(prefix) if last + len(extra) + 2 > _format.LINE_WIDTH else " "
+        return text + spacer + extra + ")"
+
+    def __str__(self):
+        if not self._h.id:
+            return "stride.Tensor(released)"
+        text = self._text(" ")
+        if not self.shape and text.endswith("."):
+            text += "0"
+        return text
 
     # ---- views ------------------------------------------------------------
 
     def as_strided(self, size, stride, storage_offset=0):
-        sizes, n = _i64s(size)
-        strides, m = _i64s(stride)
+        sizes, n = _i64s(size, "as_strided: size")
+        strides, m = _i64s(stride, "as_strided: stride")
         if n != m:
-            raise ValueError(f"{n} sizes but {m} strides")
-        return self._new("st_as_strided", sizes, strides, n, storage_offset)
+            raise ValueError(f"as_strided: {n} sizes but {m} strides")
+        return self._new("st_as_strided", sizes, strides, n, _i64(storage_offset, "as_strided: storage_offset"))
 
     def permute(self, *dims):
-        dims = _shape_args(dims)
-        arr = (ctypes.c_int32 * len(dims))(*dims)
+        dims = _dims(_shape_args(dims), "permute: dims")
+        arr = (ctypes.c_int32 * max(len(dims), 1))(*dims)
         return self._new("st_permute", arr, len(dims))
 
     def transpose(self, dim0, dim1):
-        return self._new("st_transpose", dim0, dim1)
+        return self._new("st_transpose", _dim(dim0, "transpose: dim0"), _dim(dim1, "transpose: dim1"))
 
     @property
     def T(self):
@@ -184,36 +289,70 @@ class Tensor:
 
     def slice(self, dim, start=None, stop=None, step=1):
         """Elements start, start+step, … below stop along `dim`, Python's rules (step >= 1)."""
-        start = 0 if start is None else start
-        stop = sys.maxsize if stop is None else stop
-        return self._new("st_slice", dim, start, stop, step)
+        start = 0 if start is None else _i64(start, "slice: start", clamp=True)
+        stop = sys.maxsize if stop is None else _i64(stop, "slice: stop", clamp=True)
+        return self._new("st_slice", _dim(dim, "slice: dim"), start, stop, _i64(step, "slice: step", clamp=True))
 
     def select(self, dim, index):
-        return self._new("st_select", dim, index)
+        return self._new("st_select", _dim(dim, "select: dim"), _i64(index, "select: index", clamp=True))
 
     def expand(self, *sizes):
-        arr, n = _i64s(_shape_args(sizes))
+        arr, n = _i64s(_shape_args(sizes), "expand: sizes")
         return self._new("st_expand", arr, n)
 
     def unsqueeze(self, dim):
-        return self._new("st_unsqueeze", dim)
+        return self._new("st_unsqueeze", _dim(dim, "unsqueeze: dim"))
 
-    def squeeze(self, dim):
-        return self._new("st_squeeze", dim)
+    def squeeze(self, dim=None):
+        """Without `dim`, drops every dim of size 1; with a dim (or a tuple of dims), those of them of size 1."""
+        if dim is None:
+            dims = [d for d, n in enumerate(self.shape) if n == 1]
+        elif isinstance(dim, (tuple, list)):
+            dims = self._distinct_dims(dim, "squeeze")
+        else:
+            return self._new("st_squeeze", _dim(dim, "squeeze: dim"))
+        t = self._retained()
+        for d in sorted(dims, reverse=True):  # the later dims first: the earlier keep their numbers
+            t = t._new("st_squeeze", d)
+        return t
 
-    def flip(self, dim):
-        return self._new("st_flip", dim)
+    def _distinct_dims(self, dims, fn):
+        """`dims` as non-negative dim numbers; the library judges the range, duplicates are refused here."""
+        ndim = self.ndim
+        seen = []
+        for d in _dims(dims, f"{fn}: dims"):
+            if -ndim <= d < ndim:
+                d %= ndim
+                if d in seen:
+                    raise ValueError(f"{fn}: dim {d} appears more than once in {tuple(dims)}")
+            else:
+                self._new(f"st_{fn}", d)  # raises the library's error for a dim out of range
+            seen.append(d)
+        return seen
+
+    def flip(self, *dims):
+        """Reverses the order along each given dim (a view with negative strides); no dims: along every dim."""
+        dims = _shape_args(dims) if dims else tuple(range(self.ndim))
+        if len(dims) == 1 and not isinstance(dims[0], (tuple, list)):
+            return self._new("st_flip", _dim(dims[0], "flip: dim"))
+        t = self._retained()
+        for d in self._distinct_dims(dims, "flip"):
+            t = t._new("st_flip", d)
+        return t
 
     def view(self, *sizes):
-        arr, n = _i64s(_shape_args(sizes))
+        arr, n = _i64s(_shape_args(sizes), "view: sizes")
         return self._new("st_view", arr, n)
 
     def reshape(self, *sizes):
-        arr, n = _i64s(_shape_args(sizes))
+        arr, n = _i64s(_shape_args(sizes), "reshape: sizes")
         return self._new("st_reshape", arr, n)
 
     def _slice_dim(self, dim, s):
         size = self.shape[dim]
+        for part in (s.start, s.stop, s.step):
+            if part is not None and not hasattr(part, "__index__"):
+                raise TypeError(f"slice indices must be integers or None, not {type(part).__name__}")
         start, stop, step = s.indices(size)
         if step > 0:
             return self.slice(dim, start, stop, step)
@@ -245,6 +384,8 @@ class Tensor:
             elif isinstance(k, slice):
                 t = t._slice_dim(dim, k)
                 dim += 1
+            elif isinstance(k, bool):
+                raise TypeError("boolean indices are not supported")
             elif hasattr(k, "__index__"):
                 t = t.select(dim, operator.index(k))
             else:
@@ -267,10 +408,10 @@ class Tensor:
 
     def contiguous(self, memory_format=MemoryFormat.CONTIGUOUS):
         """Self (a new reference) when already laid out so, else a copy."""
-        return self._new("st_contiguous", int(memory_format))
+        return self._new("st_contiguous", int(_memory_format(memory_format)))
 
     def clone(self, memory_format=MemoryFormat.PRESERVE):
-        return self._new("st_clone", int(memory_format))
+        return self._new("st_clone", int(_memory_format(memory_format)))
 
     def copy_(self, src, non_blocking=False):
         """Writes `src` (broadcast to this shape, any dtype) into this tensor; returns self."""
@@ -279,12 +420,26 @@ class Tensor:
         return self
 
     def to(self, dtype=None, device=None, memory_format=MemoryFormat.PRESERVE):
-        dt = self.dtype if dtype is None else DType(dtype)
+        """This tensor in another dtype and/or on another device; self (a new reference) when nothing changes.
+
+        ``dtype`` is anything dtype-like (``stride.float16``, ``"float16"``,
+        ``np.float16``, ``torch.float16``); a device given first is taken as
+        the device (``t.to("cuda:0")``).
+        """
+        if dtype is not None and device is None and is_device_like(dtype):
+            dtype, device = None, dtype
+        dt = self.dtype if dtype is None else _dtype(dtype)
         dev = self.device if device is None else _device(device)
-        return self._new("st_to", int(dt), st_device(int(dev.type), dev.index), int(memory_format))
+        return self._new("st_to", int(dt), st_device(int(dev.type), dev.index), int(_memory_format(memory_format)))
 
     def fill_(self, value):
-        lib.call("st_fill", self._h, float(value))
+        if isinstance(value, complex):
+            raise TypeError("fill_ takes a real number")
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"fill_ takes a number, not {type(value).__name__}") from None
+        lib.call("st_fill", self._h, value)
         return self
 
     def zero_(self):
@@ -298,7 +453,7 @@ class Tensor:
         """NumPy's view of the same memory (host tensors only, not bfloat16)."""
         dev = self.device
         if dev.type == DeviceType.CUDA:
-            raise TypeError(f"a tensor on {dev} is not in host memory")
+            raise TypeError(f"a tensor on {dev} is not in host memory: copy it with .to('cpu') first")
         item = self.itemsize
         return {
             "version": 3,
@@ -322,14 +477,26 @@ class Tensor:
         return (int(dev.type), dev.index)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule over this tensor's memory (Python array API protocol).
+        """A DLPack capsule for this tensor (the Python array API protocol).
 
         A versioned (DLPack 1.0) capsule when `max_version` allows it, else a
-        classic one. `copy=True` exports a clone; without it nothing is copied.
+        classic one. Nothing is copied unless it must be or `copy=True` asks:
+        a capsule never carries negative strides (most consumers cannot hold
+        them), so a tensor with any is exported as a contiguous copy, and
+        with `copy=False` refused with BufferError; so is a `dl_device` other
+        than the tensor's. A copy's versioned capsule has the IS_COPIED flag.
         """
         dev = self.device
-        if dl_device is not None and tuple(int(x) for x in dl_device) != self.__dlpack_device__():
-            raise BufferError(f"cannot export a tensor on {dev} to device {tuple(dl_device)} without a copy")
+        source = self
+        if dl_device is not None:
+            target = _device(tuple(int(x) for x in dl_device))
+            if target != dev:
+                if copy is False:
+                    raise BufferError(f"cannot export a tensor on {dev} to {target} without a copy (copy=False)")
+                try:
+                    source, dev = self.to(device=target, memory_format=MemoryFormat.CONTIGUOUS), target
+                except StrideError as e:
+                    raise BufferError(f"cannot copy a tensor on {dev} to {target}: {e.message}") from e
         if dev.type != DeviceType.CUDA:
             if stream is not None and stream != -1:
                 raise ValueError(f"stream must be None for a tensor on {dev}")
@@ -337,8 +504,22 @@ class Tensor:
             # The consumer will use the data on its stream: finish our work first.
             lib.call("st_cuda_synchronize", dev.index)
         versioned = max_version is not None and max_version[0] >= 1
-        source = self.clone() if copy else self
-        return _dlpack.export_capsule(source._h, versioned)
+        negative = any(s < 0 for s in source.strides)
+        if negative and copy is False:
+            raise BufferError(f"a tensor with negative strides {self.strides} cannot be exported without a copy "
+                              f"(copy=False): DLPack consumers do not take negative strides")
+        if source is self and (copy or negative):
+            # clone never makes negative strides; PRESERVE keeps a dense source's layout as it is.
+            source = self.clone(MemoryFormat.CONTIGUOUS if negative else MemoryFormat.PRESERVE)
+        return _dlpack.export_capsule(source._h, versioned, copied=source is not self)
+
+
+def _nest(values, shape):
+    """Row-major `values` as nested lists of `shape`."""
+    if len(shape) == 1:
+        return list(values)
+    n = len(values) // shape[0] if shape[0] else 0
+    return [_nest(values[i * n:(i + 1) * n], shape[1:]) for i in range(shape[0])]
 
 
 # ---- making tensors ----------------------------------------------------------
@@ -350,26 +531,92 @@ def _device_arg(device):
 
 
 def empty(*shape, dtype=DType.FLOAT32, device=CPU):
-    """An uninitialized row-major tensor."""
-    sizes, n = _i64s(_shape_args(shape))
+    """An uninitialized row-major tensor; `dtype` is anything dtype-like."""
+    sizes, n = _i64s(_shape_args(shape), "empty: shape")
     out = st_tensor()
-    lib.call("st_tensor_create", sizes, n, int(DType(dtype)), _device_arg(device), ctypes.byref(out))
+    lib.call("st_tensor_create", sizes, n, int(_dtype(dtype)), _device_arg(device), ctypes.byref(out))
     return Tensor._adopt(out)
 
 
 def empty_strided(shape, strides, dtype=DType.FLOAT32, device=CPU):
     """An uninitialized tensor with the given strides (in elements, >= 0)."""
-    sizes, n = _i64s(shape)
-    st, m = _i64s(strides)
+    sizes, n = _i64s(shape, "empty_strided: shape")
+    st, m = _i64s(strides, "empty_strided: strides")
     if n != m:
-        raise ValueError(f"{n} sizes but {m} strides")
+        raise ValueError(f"empty_strided: {n} sizes but {m} strides")
     out = st_tensor()
-    lib.call("st_tensor_create_strided", sizes, st, n, int(DType(dtype)), _device_arg(device), ctypes.byref(out))
+    lib.call("st_tensor_create_strided", sizes, st, n, int(_dtype(dtype)), _device_arg(device), ctypes.byref(out))
     return Tensor._adopt(out)
 
 
 def empty_like(t, memory_format=MemoryFormat.PRESERVE):
-    return t._new("st_tensor_create_like", int(memory_format))
+    if not isinstance(t, Tensor):
+        raise TypeError(f"empty_like takes a stride.Tensor, not {type(t).__name__}")
+    return t._new("st_tensor_create_like", int(_memory_format(memory_format)))
+
+
+def zeros(*shape, dtype=DType.FLOAT32, device=CPU):
+    return empty(*shape, dtype=dtype, device=device).zero_()
+
+
+def full(shape, value, dtype=DType.FLOAT32, device=CPU):
+    return empty(*_shape_args((shape,)), dtype=dtype, device=device).fill_(value)
+
+
+def arange(n, dtype=DType.INT64, device=CPU):
+    """0, 1, …, n - 1 as a 1-d tensor."""
+    return tensor(list(range(_i64(n, "arange: n"))), dtype=dtype, device=device)
+
+
+def _nested(data):
+    """(shape, flat values) of nested lists or tuples of numbers."""
+    if isinstance(data, (list, tuple)):
+        if not data:
+            return (0,), []
+        parts = [_nested(x) for x in data]
+        shape = parts[0][0]
+        if any(p[0] != shape for p in parts):
+            raise ValueError("tensor: nested sequences of different lengths")
+        return (len(data),) + shape, [v for p in parts for v in p[1]]
+    if isinstance(data, Tensor) or not isinstance(data, (bool, int, float, complex)) and not hasattr(data, "__index__") \
+            and not hasattr(data, "__float__"):
+        raise TypeError(f"tensor: cannot hold {type(data).__name__}")
+    return (), [data]
+
+
+def tensor(data, dtype=None, device=CPU):
+    """A new tensor holding a copy of `data`: nested lists of numbers, a number, a NumPy array or a DLPack producer.
+
+    Without `dtype`, as PyTorch infers it: bool, int64, float32 or complex64
+    for Python numbers, the source's dtype for arrays and tensors.
+    """
+    if isinstance(data, Tensor) or hasattr(data, "__array_interface__") or hasattr(data, "__dlpack__"):
+        src = as_tensor(data)
+        dt = src.dtype if dtype is None else _dtype(dtype)
+        out = empty(*src.shape, dtype=dt, device=device)
+        return out.copy_(src)
+    shape, values = _nested(data)
+    kinds = {"c" if isinstance(v, complex) else "b" if isinstance(v, bool) else "i" if hasattr(v, "__index__")
+             else "f" for v in values}
+    kind = "c" if "c" in kinds else "f" if "f" in kinds or not kinds else "i" if "i" in kinds else "b"
+    dt = {"b": DType.BOOL, "i": DType.INT64, "f": DType.FLOAT32, "c": DType.COMPLEX64}[kind] if dtype is None \
+        else _dtype(dtype)
+    carrier, ctype = _CARRIER[kind]
+    stage = empty(*shape, dtype=carrier)
+    n = len(values)
+    if kind == "c":
+        flat = [x for v in values for x in (complex(v).real, complex(v).imag)]
+    elif kind == "i":
+        flat = [operator.index(v) for v in values]
+        for v in flat:
+            if not -2 ** 63 <= v < 2 ** 63:
+                raise OverflowError(f"tensor: {v} does not fit in int64")
+    else:
+        flat = [float(v) for v in values]
+    if n:
+        (ctype * len(flat)).from_address(stage.data_ptr)[:] = flat
+    out = empty(*shape, dtype=dt, device=device)
+    return out.copy_(stage)
 
 
 def from_dlpack(obj):
@@ -391,17 +638,29 @@ def from_dlpack(obj):
 
 
 def as_tensor(obj):
-    """`obj` if it is a Tensor, else a zero-copy Tensor over a NumPy array or a DLPack producer."""
+    """`obj` if it is a Tensor, else a zero-copy Tensor over a NumPy array or a DLPack producer.
+
+    Nested lists and numbers become a new tensor (see ``tensor``).
+    """
     if isinstance(obj, Tensor):
         return obj
     if hasattr(obj, "__dlpack__") and not _is_numpy(obj):
         return from_dlpack(obj)
-    from ._numpy import from_numpy
+    if hasattr(obj, "__array_interface__"):
+        from ._numpy import from_numpy
 
-    import numpy
+        import numpy
 
-    return from_numpy(numpy.asarray(obj))
+        return from_numpy(numpy.asarray(obj))
+    return tensor(obj)
 
 
 def _is_numpy(obj):
     return type(obj).__module__ == "numpy"
+
+
+def live_tensor_count():
+    """Handles issued and not yet released in the whole process (0 once everything is released)."""
+    out = ctypes.c_int64()
+    lib.call("st_live_tensor_count", ctypes.byref(out))
+    return out.value

@@ -1,4 +1,9 @@
-"""Element types, devices and memory formats: the C enums as Python values."""
+"""Element types, devices and memory formats: the C enums as Python values.
+
+The numbers are include/stride.h's (tests/test_header.py checks them).
+`dtype()` turns anything dtype-like into a DType: a DType, its name, a
+NumPy dtype or scalar type, a Python type, or a torch dtype.
+"""
 
 import enum
 import sys
@@ -21,43 +26,113 @@ class DType(enum.IntEnum):
 
     @property
     def itemsize(self):
-        return _ITEMSIZE[self]
+        return _ROWS[self].itemsize
+
+    @property
+    def kind(self):
+        """'b' (bool), 'u', 'i' (integers), 'f' (floating) or 'c' (complex), as NumPy's dtype.kind."""
+        return _ROWS[self].kind
 
     def __str__(self):
         return self.name.lower()
 
+    def __repr__(self):
+        return f"stride.{self}"
 
-_ITEMSIZE = {
-    DType.BOOL: 1, DType.UINT8: 1, DType.INT8: 1, DType.INT16: 2, DType.INT32: 4, DType.INT64: 8,
-    DType.FLOAT16: 2, DType.BFLOAT16: 2, DType.FLOAT32: 4, DType.FLOAT64: 8,
-    DType.COMPLEX64: 8, DType.COMPLEX128: 16,
-}
 
-# NumPy's array-interface type strings (native byte order); bfloat16 has none.
+class _Row(NamedTuple):
+    kind: str
+    itemsize: int
+    typestr: str  # NumPy's array-interface type string, "" where NumPy has none
+    dlpack_code: int  # DLDataTypeCode
+
+
+# One row per dtype: a new dtype of the header is one more row here.
 _E = "<" if sys.byteorder == "little" else ">"
-_TYPESTR = {
-    DType.BOOL: "|b1", DType.UINT8: "|u1", DType.INT8: "|i1", DType.INT16: _E + "i2", DType.INT32: _E + "i4",
-    DType.INT64: _E + "i8", DType.FLOAT16: _E + "f2", DType.FLOAT32: _E + "f4", DType.FLOAT64: _E + "f8",
-    DType.COMPLEX64: _E + "c8", DType.COMPLEX128: _E + "c16",
+_ROWS = {
+    DType.BOOL: _Row("b", 1, "|b1", 6),
+    DType.UINT8: _Row("u", 1, "|u1", 1),
+    DType.INT8: _Row("i", 1, "|i1", 0),
+    DType.INT16: _Row("i", 2, _E + "i2", 0),
+    DType.INT32: _Row("i", 4, _E + "i4", 0),
+    DType.INT64: _Row("i", 8, _E + "i8", 0),
+    DType.FLOAT16: _Row("f", 2, _E + "f2", 2),
+    DType.BFLOAT16: _Row("f", 2, "", 4),
+    DType.FLOAT32: _Row("f", 4, _E + "f4", 2),
+    DType.FLOAT64: _Row("f", 8, _E + "f8", 2),
+    DType.COMPLEX64: _Row("c", 8, _E + "c8", 5),
+    DType.COMPLEX128: _Row("c", 16, _E + "c16", 5),
 }
+
+# Other spellings ("f4", "double", "float") are NumPy's, read by NumPy.
+_BY_NAME = {str(d): d for d in DType}
+# Python's own types, as NumPy reads them.
+_BY_PYTHON_TYPE = {bool: DType.BOOL, int: DType.INT64, float: DType.FLOAT64, complex: DType.COMPLEX128}
 
 
 def typestr(dtype):
-    """The __array_interface__ type string of a dtype; TypeError for bfloat16."""
-    try:
-        return _TYPESTR[dtype]
-    except KeyError:
-        raise TypeError(f"NumPy has no {dtype} type") from None
+    """The __array_interface__ type string of a dtype; TypeError where NumPy has none (bfloat16)."""
+    s = _ROWS[dtype].typestr
+    if not s:
+        raise TypeError(f"NumPy has no {dtype} type")
+    return s
+
+
+def dlpack_code(dtype):
+    return _ROWS[dtype].dlpack_code
 
 
 def dtype_from_numpy(np_dtype):
     """The DType of a NumPy dtype (native byte order only); TypeError otherwise."""
     if not np_dtype.isnative:
         raise TypeError(f"NumPy dtype {np_dtype} is not in native byte order")
-    for dt, ts in _TYPESTR.items():
-        if np_dtype.kind == ts[1] and np_dtype.itemsize == int(ts[2:]):
+    for dt, row in _ROWS.items():
+        if row.typestr and np_dtype.kind == row.kind and np_dtype.itemsize == row.itemsize:
             return dt
     raise TypeError(f"NumPy dtype {np_dtype} has no stride dtype")
+
+
+def dtype(obj):
+    """The DType that `obj` stands for.
+
+    Accepts a DType; a name ("float16", "bfloat16", and NumPy's spellings
+    such as "f4" or "double"); a NumPy dtype or scalar type (np.float16);
+    bool, int, float or complex (as NumPy reads them); a torch dtype
+    (torch.float16). TypeError for anything else.
+    """
+    if isinstance(obj, DType):
+        return obj
+    if isinstance(obj, str):
+        if obj in _BY_NAME:
+            return _BY_NAME[obj]
+        return _via_numpy(obj, obj)
+    if isinstance(obj, type) and obj in _BY_PYTHON_TYPE:
+        return _BY_PYTHON_TYPE[obj]
+    kind = type(obj)
+    if kind.__module__ == "torch" and kind.__name__ == "dtype":
+        # str(torch.float16) is "torch.float16"; torch need not be imported here.
+        name = str(obj).replace("torch.", "", 1)
+        if name in _BY_NAME:
+            return _BY_NAME[name]
+        raise TypeError(f"{obj} has no stride dtype")
+    if kind.__module__ == "numpy" or getattr(obj, "__module__", None) == "numpy":
+        return _via_numpy(obj, obj)
+    raise TypeError(f"cannot read {obj!r} as a dtype: give a stride dtype, a name such as 'float32', "
+                    f"a NumPy dtype or a torch dtype")
+
+
+def _via_numpy(spec, shown):
+    try:
+        import numpy
+    except ImportError:
+        raise TypeError(f"{shown!r} is not a stride dtype name") from None
+    try:
+        np_dtype = numpy.dtype(spec)
+    except TypeError:
+        raise TypeError(f"cannot read {shown!r} as a dtype") from None
+    if np_dtype.kind == "V" and isinstance(spec, str):
+        raise TypeError(f"{shown!r} is not a dtype name")
+    return dtype_from_numpy(np_dtype)
 
 
 class DeviceType(enum.IntEnum):
@@ -66,12 +141,15 @@ class DeviceType(enum.IntEnum):
     CUDA_HOST = 3
 
 
+_DEVICE_NAMES = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda", DeviceType.CUDA_HOST: "cuda_host"}
+
+
 class Device(NamedTuple):
     type: DeviceType
     index: int = 0
 
     def __str__(self):
-        name = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda", DeviceType.CUDA_HOST: "cuda_host"}[self.type]
+        name = _DEVICE_NAMES[self.type]
         return name if self.type == DeviceType.CPU else f"{name}:{self.index}"
 
 
@@ -82,15 +160,29 @@ def device(spec):
     """A Device from a Device, a (type, index) pair or text: "cpu", "cuda", "cuda:1", "cuda_host"."""
     if isinstance(spec, Device):
         return spec
-    if isinstance(spec, tuple):
-        return Device(DeviceType(spec[0]), int(spec[1]))
+    if isinstance(spec, tuple) and len(spec) == 2:
+        try:
+            return Device(DeviceType(int(spec[0])), int(spec[1]))
+        except ValueError:
+            raise ValueError(f"unknown device type in {spec!r}") from None
     if isinstance(spec, str):
         name, _, index = spec.partition(":")
-        types = {"cpu": DeviceType.CPU, "cuda": DeviceType.CUDA, "cuda_host": DeviceType.CUDA_HOST}
-        if name not in types:
-            raise ValueError(f"unknown device {spec!r}")
+        types = {v: k for k, v in _DEVICE_NAMES.items()}
+        if name not in types or (index and not index.isdigit()):
+            raise ValueError(f"unknown device {spec!r}: give 'cpu', 'cuda', 'cuda:N' or 'cuda_host'")
         return Device(types[name], int(index) if index else 0)
-    raise TypeError(f"cannot make a device of {spec!r}")
+    kind = type(spec)
+    if kind.__module__ == "torch" and kind.__name__ == "device":
+        return device(str(spec))
+    raise TypeError(f"cannot read {spec!r} as a device")
+
+
+def is_device_like(obj):
+    if isinstance(obj, Device) or (type(obj).__module__ == "torch" and type(obj).__name__ == "device"):
+        return True
+    if isinstance(obj, str):
+        return obj.partition(":")[0] in _DEVICE_NAMES.values()
+    return False
 
 
 class MemoryFormat(enum.IntEnum):
@@ -98,3 +190,14 @@ class MemoryFormat(enum.IntEnum):
     CHANNELS_LAST = 1
     CHANNELS_LAST_3D = 2
     PRESERVE = 3
+
+
+def memory_format(obj):
+    if isinstance(obj, MemoryFormat):
+        return obj
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        try:
+            return MemoryFormat(obj)
+        except ValueError:
+            raise ValueError(f"{obj} is not a memory format") from None
+    raise TypeError(f"memory_format must be a stride memory format (stride.channels_last, ...), not {obj!r}")

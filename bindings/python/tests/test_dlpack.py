@@ -27,7 +27,7 @@ class Protocol(unittest.TestCase):
 
     def test_capsule_round_trip_keeps_layout(self):
         a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
-        t = stride.from_numpy(a).permute(2, 0, 1).flip(1)
+        t = stride.from_numpy(a).permute(2, 0, 1)[:, :, ::2]
         for max_version in (None, (1, 0)):
             with self.subTest(max_version=max_version):
                 capsule = t.__dlpack__(max_version=max_version)
@@ -36,6 +36,39 @@ class Protocol(unittest.TestCase):
                 self.assertEqual((u.shape, u.strides, u.data_ptr), (t.shape, t.strides, t.data_ptr))
                 with self.assertRaises(BufferError):
                     stride.from_dlpack(capsule)  # a capsule is consumed once
+
+    def test_negative_strides_export_a_contiguous_copy(self):
+        a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+        t = stride.from_numpy(a).permute(2, 0, 1).flip(1)
+        for max_version in (None, (1, 0)):
+            with self.subTest(max_version=max_version):
+                u = stride.from_dlpack(t.__dlpack__(max_version=max_version))
+                self.assertEqual((u.shape, u.strides), (t.shape, (6, 3, 1)))
+                self.assertNotEqual(u.data_ptr, t.data_ptr)
+                np.testing.assert_array_equal(np.asarray(u), a.transpose(2, 0, 1)[:, ::-1])
+
+    def test_copy_argument(self):
+        a = np.arange(6.0).reshape(2, 3)
+        t = stride.from_numpy(a)
+
+        def flags(capsule):
+            ptr = _dlpack._capsule_get_pointer(capsule, b"dltensor_versioned")
+            return _dlpack.ctypes.cast(ptr, _dlpack.ctypes.POINTER(_dlpack.DLManagedTensorVersioned)).contents.flags
+
+        shared = t.__dlpack__(max_version=(1, 0), copy=False)
+        self.assertEqual(flags(shared) & _dlpack.IS_COPIED, 0)
+        self.assertEqual(stride.from_dlpack(shared).data_ptr, t.data_ptr)
+        copied = t.__dlpack__(max_version=(1, 0), copy=True)
+        self.assertEqual(flags(copied) & _dlpack.IS_COPIED, _dlpack.IS_COPIED)
+        u = stride.from_dlpack(copied)
+        self.assertNotEqual(u.data_ptr, t.data_ptr)
+        self.assertEqual(u.tolist(), a.tolist())
+        flipped = t.flip(1)
+        self.assertEqual(flags(flipped.__dlpack__(max_version=(1, 0))) & _dlpack.IS_COPIED, _dlpack.IS_COPIED)
+        with self.assertRaisesRegex(BufferError, "negative strides"):
+            flipped.__dlpack__(copy=False)
+        with self.assertRaises(BufferError):
+            flipped.__dlpack__(max_version=(1, 0), copy=False)
 
     def test_every_dtype_round_trips_through_the_library(self):
         for dt in stride.DType:
@@ -69,7 +102,10 @@ class Protocol(unittest.TestCase):
     def test_refusals(self):
         t = stride.empty(2)
         with self.assertRaises(BufferError):
-            t.__dlpack__(dl_device=(2, 0))
+            t.__dlpack__(dl_device=(2, 0), copy=False)
+        if stride.cuda_device_count() == 0:
+            with self.assertRaisesRegex(BufferError, "cuda"):
+                t.__dlpack__(dl_device=(2, 0))  # a copy to a device this machine lacks
         with self.assertRaises(ValueError):
             t.__dlpack__(stream=1)
         with self.assertRaises(TypeError):
@@ -127,13 +163,15 @@ class WithNumpy(unittest.TestCase):
 
     def test_stride_to_numpy(self):
         base = np.arange(24, dtype=np.complex64).reshape(2, 3, 4)
-        t = stride.from_numpy(base).transpose(0, 2).flip(0)
+        t = stride.from_numpy(base).transpose(0, 2)[1:]
         a = np.from_dlpack(t)
-        np.testing.assert_array_equal(a, base.swapaxes(0, 2)[::-1])
+        np.testing.assert_array_equal(a, base.swapaxes(0, 2)[1:])
         self.assertEqual(a.__array_interface__["data"][0], t.data_ptr)
         # NumPy 1.24 marks DLPack imports read-only: write the source instead.
-        base[0, 2, 2] = 99  # a[i, j, k] is base[k, j, 3 - i]
+        base[0, 2, 2] = 99  # a[i, j, k] is base[k, j, i + 1]
         self.assertEqual(a[1, 2, 0], 99)
+        flipped = np.from_dlpack(t.flip(0))  # a copy: no negative strides cross DLPack
+        np.testing.assert_array_equal(flipped, base.swapaxes(0, 2)[1:][::-1])
 
     def test_numpy_dtypes(self):
         for dt in (np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64,
@@ -174,6 +212,16 @@ class WithTorch(unittest.TestCase):
         self.assertEqual(a[0, 1], 1000)
         y = torch.from_dlpack(t)  # the protocol form
         self.assertEqual(y.data_ptr(), t.data_ptr)
+
+    def test_flipped_tensor_to_torch(self):
+        # PyTorch 1.13 aborts the process when handed a negative stride; stride hands it a copy.
+        a = np.arange(12, dtype=np.float32).reshape(3, 4)
+        t = stride.from_numpy(a).flip(0)
+        x = torch.from_dlpack(t)
+        self.assertEqual(tuple(x.stride()), (4, 1))
+        np.testing.assert_array_equal(x.numpy(), a[::-1])
+        y = torch.from_dlpack(stride.from_numpy(a).flip((0, 1)))
+        np.testing.assert_array_equal(y.numpy(), a[::-1, ::-1])
 
     def test_torch_dtypes(self):
         pairs = [(torch.uint8, stride.uint8), (torch.int8, stride.int8), (torch.int16, stride.int16),

@@ -1,9 +1,14 @@
 //! Raw declarations of libstride's C API, written by hand from
 //! `include/stride.h`. Everything here is `unsafe` and mirrors the header
-//! one to one; the `stride` crate is the safe interface.
+//! one to one; the `stride` crate is the safe interface. `cargo test`
+//! checks every declaration against the header (see build.rs): a function,
+//! enum value or constant added there and missing here fails to compile.
 //!
 //! Enums are passed as `i32` (the header guarantees their size), so an
 //! unknown value coming back from the library is never undefined behaviour.
+//!
+//! The library is found through pkg-config (stride.pc of an installed
+//! stride), or in `$STRIDE_LIB_DIR` when that is set.
 #![allow(non_camel_case_types)]
 
 use std::os::raw::{c_char, c_double, c_void};
@@ -54,6 +59,7 @@ pub const ST_VERSION_MAJOR: u32 = 0;
 pub const ST_VERSION_MINOR: u32 = 1;
 pub const ST_VERSION_PATCH: u32 = 0;
 pub const ST_MAX_DIMS: usize = 25;
+pub const ST_API_VERSION: u32 = 1;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -82,6 +88,13 @@ pub type st_parallel_task = Option<unsafe extern "C" fn(task_ctx: *mut c_void, b
 pub type st_parallel_for_fn = Option<
     unsafe extern "C" fn(ctx: *mut c_void, n: i64, grain: i64, task: st_parallel_task, task_ctx: *mut c_void),
 >;
+/// The table of function pointers of `st_get_api`; opaque here, since Rust
+/// programs link the functions themselves.
+#[repr(C)]
+pub struct st_api {
+    _opaque: [u8; 0],
+}
+
 pub type st_trace_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, op_name: *const c_char, duration_ns: i64)>;
 
 extern "C" {
@@ -144,10 +157,19 @@ extern "C" {
     pub fn st_cuda_device_count(out: *mut i32) -> st_status;
     pub fn st_cuda_set_stream(device: i32, stream: *mut c_void) -> st_status;
     pub fn st_cuda_synchronize(device: i32) -> st_status;
+    pub fn st_live_tensor_count(out: *mut i64) -> st_status;
 
     pub fn st_to_dlpack(t: st_tensor, out: *mut *mut dlpack::DLManagedTensor) -> st_status;
     pub fn st_from_dlpack(input: *mut dlpack::DLManagedTensor, out: *mut st_tensor) -> st_status;
     pub fn st_to_dlpack_versioned(t: st_tensor, out: *mut *mut dlpack::DLManagedTensorVersioned) -> st_status;
     pub fn st_from_dlpack_versioned(input: *mut dlpack::DLManagedTensorVersioned, out: *mut st_tensor)
         -> st_status;
+
+    pub fn st_get_api(version: u32) -> *const st_api;
+}
+
+#[cfg(test)]
+#[allow(dead_code, unused_imports, clippy::all)]
+mod header_check {
+    include!(concat!(env!("OUT_DIR"), "/header_check.rs"));
 }

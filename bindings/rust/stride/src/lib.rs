@@ -15,6 +15,7 @@
 //! `stride-sys` (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
 
 mod error;
+mod format;
 mod runtime;
 mod tensor;
 mod types;

@@ -1,10 +1,12 @@
 //! `Tensor`: one reference to a libstride tensor handle.
 
+use std::fmt;
 use std::os::raw::c_void;
 
 use stride_sys as sys;
 
 use crate::error::{check, Error, Result, Status};
+use crate::format::{self, Shown, Values, EDGE_ITEMS, THRESHOLD};
 use crate::types::{DType, Device, Element, MemoryFormat};
 
 /// A strided tensor living in libstride.
@@ -17,7 +19,10 @@ use crate::types::{DType, Device, Element, MemoryFormat};
 /// Reading or writing elements directly (`get`, `set`, `to_vec`) is `unsafe`:
 /// the memory is shared with every view and with C code, and Rust cannot see
 /// who else writes it.
-#[derive(Debug)]
+///
+/// `Display` prints the values as NumPy prints an array (`[[0. 1.]\n [2. 3.]]`),
+/// `Debug` with the dtype (`Tensor([[0., 1.], ...], dtype=float32)`);
+/// more than 1000 elements are summarized.
 pub struct Tensor {
     h: sys::st_tensor,
 }
@@ -478,6 +483,89 @@ impl Tensor {
     /// `m` must be a valid DLManagedTensorVersioned that nobody else consumes.
     pub unsafe fn from_dlpack_versioned(m: *mut sys::dlpack::DLManagedTensorVersioned) -> Result<Tensor> {
         out(|o| sys::st_from_dlpack_versioned(m, o))
+    }
+}
+
+impl Tensor {
+    /// The values to print, read through a dtype that holds each exactly; with
+    /// `summarize`, only the 3 items at each end of each long dim of a large tensor.
+    fn shown(&self, summarize: bool) -> Result<Shown> {
+        let (shape, dtype) = (self.shape(), self.dtype());
+        let carrier = match dtype {
+            DType::Bool => DType::Bool,
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => DType::Float64,
+            DType::Complex64 | DType::Complex128 => DType::Complex128,
+            _ => DType::Int64,
+        };
+        let numel = self.numel();
+        let cut: Vec<bool> = shape.iter().map(|&n| summarize && numel > THRESHOLD && n > 2 * EDGE_ITEMS).collect();
+        let shown_shape: Vec<i64> = shape.iter().zip(&cut).map(|(&n, &c)| if c { 2 * EDGE_ITEMS } else { n }).collect();
+        let out = Tensor::empty(&shown_shape, carrier, Device::CPU)?;
+        // One copy for each choice of the leading or the trailing items along the cut dims.
+        let cut_dims: Vec<usize> = (0..shape.len()).filter(|&d| cut[d]).collect();
+        for choice in 0..(1u64 << cut_dims.len()) {
+            let (mut src, mut dst) = (self.clone(), out.clone());
+            for (bit, &d) in cut_dims.iter().enumerate() {
+                let (from, at) = if choice >> bit & 1 == 1 { (shape[d] - EDGE_ITEMS, EDGE_ITEMS) } else { (0, 0) };
+                src = src.slice(d as i32, from, from + EDGE_ITEMS, 1)?;
+                dst = dst.slice(d as i32, at, at + EDGE_ITEMS, 1)?;
+            }
+            dst.copy_from(&src, false)?;
+        }
+        let n = out.numel() as usize;
+        let p = out.data_ptr();
+        // The library wrote `out` (contiguous, on the CPU) and nothing else can see it.
+        let values = unsafe {
+            match carrier {
+                _ if n == 0 => Values::Int(Vec::new()),
+                DType::Bool => Values::Bool((0..n).map(|i| *(p as *const u8).add(i) != 0).collect()),
+                DType::Float64 => Values::Float(std::slice::from_raw_parts(p as *const f64, n).to_vec()),
+                DType::Complex128 => Values::Complex(std::slice::from_raw_parts(p as *const [f64; 2], n).to_vec()),
+                _ => Values::Int(std::slice::from_raw_parts(p as *const i64, n).to_vec()),
+            }
+        };
+        Ok(Shown { values, shape: shown_shape, cut, dtype })
+    }
+}
+
+impl fmt::Display for Tensor {
+    /// The values as NumPy's `str()` of an array writes them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.shown(true) {
+            Ok(shown) => {
+                let mut text = format::format(&shown, " ", 0, 0);
+                if shown.shape.is_empty() && text.ends_with('.') {
+                    text.push('0');
+                }
+                f.write_str(&text)
+            }
+            Err(e) => write!(f, "Tensor(<{}>)", e),
+        }
+    }
+}
+
+impl fmt::Debug for Tensor {
+    /// `Tensor(<values>, dtype=float32)`, as NumPy's `repr()` of an array; the device unless the CPU.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const PREFIX: &str = "Tensor(";
+        let shown = match self.shown(true) {
+            Ok(shown) => shown,
+            Err(e) => return write!(f, "Tensor(<{}>)", e),
+        };
+        let body = if shown.shape.iter().any(|&n| n == 0) && shown.shape != [0] {
+            format!("[], shape={:?}", shown.shape)
+        } else {
+            format::format(&shown, ", ", PREFIX.len(), 1)
+        };
+        let mut extra = format!("dtype={}", shown.dtype);
+        let device = self.device();
+        if device != Device::CPU {
+            extra.push_str(&format!(", device={}", device));
+        }
+        let text = format!("{}{},", PREFIX, body);
+        let last = text.len() - text.rfind('\n').map_or(0, |i| i + 1);
+        let spacer = if last + extra.len() + 2 > format::LINE_WIDTH { format!("\n{}", " ".repeat(PREFIX.len())) } else { " ".into() };
+        write!(f, "{}{}{})", text, spacer, extra)
     }
 }
 

@@ -41,6 +41,13 @@ impl DType {
     }
 }
 
+impl std::fmt::Display for DType {
+    /// The library's name, e.g. "float32".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
 /// Kinds of memory; the discriminants are DLPack's device type numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(i32)]
@@ -78,6 +85,17 @@ impl Device {
             _ => DeviceType::Cpu,
         };
         Device { kind, index: d.index }
+    }
+}
+
+impl std::fmt::Display for Device {
+    /// "cpu", "cuda:1" or "cuda_host:0".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            DeviceType::Cpu => f.write_str("cpu"),
+            DeviceType::Cuda => write!(f, "cuda:{}", self.index),
+            DeviceType::CudaHost => write!(f, "cuda_host:{}", self.index),
+        }
     }
 }
 

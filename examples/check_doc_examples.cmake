@@ -1,0 +1,38 @@
+# Fails unless, in each Markdown file of DOCS (a ;-list), every ```c block
+# that follows a line "`examples/NAME.c`:" is the file ROOT/examples/NAME.c
+# word for word (the code a reader copies is code that compiles and runs in
+# the tests), there is at least one such block, and no Doxygen \include is
+# left (the guides are read as plain Markdown too: on a repository page, in
+# a terminal).
+cmake_minimum_required(VERSION 3.20)  # the policies of this project (while(TRUE), if() with booleans)
+foreach(doc ${DOCS})
+  file(READ ${doc} text)
+  if(text MATCHES "(^|\n)\\\\include ")
+    message(FATAL_ERROR "${doc} uses \\include: put the code in a ```c block after a line \"`examples/NAME.c`:\"")
+  endif()
+  set(rest "${text}")
+  set(count 0)
+  while(TRUE)
+    string(REGEX MATCH "`(examples/[A-Za-z0-9_]+\\.c)`:\n\n```c\n" label "${rest}")
+    if(NOT label)
+      break()
+    endif()
+    set(path ${CMAKE_MATCH_1})
+    string(FIND "${rest}" "${label}" at)
+    string(LENGTH "${label}" length)
+    math(EXPR start "${at} + ${length}")
+    string(SUBSTRING "${rest}" ${start} -1 rest)
+    string(FIND "${rest}" "```" stop)
+    string(SUBSTRING "${rest}" 0 ${stop} block)
+    file(READ ${ROOT}/${path} example)
+    if(NOT block STREQUAL example)
+      message(FATAL_ERROR "the code after `${path}`: in ${doc} differs from ${path}; keep them the same")
+    endif()
+    math(EXPR count "${count} + 1")
+    string(SUBSTRING "${rest}" ${stop} -1 rest)
+  endwhile()
+  if(count EQUAL 0)
+    message(FATAL_ERROR "${doc} has no ```c block after a line \"`examples/NAME.c`:\"")
+  endif()
+  message(STATUS "${doc}: ${count} example blocks match their files")
+endforeach()
