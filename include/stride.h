@@ -986,13 +986,10 @@ typedef struct st_allocator {
  * allocator must stay usable until every tensor it allocated is released.
  * Tensors with no elements allocate nothing. Memory wrapped with
  * st_tensor_from_data() never goes through it.
- * The library's own allocator aligns every block to 64 bytes. A tensor of
- * at most 256 bytes shares one block with its bookkeeping. Blocks of 4 MiB
- * and more are 2 MiB-aligned mappings advised for transparent huge pages,
- * and freed ones are kept for reuse by later allocations of the same size:
- * at most 16 blocks and 1/8 of physical memory, 1 GiB at most (the
- * environment variable ST_CPU_BLOCK_CACHE_BYTES sets another byte cap; 0
- * turns the cache off).
+ * The library's own allocator aligns every block to 64 bytes. It may keep
+ * some freed memory for reuse by later allocations, within a bounded
+ * amount; the sizes it uses and the environment variable that changes them
+ * are tuning, not contract, and docs/tuning.md describes them.
  * @param allocator The provider, copied before this returns; NULL for the
  *                  library's own.
  * @retval ST_OK

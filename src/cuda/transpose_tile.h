@@ -10,14 +10,14 @@
 //   store: after __syncthreads, a warp writes one tile column (consecutive
 //          rows: coalesced in dst) out of the shared tile.
 //
+// Note [Transpose tile padding]
 // Element (r, c) of the tile lives in shared slot r * kPitch + c in both
 // phases. In the store phase a warp reads slots kPitch apart; with
 // kPitch = kTile they would all sit in one of the 32 four-byte banks (a
-// 32-way conflict). Note [Transpose tile padding]: padding each row by one
-// bank word (one element when elements are 4 bytes or wider) spreads a
-// column over all banks, so both phases take the fewest shared-memory
-// wavefronts their bytes need (tests/cpp/test_transpose_tile.cpp counts
-// them for every element size).
+// 32-way conflict). Padding each row by one bank word (one element when
+// elements are 4 bytes or wider) spreads a column over all banks, so both
+// phases take the fewest shared-memory wavefronts their bytes need
+// (tests/cpp/test_transpose_tile.cpp counts them for every element size).
 //
 // The mapping is host/device code so that the tests can run every
 // (tile, thread, step) on the host and check that each element is copied
