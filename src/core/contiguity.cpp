@@ -112,7 +112,8 @@ bool compute_non_overlapping_and_dense(const DimVector& sizes, const DimVector& 
 }
 
 DimVector contiguous_strides(const DimVector& sizes) {
-  DimVector strides(sizes.size(), 1);
+  DimVector strides;
+  strides.resize_for_overwrite(sizes.size());
   StrideBuilder b{true};
   for (int d = sizes.size() - 1; d >= 0; --d) {
     strides[d] = b.take(sizes);

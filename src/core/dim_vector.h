@@ -55,6 +55,9 @@ class InlineVector {
     for (int i = size_; i < n; ++i) data_[i] = value;
     size_ = n;
   }
+  // n elements whose values the caller writes next (no fill, which for a
+  // few dims costs more than the writes).
+  void resize_for_overwrite(int n) { size_ = n; }
   // The n values at src, whatever was there.
   void assign_from(const T* src, int n) {
     for (int i = 0; i < n; ++i) data_[i] = src[i];

@@ -53,8 +53,9 @@ void TensorImpl::compute_layout_flags() {
   channels_last_ = sizes_.size() == 4 && compute_channels_last_2d(sizes_, strides_);
   channels_last_3d_ = sizes_.size() == 5 && compute_channels_last_3d(sizes_, strides_);
   non_overlapping_and_dense_ = contiguous_ || compute_non_overlapping_and_dense(sizes_, strides_);
-  Extent e;
-  extent_known_ = numel_ > 0 && compute_extent(sizes_, strides_, &e);
+  // A contiguous tensor reaches elements 0 to numel - 1, and its numel fits.
+  Extent e{0, numel_ - 1};
+  extent_known_ = numel_ > 0 && (contiguous_ || compute_extent(sizes_, strides_, &e));
   extent_lo_ = extent_known_ ? e.lo : 0;
   extent_hi_ = extent_known_ ? e.hi : 0;
 }

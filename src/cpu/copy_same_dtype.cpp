@@ -16,9 +16,9 @@ namespace {
 // 64, so task boundaries keep the cache-line alignment of the base).
 constexpr int64_t kContiguousTaskBytes = 256 * 1024;
 
-// Copies up to this many bytes over at most two dims go element by element
-// on the calling thread: for a 4x4 transpose, planning tiles and tasks
-// costs more than the moves.
+// Copies up to this many bytes over at most two dims go on the calling
+// thread, one memcpy when contiguous, else element by element: for a 4x4
+// transpose, planning tiles and tasks costs more than the moves.
 constexpr int64_t kTinyBytes = 256;
 
 }  // namespace
@@ -113,7 +113,11 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
   const CopyPath path = plan_same_dtype_copy(g, itemsize);
   const int64_t out_bytes = g.numel() * itemsize;
   const bool stream = out_bytes >= kStreamingThresholdBytes;
-  if (out_bytes <= kTinyBytes && g.ndim() <= 2 && path != CopyPath::Contiguous && path != CopyPath::Empty) {
+  if (out_bytes <= kTinyBytes && path == CopyPath::Contiguous) {
+    std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
+    return;
+  }
+  if (out_bytes <= kTinyBytes && g.ndim() <= 2 && path != CopyPath::Empty) {
     Rows2d r{};
     r.dst = g.data[0];
     r.src = g.data[1];

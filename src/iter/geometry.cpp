@@ -41,7 +41,7 @@ bool set_operand_strides(Geometry& g, int k, const DimVector& sizes, const DimVe
                          char* data) {
   const int n = sizes.size(), ndim = g.ndim();
   DimVector& out = g.strides[k];
-  out.resize(ndim);
+  out.resize_for_overwrite(ndim);
   // The tensor's last dim is the geometry's dim 0; dims it lacks (on the
   // left) are broadcast.
   for (int d = n; d < ndim; ++d) out[d] = 0;
@@ -104,7 +104,8 @@ void sort_dims_fastest_first(Geometry& g, unsigned abstain, InlineVector<int>* p
 }
 
 void walk_negative_dims_forward(Geometry& g) {
-  if (g.numel() == 0) return;
+  for (int64_t s : g.shape)
+    if (s == 0) return;  // no element: nothing to walk, and no address to move
   for (int d = 0; d < g.ndim(); ++d) {
     if (g.shape[d] < 2) continue;
     int decider = 0;
@@ -172,7 +173,7 @@ Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
     return g;
   }
   const DimVector& sizes = dst.sizes();
-  g.shape.resize(sizes.size());
+  g.shape.resize_for_overwrite(sizes.size());
   for (int d = 0; d < sizes.size(); ++d) g.shape[d] = sizes[sizes.size() - 1 - d];
   const bool ok = set_operand_strides(g, 0, dst.sizes(), dst.strides(), de, static_cast<char*>(dst.data())) &&
                   set_operand_strides(g, 1, src.sizes(), src.strides(), se, static_cast<char*>(src.data()));
