@@ -18,6 +18,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/error.h"
 #include "core/macros.h"
 
 namespace st {
@@ -67,7 +68,12 @@ static_assert(sizeof(Word<16>) == 16 && alignof(Word<16>) == 16, "a 16-byte word
 // memcpy on the host would not notice, so the host path, which the tests
 // run over host memory, checks each address and throws ST_ERROR_INTERNAL:
 // a misaligned 16-byte access fails a test on a machine without a GPU.
-[[noreturn]] void misaligned_access(const void* p, size_t size, size_t alignment);
+// Header-only, as the emulation tests run in builds without CUDA too.
+[[noreturn]] inline void misaligned_access(const void* p, size_t size, size_t alignment) {
+  fail(ST_ERROR_INTERNAL,
+       "a %zu-byte access at %p is not aligned to %zu bytes: on a GPU it would fault (cudaErrorMisalignedAddress)", size,
+       p, alignment);
+}
 
 template <typename T>
 inline void check_access_alignment(const void* p) {
