@@ -28,7 +28,9 @@
 #include "core/views.h"
 #include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_guard.h"
 #include "cuda/device_status.h"
+#include "cuda/stream.h"
 #include "ops/copy.h"
 #include "ops/empty.h"
 #include "copy_cases.h"
@@ -59,7 +61,17 @@ Tensor mirror(const Tensor& t, Device device) {
                  : device.type == DeviceType::CUDAHost ? cuda::allocate_pinned_storage(nbytes + 16, device.index)
                                                        : allocate_cpu_storage(nbytes + 16);
   char* base = static_cast<char*>(real->base()) + shift;
-  if (nbytes > 0) ST_CUDA_CHECK(cudaMemcpy(base, t.storage()->base(), nbytes, cudaMemcpyDefault));
+  if (nbytes > 0 && device.type == DeviceType::CUDA) {
+    // On the stream the block was allocated on: a plain cudaMemcpy runs on
+    // the current device's legacy stream, unordered with another device's
+    // allocation.
+    cuda::DeviceGuard guard(device.index);
+    const cudaStream_t stream = cuda::current_stream(device.index);
+    ST_CUDA_CHECK(cudaMemcpyAsync(base, t.storage()->base(), nbytes, cudaMemcpyDefault, stream));
+    ST_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } else if (nbytes > 0) {
+    std::memcpy(base, t.storage()->base(), nbytes);
+  }
   Storage storage = Storage::make(base, nbytes, device, MemoryRelease{});
   struct Holder {
     Storage real;
@@ -71,9 +83,17 @@ Tensor mirror(const Tensor& t, Device device) {
   return Tensor::make(storage, t.sizes(), t.strides(), t.storage_offset(), t.dtype());
 }
 
+// Every device's queued work done (a copy between devices ends on dst's).
+void synchronize_all_devices() {
+  for (int d = 0; d < cuda::device_status().count; ++d) {
+    cuda::DeviceGuard guard(d);
+    ST_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
 // The storage bytes of t, wherever it lives, once all queued work is done.
 std::vector<unsigned char> read_back(const Tensor& t) {
-  ST_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize_all_devices();
   std::vector<unsigned char> out(t.storage()->nbytes());
   if (!out.empty()) ST_CUDA_CHECK(cudaMemcpy(out.data(), t.storage()->base(), out.size(), cudaMemcpyDefault));
   return out;
