@@ -70,19 +70,7 @@ static void dlpack_import_of_host_memory_labelled_cuda_is_refused(void** state) 
 }
 
 int main(void) {
-  if (!STRIDE_TEST_WITH_CUDA) {
-    printf("skipped: this build of stride has no CUDA support\n");
-    return 77;
-  }
-  int32_t n = 0;
-  EXPECT_OK(st_cuda_device_count(&n));
-  if (n == 0) {
-    st_tensor t = {0};
-    const int64_t one = 1;
-    st_tensor_create(&one, 1, ST_FLOAT32, GPU0, &t); /* for the reason */
-    printf("skipped: no CUDA device (%s)\n", st_last_error_message());
-    return 77;
-  }
+  (void)cuda_devices_or_skip();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(host_memory_labelled_cuda_is_refused),
       cmocka_unit_test(device_memory_is_wrapped_under_its_own_label_only),
