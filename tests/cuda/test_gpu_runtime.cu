@@ -5,6 +5,7 @@
 // wait for another stream's work; copies during CUDA graph capture.
 //
 // Needs a GPU; without one it prints why and exits 77 (ctest: skipped).
+// tools/gpu-check.sh runs the stress test and the probe on their own.
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -234,7 +235,10 @@ void copies_within_a_device_are_captured_and_host_copies_refused(void**) {
 
 }  // namespace
 
-int main() {
+// An argument runs only the tests it names (a cmocka pattern), as
+// tools/gpu-check.sh does for the stress test and the blocking probe.
+int main(int argc, char** argv) {
+  if (argc > 1) cmocka_set_test_filter(argv[1]);
   const st::cuda::DeviceStatus& s = st::cuda::device_status();
   if (s.count == 0) {
     std::printf("skipped: no CUDA device (%s)\n", s.reason.c_str());
