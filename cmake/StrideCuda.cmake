@@ -80,15 +80,26 @@ else()
   message(STATUS "stride: CUDA backend OFF (STRIDE_WITH_CUDA=OFF)")
 endif()
 
+# Line tables in the device code, for compute-sanitizer and profilers
+# (-lineinfo: the code itself is the same). They triple the size of the
+# device code (the library grows from about 38 MB to 118 MB), so release
+# builds leave them out unless asked; tools/gpu-check.sh asks.
+if(CMAKE_BUILD_TYPE MATCHES "^(Debug|RelWithDebInfo)$")
+  set(_stride_lineinfo_default ON)
+else()
+  set(_stride_lineinfo_default OFF)
+endif()
+option(STRIDE_CUDA_LINEINFO "Compile CUDA device code with -lineinfo" ${_stride_lineinfo_default})
+
 # The options every CUDA compile of stride's own targets gets (added by
-# stride_cuda_options): the default architectures, line tables for
-# compute-sanitizer and profilers (-lineinfo: no effect on the code), and
+# stride_cuda_options): the default architectures, -lineinfo (above), and
 # ptxas warnings for register spills and any local memory, which turn into
 # errors with STRIDE_WERROR (--Werror=all-warnings): the copy kernels keep
 # every value in registers.
 function(stride_cuda_options target)
   if(STRIDE_HAVE_CUDA)
     target_compile_options(${target} PRIVATE
-      "$<$<COMPILE_LANGUAGE:CUDA>:${STRIDE_CUDA_GENCODE};-lineinfo;-Xptxas=-warn-spills,-warn-lmem-usage>")
+      "$<$<COMPILE_LANGUAGE:CUDA>:${STRIDE_CUDA_GENCODE};-Xptxas=-warn-spills,-warn-lmem-usage>"
+      "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${STRIDE_CUDA_LINEINFO}>>:-lineinfo>")
   endif()
 endfunction()

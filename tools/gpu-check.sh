@@ -2,7 +2,8 @@
 # Everything a machine with a GPU should run, in one command, so that the
 # first session with one spends its time measuring, not setting up:
 #
-#   build      configure and build with CUDA (build-gpu/), nothing else needed
+#   build      configure and build with CUDA (build-gpu/, with -lineinfo so
+#              that compute-sanitizer names source lines)
 #   info       nvidia-smi, the toolkit's tools, the devices stride sees
 #   tests      ctest -L gpu (every GPU test, and the CUDA bench at tiny sizes),
 #              then the cuda label (host-side CUDA tests, kernel code checks)
@@ -54,7 +55,7 @@ step_build() {
   local launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
     -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
-  if cmake -S . -B "$build" -DSTRIDE_WITH_CUDA=ON -DSTRIDE_WERROR=ON -DSTRIDE_TEST_BINDINGS=OFF "${launcher[@]}" &&
+  if cmake -S . -B "$build" -DSTRIDE_WITH_CUDA=ON -DSTRIDE_WERROR=ON -DSTRIDE_CUDA_LINEINFO=ON -DSTRIDE_TEST_BINDINGS=OFF "${launcher[@]}" &&
     cmake --build "$build" -j "$jobs"; then
     record build passed "$((SECONDS - start)) s in $build"
   else
