@@ -1,7 +1,7 @@
 // stride-bench: runs the registered cases and prints the machine, the
 // definitions, a bandwidth table, a per-call table and their CSV.
 //
-//   stride-bench [--quick] [--filter A,D_,K] [--threads 1,2] [--reps N] [--csv FILE] [--list]
+//   stride-bench [--device cpu|cuda] [--quick] [--filter A,D_,K] [--threads 1,2] [--reps N] [--csv FILE] [--list]
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
@@ -14,6 +14,7 @@
 #include "baselines.h"
 #include "bench.h"
 #include "copy_case.h"
+#include "cuda_bench.h"
 #include "machine.h"
 
 namespace bench {
@@ -51,6 +52,7 @@ namespace {
 
 const char kUsage[] =
     "usage: stride-bench [options]\n"
+    "  --device D       cpu (the default) or cuda: the device cases and their cudaMemcpy baselines\n"
     "  --quick          tiny sizes and two repetitions of every case: a smoke test (seconds)\n"
     "  --filter LIST    run only the cases whose name contains one of the comma-separated\n"
     "                   strings (e.g. --filter A_,D_,K_); see --list\n"
@@ -64,6 +66,7 @@ struct Args {
   std::vector<std::string> filters;
   std::string csv_path;
   bool list = false;
+  bool cuda = false;
 };
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -94,7 +97,11 @@ Args parse_args(int argc, char** argv, int cores) {
       if (i + 1 >= argc) bench::die("%s needs a value\n%s", arg.c_str(), kUsage);
       return argv[++i];
     };
-    if (arg == "--quick") {
+    if (arg == "--device") {
+      const std::string d = value();
+      if (d != "cpu" && d != "cuda") bench::die("--device wants cpu or cuda, got '%s'", d.c_str());
+      a.cuda = d == "cuda";
+    } else if (arg == "--quick") {
       a.options.quick = true;
     } else if (arg == "--list") {
       a.list = true;
@@ -287,6 +294,7 @@ void write_csv(std::FILE* out, const std::vector<bench::BandwidthRow>& bandwidth
 int main(int argc, char** argv) {
   const bench::Machine machine = bench::read_machine();
   const Args args = parse_args(argc, argv, machine.cores);
+  if (args.cuda) return bench::run_cuda(args.options, args.filters, args.csv_path, args.list);
 
   std::vector<bench::Case> all = bench::cases();
   std::sort(all.begin(), all.end(),

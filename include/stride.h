@@ -1106,6 +1106,31 @@ ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
  */
 ST_API st_status st_cuda_synchronize(int32_t device);
 
+/**
+ * @brief Gives back the memory stride keeps for reuse but no tensor uses:
+ *        the free memory of CUDA device `device`'s pool, and every free
+ *        block of page-locked host memory (the pinned block pool serves
+ *        all devices).
+ *
+ * stride keeps released device memory in a stream-ordered pool of its own
+ * (cudaMallocAsync's, never the device's default pool, which other
+ * libraries share), and up to 256 MiB of released pinned blocks, so that
+ * later tensors and copies do not wait for cudaMalloc or cudaHostAlloc.
+ * This returns both to the driver, for other libraries or processes. Blocks
+ * still in use by queued work are not touched: call st_cuda_synchronize()
+ * first to give back everything released so far. Freeing page-locked
+ * memory waits for the device (cudaFreeHost synchronizes it). Tensors stay
+ * valid; the next allocations are slower.
+ *
+ * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_cuda_set_stream().
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
+ */
+ST_API st_status st_cuda_empty_cache(int32_t device);
+
 /** @} */
 
 /* ======================================================================== */
@@ -1306,6 +1331,8 @@ typedef struct st_api {
   st_status (*to_dlpack_versioned)(st_tensor t, struct DLManagedTensorVersioned** out);
   /** st_from_dlpack_versioned() */
   st_status (*from_dlpack_versioned)(struct DLManagedTensorVersioned* in, st_tensor* out);
+  /** st_cuda_empty_cache() */
+  st_status (*cuda_empty_cache)(int32_t device);
 } st_api;
 
 /**

@@ -1,4 +1,5 @@
-// CUDA: st_cuda_device_count, st_cuda_set_stream, st_cuda_synchronize.
+// CUDA: st_cuda_device_count, st_cuda_set_stream, st_cuda_synchronize,
+// st_cuda_empty_cache.
 // Through CudaHooks, so they answer in builds without CUDA as well.
 #include "api/args.h"
 #include "api/guard.h"
@@ -34,6 +35,13 @@ st_status st_cuda_synchronize(int32_t device) {
   return api::guarded("st_cuda_synchronize", [&] {
     check_device_index(device);
     cuda_hooks().synchronize(device);
+  });
+}
+
+st_status st_cuda_empty_cache(int32_t device) {
+  return api::guarded("st_cuda_empty_cache", [&] {
+    check_device_index(device);
+    cuda_hooks().empty_cache(device);
   });
 }
 

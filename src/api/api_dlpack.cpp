@@ -147,7 +147,7 @@ st_tensor import_tensor(Managed* in, bool read_only) {
              static_cast<unsigned long long>(dl.byte_offset));
     data = reinterpret_cast<void*>(base + static_cast<uintptr_t>(dl.byte_offset));
   }
-  Tensor t = wrap_foreign(data, sizes, dl.strides ? &strides : nullptr, dtype, device, read_only);
+  Tensor t = wrap_foreign(data, sizes, dl.strides ? &strides : nullptr, dtype, device, read_only, "in->dl_tensor.data");
   Storage storage = t.storage();
   st_tensor handle = HandleTable::instance().insert(std::move(t));
   if (in->deleter) {

@@ -61,6 +61,7 @@ constexpr st_api make_table() {
   t.from_dlpack = st_from_dlpack;
   t.to_dlpack_versioned = st_to_dlpack_versioned;
   t.from_dlpack_versioned = st_from_dlpack_versioned;
+  t.cuda_empty_cache = st_cuda_empty_cache;
   return t;
 }
 
@@ -127,8 +128,9 @@ ST_PIN(to_dlpack, 47);
 ST_PIN(from_dlpack, 48);
 ST_PIN(to_dlpack_versioned, 49);
 ST_PIN(from_dlpack_versioned, 50);
+ST_PIN(cuda_empty_cache, 51);
 
-static_assert(sizeof(st_api) == 51 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 52 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

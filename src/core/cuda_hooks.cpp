@@ -22,6 +22,8 @@ void CudaHooks::check_device(Device device) const { no_cuda(device); }
 void* CudaHooks::current_stream(int32_t index) const { no_cuda(cuda_device(index)); }
 void CudaHooks::set_stream(int32_t index, void*) const { no_cuda(cuda_device(index)); }
 void CudaHooks::synchronize(int32_t index) const { no_cuda(cuda_device(index)); }
+void CudaHooks::empty_cache(int32_t index) const { no_cuda(cuda_device(index)); }
+void CudaHooks::check_foreign_memory(const void*, size_t, Device device, const char*) const { no_cuda(device); }
 Storage CudaHooks::allocate(size_t, Device device) const { no_cuda(device); }
 
 const CudaHooks& cuda_hooks() {

@@ -21,6 +21,10 @@ class CudaHooks {
   // Throws ST_ERROR_DEVICE_UNAVAILABLE saying why `device` (CUDA or pinned
   // host) cannot be used: not built in, no driver, no device, index out of range.
   virtual void check_device(Device device) const;
+  // Checks `device` as check_device does, then that the `nbytes` bytes at
+  // `base` are memory of that device (a wrapped pointer, see
+  // cuda/foreign_memory.h): ST_ERROR_INVALID_ARGUMENT naming `name` if not.
+  virtual void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) const;
 
   // Each of these first checks CUDA device `index` as check_device does.
   // This thread's current stream on the device (a cudaStream_t; NULL is the
@@ -29,6 +33,9 @@ class CudaHooks {
   virtual void set_stream(int32_t index, void* stream) const;
   // Waits until all work queued on the device has finished.
   virtual void synchronize(int32_t index) const;
+  // Gives back the memory stride keeps for reuse: the unused memory of the
+  // device's pool and the free pinned host blocks.
+  virtual void empty_cache(int32_t index) const;
   // `nbytes` of device memory on `device` (allocated and later freed in the
   // order of this thread's current stream), or of pinned host memory for a
   // CUDAHost device. Zero bytes allocate nothing.

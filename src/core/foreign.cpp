@@ -11,13 +11,13 @@
 namespace st {
 
 Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_strides, ScalarType dtype,
-                    Device device, bool read_only) {
+                    Device device, bool read_only, const char* data_name) {
   check_sizes_nonnegative(sizes);
   const DimVector strides = given_strides ? *given_strides : contiguous_strides(sizes);
   const int64_t item = static_cast<int64_t>(itemsize(dtype));
   int64_t bytes = 0, lowest = 0;  // the span in bytes, and element (0, …, 0)'s place in it
   if (!has_zero_size(sizes)) {
-    ST_CHECK(data != nullptr, ST_ERROR_INVALID_ARGUMENT, "data is NULL for a tensor of sizes %s",
+    ST_CHECK(data != nullptr, ST_ERROR_INVALID_ARGUMENT, "%s is NULL for a tensor of sizes %s", data_name,
              format_dims(sizes).c_str());
     Extent e;
     int64_t span;
@@ -36,8 +36,8 @@ Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_s
              "data = %p with sizes %s and strides %s would reach outside the address space", data,
              format_dims(sizes).c_str(), format_dims(strides).c_str());
   }
-  if (device.type != DeviceType::CPU) cuda_hooks().check_device(device);
   char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;
+  if (device.type != DeviceType::CPU) cuda_hooks().check_foreign_memory(base, static_cast<size_t>(bytes), device, data_name);
   Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{}, read_only);
   return Tensor::make(storage, sizes, strides, -lowest, dtype);
 }

@@ -14,8 +14,9 @@ namespace st {
 // Throws ST_ERROR_INVALID_ARGUMENT (negative size, NULL data with elements,
 // elements that would lie outside the address space),
 // ST_ERROR_OUT_OF_MEMORY (the span overflows int64) and, for a device other
-// than the CPU, what cuda_hooks().check_device says.
+// than the CPU, what cuda_hooks().check_foreign_memory says (the memory is
+// not of that device: ST_ERROR_INVALID_ARGUMENT naming `data_name`).
 Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* strides, ScalarType dtype, Device device,
-                    bool read_only = false);
+                    bool read_only = false, const char* data_name = "data");
 
 }  // namespace st

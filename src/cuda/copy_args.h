@@ -3,6 +3,7 @@
 // 32-bit indexing (so every element index and byte offset fits int32).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "cuda/element_io.h"
@@ -68,6 +69,18 @@ struct FillStridedArgs {
   uint32_t numel;
   T value;
 };
+
+// Kernel arguments travel in a constant bank of 4 KiB on every device
+// stride builds for (CUDA 12.1 allows more on Volta and newer, but only
+// for code that asks), and a launch with larger ones fails to compile or
+// to run. Every argument struct stays within it, with room to spare.
+constexpr size_t kMaxKernelArgBytes = 4096;
+static_assert(sizeof(BytesCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
+static_assert(sizeof(VectorCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
+static_assert(sizeof(StridedCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
+static_assert(sizeof(TransposeCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
+static_assert(sizeof(FillContiguousArgs) <= kMaxKernelArgBytes, "kernel argument size");
+static_assert(sizeof(FillStridedArgs<Word16>) <= kMaxKernelArgBytes, "kernel argument size");
 
 }  // namespace cuda
 }  // namespace st

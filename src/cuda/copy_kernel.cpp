@@ -8,7 +8,8 @@
 // Unless `non_blocking`, the copy has finished when the call returns (the
 // header's promise), so the stream it ran on is synchronized; PyTorch
 // leaves copies within device memory asynchronous either way, and a caller
-// who wants that here passes non_blocking.
+// who wants that here passes non_blocking. On a stream that is capturing a
+// CUDA graph nothing is waited for (Note [Copies during stream capture]).
 #include "core/contiguity.h"
 #include "core/copy_preconditions.h"
 #include "core/error.h"
@@ -18,6 +19,7 @@
 #include "cuda/empty.h"
 #include "cuda/host_copy.h"
 #include "cuda/stream.h"
+#include "cuda/stream_capture.h"
 #include "dispatch/registration.h"
 
 namespace st {
@@ -52,7 +54,10 @@ void copy_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, b
   }
   // The last step of every copy runs on dst's device when dst is device
   // memory (between GPUs dst's stream waits for the transfer), else on src's.
-  if (!non_blocking) synchronize_current_stream((dst.device().is_cuda() ? dst : src).device().index);
+  if (!non_blocking) {
+    const int device = (dst.device().is_cuda() ? dst : src).device().index;
+    if (!is_capturing_on(device)) synchronize_current_stream(device);
+  }
 }
 ST_REGISTER_KERNEL("copy_", CUDA, copy_cuda);
 

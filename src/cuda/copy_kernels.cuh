@@ -1,7 +1,8 @@
 // The __global__ copy and fill kernels and their launches, for the .cu files
 // that instantiate them. Each kernel reads blockIdx and threadIdx and runs
-// the thread body of cuda/copy_loops.h; launch shapes follow the comments
-// there. Every launch is checked at once (cudaGetLastError), so a bad
+// the thread body of cuda/copy_loops.h; launch shapes come from
+// cuda/launch_shape.h and are checked before each launch (Note [Launch
+// shapes]). Every launch is checked at once (cudaGetLastError), so a bad
 // configuration fails the copy that caused it.
 #pragma once
 
@@ -10,7 +11,16 @@
 #include "cuda/copy_args.h"
 #include "cuda/copy_loops.h"
 #include "cuda/cuda_error.h"
+#include "cuda/launch_shape.h"
 #include "cuda/transpose_plan.h"
+
+// Conversions must give the CPU's bits: fast math would flush subnormals
+// and approximate on the device only. nvcc 13 defines no macro for
+// --use_fast_math, so the configure refuses the flag (cmake/StrideCudaFlags.cmake);
+// this catches the compilers that announce it.
+#if defined(__USE_FAST_MATH__) || defined(__FAST_MATH__) || defined(__CLANG_CUDA_APPROX_TRANSCENDENTALS__)
+#error "stride's CUDA kernels must not be built with fast math (--use_fast_math, -ffast-math)"
+#endif
 
 namespace st {
 namespace cuda {
@@ -20,8 +30,14 @@ __global__ void __launch_bounds__(kCopyThreads) copy_bytes_kernel(BytesCopyArgs 
   copy_bytes_thread<W>(args, blockIdx.x, threadIdx.x);
 }
 
+// At least 8 resident blocks of 128 threads: up to 64 registers per
+// thread. Left alone, ptxas aims at 16 blocks (32 registers) and spilled
+// the widening conversions (bool to complex64 on sm_80 to sm_100); 8
+// blocks are 1024 threads with 16-byte accesses in flight, plenty for a copy.
+constexpr int kVectorizedMinBlocks = 8;
+
 template <typename D, typename S>
-__global__ void __launch_bounds__(kCopyThreads) convert_vectorized_kernel(VectorCopyArgs args) {
+__global__ void __launch_bounds__(kCopyThreads, kVectorizedMinBlocks) convert_vectorized_kernel(VectorCopyArgs args) {
   convert_vectorized_thread<D, S>(args, blockIdx.x, threadIdx.x);
 }
 
@@ -61,9 +77,14 @@ __global__ void __launch_bounds__(kCopyThreads) fill_strided_kernel(FillStridedA
 
 inline void check_launch() { ST_CUDA_CHECK(cudaGetLastError()); }
 
+inline dim3 grid_of(const LaunchShape& s) { return dim3(s.grid[0], s.grid[1], s.grid[2]); }
+inline dim3 block_of(const LaunchShape& s) { return dim3(s.block[0], s.block[1], s.block[2]); }
+
 template <int W>
 void launch_bytes(const BytesCopyArgs& args, cudaStream_t stream) {
-  copy_bytes_kernel<W><<<blocks_for(args.plan.words, kCopyThreads * kCopyUnroll), kCopyThreads, 0, stream>>>(args);
+  const LaunchShape s = bytes_shape(args);
+  check_launch_shape(s, kCopyThreads, "copy_bytes_kernel");
+  copy_bytes_kernel<W><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 
@@ -72,23 +93,26 @@ void launch_vectorized(const VectorCopyArgs& args, cudaStream_t stream) {
   constexpr int kVec = VectorShape<D, S>::kVec;
   ST_CHECK(args.plan.vec == kVec, ST_ERROR_INTERNAL, "vectorized copy planned with %d elements per vector, the kernel moves %d",
            args.plan.vec, kVec);
-  convert_vectorized_kernel<D, S><<<blocks_for(args.plan.vectors, kCopyThreads), kCopyThreads, 0, stream>>>(args);
+  const LaunchShape s = vectorized_shape(args);
+  check_launch_shape(s, kCopyThreads, "convert_vectorized_kernel");
+  convert_vectorized_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 
 template <typename D, typename S>
 void launch_strided(const StridedCopyArgs& args, cudaStream_t stream) {
-  copy_strided_kernel<D, S><<<blocks_for(args.numel, kCopyThreads * kCopyUnroll), kCopyThreads, 0, stream>>>(args);
+  const LaunchShape s = strided_shape(args.numel);
+  check_launch_shape(s, kCopyThreads, "copy_strided_kernel");
+  copy_strided_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 
 template <typename D, typename S>
 void launch_transpose(const TransposeCopyArgs& args, cudaStream_t stream) {
   using Tile = TileOf<D>;
-  const dim3 grid(args.col_tiles, args.row_tiles < kMaxGridYZ ? args.row_tiles : kMaxGridYZ,
-                  args.batches < kMaxGridYZ ? args.batches : kMaxGridYZ);
-  const dim3 block(Tile::kTile, Tile::kBlockRows);
-  copy_transpose_kernel<D, S><<<grid, block, 0, stream>>>(args);
+  const LaunchShape s = transpose_shape<D>(args);
+  check_launch_shape(s, Tile::kTile * Tile::kBlockRows, "copy_transpose_kernel");
+  copy_transpose_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 

@@ -29,9 +29,11 @@ constexpr int kCopyThreads = 128;
 constexpr int kCopyUnroll = 4;
 
 // Blocks that cover `work` items at `per_block` items per block; at least
-// one, so that a launch with only a head or a tail still runs.
+// one, so that a launch with only a head or a tail still runs. A count
+// beyond uint32 saturates, for check_launch_shape to refuse (cuda/launch_shape.h).
 inline uint32_t blocks_for(int64_t work, int64_t per_block) {
   const int64_t blocks = (work + per_block - 1) / per_block;
+  if (blocks > int64_t{UINT32_MAX}) return UINT32_MAX;
   return static_cast<uint32_t>(blocks > 0 ? blocks : 1);
 }
 
@@ -90,14 +92,19 @@ ST_HOST_DEVICE ST_FORCE_INLINE void convert_vectorized_thread(const VectorCopyAr
     Chunk16<S> in[Shape::kSrcChunks];
     ST_UNROLL
     for (int c = 0; c < Shape::kSrcChunks; ++c) in[c] = load_as<Chunk16<S>>(src + 16 * c);
-    Chunk16<D> out[Shape::kDstChunks];
+    // One destination chunk at a time: a widening vector (bool to
+    // complex128 writes 256 bytes) would otherwise hold its whole output
+    // in registers and spill (ptxas -warn-spills found it).
     ST_UNROLL
-    for (int i = 0; i < Shape::kVec; ++i) {
-      const S s = from_memory<S>(in[i / Chunk16<S>::kCount].v[i % Chunk16<S>::kCount]);
-      out[i / Chunk16<D>::kCount].v[i % Chunk16<D>::kCount] = to_memory<D>(convert<D>(s));
+    for (int c = 0; c < Shape::kDstChunks; ++c) {
+      Chunk16<D> out;
+      ST_UNROLL
+      for (int k = 0; k < Chunk16<D>::kCount; ++k) {
+        const int i = c * Chunk16<D>::kCount + k;
+        out.v[k] = to_memory<D>(convert<D>(from_memory<S>(in[i / Chunk16<S>::kCount].v[i % Chunk16<S>::kCount])));
+      }
+      store_as<Chunk16<D>>(dst + 16 * c, out);
     }
-    ST_UNROLL
-    for (int c = 0; c < Shape::kDstChunks; ++c) store_as<Chunk16<D>>(dst + 16 * c, out[c]);
   }
   if (block == 0) {  // head and tail hold fewer than kVec <= 16 elements
     if (tid < p.head) convert_element<D, S>(a.dst + tid * kDstSize, a.src + tid * kSrcSize);

@@ -11,6 +11,7 @@
 #include "cuda/host_copy.h"
 #include "cuda/host_keepalive.h"
 #include "cuda/stream.h"
+#include "cuda/stream_capture.h"
 
 namespace st {
 namespace cuda {
@@ -54,6 +55,10 @@ void copy_between_host_and_gpu(const Tensor& dst, const Tensor& src, const Cross
   const int gpu = (to_gpu ? dst : src).device().index;
   DeviceGuard guard(gpu);
   const cudaStream_t stream = current_stream(gpu);
+  ST_CHECK(!is_capturing(stream), ST_ERROR_INVALID_ARGUMENT,
+           "the current stream of cuda:%d is capturing a CUDA graph, and a copy between host and device memory "
+           "cannot be captured: its host steps would run now, and its host memory would have to outlive the graph",
+           gpu);
   Tensor from = src;
   if (plan.stage_src) {
     from = buffer_on(src.device(), plan);

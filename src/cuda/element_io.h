@@ -13,10 +13,12 @@
 //    that is not aligned to its element size (byte accesses).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "core/error.h"
 #include "core/macros.h"
 
 namespace st {
@@ -60,12 +62,31 @@ struct Bytes {
 
 static_assert(sizeof(Word<16>) == 16 && alignof(Word<16>) == 16, "a 16-byte word is one 128-bit access");
 
-// `p` is aligned to alignof(T).
+// Note [Alignment in the host emulation]
+// On the device an access of T must sit at a multiple of alignof(T), or the
+// kernel faults (cudaErrorMisalignedAddress) and takes the context with it.
+// memcpy on the host would not notice, so the host path, which the tests
+// run over host memory, checks each address and throws ST_ERROR_INTERNAL:
+// a misaligned 16-byte access fails a test on a machine without a GPU.
+// Header-only, as the emulation tests run in builds without CUDA too.
+[[noreturn]] inline void misaligned_access(const void* p, size_t size, size_t alignment) {
+  fail(ST_ERROR_INTERNAL,
+       "a %zu-byte access at %p is not aligned to %zu bytes: on a GPU it would fault (cudaErrorMisalignedAddress)", size,
+       p, alignment);
+}
+
+template <typename T>
+inline void check_access_alignment(const void* p) {
+  if (reinterpret_cast<uintptr_t>(p) % alignof(T) != 0) misaligned_access(p, sizeof(T), alignof(T));
+}
+
+// `p` is aligned to alignof(T) (Note [Alignment in the host emulation]).
 template <typename T>
 ST_HOST_DEVICE ST_FORCE_INLINE T load_as(const char* p) {
 #if defined(__CUDA_ARCH__)
   return *reinterpret_cast<const T*>(p);
 #else
+  check_access_alignment<T>(p);
   T v;
   std::memcpy(&v, p, sizeof(T));
   return v;
@@ -77,6 +98,7 @@ ST_HOST_DEVICE ST_FORCE_INLINE void store_as(char* p, const T& v) {
 #if defined(__CUDA_ARCH__)
   *reinterpret_cast<T*>(p) = v;
 #else
+  check_access_alignment<T>(p);
   std::memcpy(p, &v, sizeof(T));
 #endif
 }

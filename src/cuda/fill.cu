@@ -10,7 +10,9 @@ namespace {
 
 template <int N>
 void launch_contiguous(const FillContiguousArgs& args, cudaStream_t stream) {
-  fill_contiguous_kernel<N><<<blocks_for(args.plan.words, kCopyThreads * kCopyUnroll), kCopyThreads, 0, stream>>>(args);
+  const LaunchShape s = fill_contiguous_shape(args);
+  check_launch_shape(s, kCopyThreads, "fill_contiguous_kernel");
+  fill_contiguous_kernel<N><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 
@@ -18,7 +20,9 @@ template <typename T>
 void launch_strided(char* dst, const OffsetCalculator<1>& offsets, uint32_t numel, const Word16& value,
                     cudaStream_t stream) {
   FillStridedArgs<T> args{dst, offsets, numel, load_as<T>(reinterpret_cast<const char*>(&value))};
-  fill_strided_kernel<T><<<blocks_for(numel, kCopyThreads * kCopyUnroll), kCopyThreads, 0, stream>>>(args);
+  const LaunchShape s = strided_shape(numel);
+  check_launch_shape(s, kCopyThreads, "fill_strided_kernel");
+  fill_strided_kernel<T><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 

@@ -9,6 +9,8 @@
 #include "cuda/cuda_error.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
+#include "cuda/foreign_memory.h"
+#include "cuda/host_keepalive.h"
 #include "cuda/stream.h"
 
 namespace st {
@@ -22,6 +24,9 @@ class CudaHooksImpl final : public CudaHooks {
   bool is_built() const override { return true; }
   int device_count() const override { return device_status().count; }
   void check_device(Device device) const override { cuda::check_device(device); }
+  void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) const override {
+    cuda::check_foreign_memory(base, nbytes, device, name);
+  }
 
   void* current_stream(int32_t index) const override {
     cuda::check_device(cuda_device(index));
@@ -44,8 +49,19 @@ class CudaHooksImpl final : public CudaHooks {
 
   void synchronize(int32_t index) const override {
     cuda::check_device(cuda_device(index));
-    DeviceGuard guard(index);
-    ST_CUDA_CHECK(cudaDeviceSynchronize());
+    {
+      DeviceGuard guard(index);
+      ST_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    // The device has run every copy queued on it: the storages they kept
+    // alive (and the pinned blocks under them) can go.
+    release_completed_keepalives();
+  }
+
+  void empty_cache(int32_t index) const override {
+    cuda::check_device(cuda_device(index));
+    release_completed_keepalives();
+    cuda::empty_cache(index);
   }
 
   Storage allocate(size_t nbytes, Device device) const override {

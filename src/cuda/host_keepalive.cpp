@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_error.h"
 #include "cuda/device_guard.h"
+#include "cuda/stream_capture.h"
 
 namespace st {
 namespace cuda {
@@ -32,6 +33,9 @@ Keepalives& keepalives() {
 // will never complete; the device no longer reads the memory, so it is
 // dropped as well.
 void drop_completed(std::vector<Pending>& pending, std::vector<Storage>& released) {
+  if (pending.empty()) return;
+  // Note [Copies during stream capture]: a query must not break another thread's capture.
+  CaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
   size_t kept = 0;
   for (Pending& p : pending) {
     const cudaError_t err = cudaEventQuery(p.event);

@@ -6,9 +6,10 @@
 //
 // An event is recorded on the stream after the copy; the storage reference
 // is dropped once the event has completed. Completed entries are dropped at
-// the next keep_until_done or release_completed_keepalives call; the
-// storages are never freed from a CUDA callback (which may not call the
-// CUDA API, and freeing pinned memory does).
+// the next keep_until_done or release_completed_keepalives call (every
+// cross-device copy, st_cuda_synchronize and st_cuda_empty_cache make
+// one); the storages are never freed from a CUDA callback (which may not
+// call the CUDA API, and releasing pinned memory may).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -5,6 +5,7 @@
 #include "cuda/cuda_error.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
+#include "cuda/stream_capture.h"
 
 namespace st {
 namespace cuda {
@@ -25,6 +26,11 @@ void set_current_stream(int device, cudaStream_t stream) { thread_streams()[stat
 void synchronize_current_stream(int device) {
   DeviceGuard guard(device);  // NULL is the current device's default stream
   ST_CUDA_CHECK(cudaStreamSynchronize(current_stream(device)));
+}
+
+bool is_capturing_on(int device) {
+  DeviceGuard guard(device);
+  return is_capturing(current_stream(device));
 }
 
 }  // namespace cuda

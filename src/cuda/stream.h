@@ -15,6 +15,8 @@ cudaStream_t current_stream(int device);
 void set_current_stream(int device, cudaStream_t stream);
 // Waits until the work queued on this thread's current stream of `device` has run.
 void synchronize_current_stream(int device);
+// Whether this thread's current stream of `device` is capturing a CUDA graph.
+bool is_capturing_on(int device);
 
 }  // namespace cuda
 }  // namespace st

@@ -141,3 +141,15 @@ int restore_default_allocator(void** state) {
   (void)state;
   return st_set_cpu_allocator(NULL) == ST_OK ? 0 : -1;
 }
+
+int32_t cuda_devices_or_skip(void) {
+  int32_t n = 0;
+  EXPECT_OK(st_cuda_device_count(&n));
+  if (n > 0) return n;
+  st_tensor t = {0};
+  const int64_t one = 1;
+  const st_device gpu = {ST_DEVICE_CUDA, 0};
+  st_tensor_create(&one, 1, ST_FLOAT32, gpu, &t); /* for the reason */
+  printf("skipped: no CUDA device (%s)\n", st_last_error_message());
+  exit(77);
+}

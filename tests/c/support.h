@@ -33,6 +33,10 @@ void test_expect_status(st_status expected, st_status got, const char* call, con
 /* Asserts that this thread's last error message contains `needle`. */
 void expect_message_contains(const char* needle);
 
+/* The number of CUDA devices; with none (or no CUDA support) prints why
+ * and exits 77, which ctest reports as skipped. For test_gpu_*.c. */
+int32_t cuda_devices_or_skip(void);
+
 /* Asserts that `t` is the null handle {0}. */
 void expect_null_handle(st_tensor t);
 

@@ -132,6 +132,24 @@ static void set_stream_and_synchronize_answer(void** state) {
   expect_message_contains("st_cuda_synchronize: device cuda:");
 }
 
+/* st_cuda_empty_cache: without a device refused with the reason; with one
+ * it succeeds (tests/cuda/test_cuda_runtime.cpp checks what it gives back). */
+static void empty_cache_answers(void** state) {
+  (void)state;
+  int32_t n = device_count();
+  if (n == 0) {
+    EXPECT_STATUS(ST_ERROR_DEVICE_UNAVAILABLE, st_cuda_empty_cache(0));
+    expect_message_contains("st_cuda_empty_cache: device cuda:0");
+    expect_reason();
+  } else {
+    EXPECT_OK(st_cuda_empty_cache(0));
+  }
+  EXPECT_STATUS(ST_ERROR_DEVICE_UNAVAILABLE, st_cuda_empty_cache(n));
+  expect_message_contains("st_cuda_empty_cache: device cuda:");
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_cuda_empty_cache(-3));
+  expect_message_contains("st_cuda_empty_cache: device = -3 is negative");
+}
+
 static void negative_device_index_is_an_argument_error(void** state) {
   (void)state;
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_cuda_set_stream(-1, NULL));
@@ -163,6 +181,7 @@ int main(void) {
       cmocka_unit_test(creating_on_a_missing_device_says_why),
       cmocka_unit_test(wrapping_memory_of_a_missing_device_is_refused),
       cmocka_unit_test(set_stream_and_synchronize_answer),
+      cmocka_unit_test(empty_cache_answers),
       cmocka_unit_test(negative_device_index_is_an_argument_error),
       cmocka_unit_test(cpu_tensors_work_after_cuda_errors),
   };

@@ -162,18 +162,7 @@ static void nchw_to_nhwc_on_a_gpu_matches_the_reference(void** state) {
 }
 
 int main(void) {
-  if (!STRIDE_TEST_WITH_CUDA) {
-    printf("skipped: this build of stride has no CUDA support\n");
-    return 77;
-  }
-  EXPECT_OK(st_cuda_device_count(&g_devices));
-  if (g_devices == 0) {
-    st_tensor t = {0};
-    const int64_t one = 1;
-    st_tensor_create(&one, 1, ST_FLOAT32, GPU0, &t); /* for the reason */
-    printf("skipped: no CUDA device (%s)\n", st_last_error_message());
-    return 77;
-  }
+  g_devices = cuda_devices_or_skip();
   if (g_devices < 2) printf("one CUDA device: copies between two devices are not run\n");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_dtype_copies_on_gpus_match_the_reference),

@@ -24,10 +24,12 @@
 #include "cuda/copy_loops.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/iter_offsets.h"
+#include "cuda/launch_shape.h"
 #include "cuda/transpose_plan.h"
 #include "iter/tensor_iterator.h"
 #include "ops/copy.h"
 #include "copy_cases.h"
+#include "dispatch_test_support.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
@@ -39,11 +41,22 @@ using copy_cases::pick;
 
 namespace {
 
-// ---- One launch each, block by block and thread by thread.
+// ---- One launch each, block by block and thread by thread, over the
+// launches' own shapes, checked as the launches check them (Note [Launch
+// shapes]); every load and store checks its alignment (Note [Alignment in
+// the host emulation]).
+
+// The blocks of a one-dimensional launch of kCopyThreads threads.
+uint32_t linear_blocks(const LaunchShape& s) {
+  check_launch_shape(s, kCopyThreads, "emulated kernel");
+  assert_int_equal(s.block[0], kCopyThreads);
+  assert_int_equal(s.grid[1] * s.grid[2] * s.block[1] * s.block[2], 1);
+  return s.grid[0];
+}
 
 template <int W>
 void run_bytes(const BytesCopyArgs& a) {
-  const uint32_t blocks = blocks_for(a.plan.words, kCopyThreads * kCopyUnroll);
+  const uint32_t blocks = linear_blocks(bytes_shape(a));
   for (uint32_t b = 0; b < blocks; ++b)
     for (uint32_t t = 0; t < kCopyThreads; ++t) copy_bytes_thread<W>(a, b, t);
 }
@@ -51,14 +64,14 @@ void run_bytes(const BytesCopyArgs& a) {
 template <typename D, typename S>
 void run_vectorized(const VectorCopyArgs& a) {
   assert_int_equal(a.plan.vec, (VectorShape<D, S>::kVec));
-  const uint32_t blocks = blocks_for(a.plan.vectors, kCopyThreads);
+  const uint32_t blocks = linear_blocks(vectorized_shape(a));
   for (uint32_t b = 0; b < blocks; ++b)
     for (uint32_t t = 0; t < kCopyThreads; ++t) convert_vectorized_thread<D, S>(a, b, t);
 }
 
 template <typename D, typename S>
 void run_strided(const StridedCopyArgs& a) {
-  const uint32_t blocks = blocks_for(a.numel, kCopyThreads * kCopyUnroll);
+  const uint32_t blocks = linear_blocks(strided_shape(a.numel));
   for (uint32_t b = 0; b < blocks; ++b)
     for (uint32_t t = 0; t < kCopyThreads; ++t) copy_strided_thread<D, S>(a, b, t);
 }
@@ -68,12 +81,15 @@ void run_strided(const StridedCopyArgs& a) {
 template <typename D, typename S>
 void run_transpose(const TransposeCopyArgs& a) {
   using Tile = TileOf<D>;
-  const uint32_t grid_y = a.row_tiles < kMaxGridYZ ? a.row_tiles : kMaxGridYZ;
-  const uint32_t grid_z = a.batches < kMaxGridYZ ? a.batches : kMaxGridYZ;
+  const LaunchShape shape = transpose_shape<D>(a);
+  check_launch_shape(shape, Tile::kTile * Tile::kBlockRows, "emulated transpose");
+  assert_int_equal(shape.block[0], Tile::kTile);
+  assert_int_equal(shape.block[1], Tile::kBlockRows);
+  const uint32_t grid_y = shape.grid[1], grid_z = shape.grid[2];
   std::vector<memory_t<D>> tile(Tile::kSharedElements);
   for (uint32_t bz = 0; bz < grid_z; ++bz)
     for (uint32_t by = 0; by < grid_y; ++by)
-      for (uint32_t bx = 0; bx < a.col_tiles; ++bx)
+      for (uint32_t bx = 0; bx < shape.grid[0]; ++bx)
         for (uint32_t batch = bz; batch < a.batches; batch += grid_z) {
           const auto offsets = a.batch_offsets.get(batch);
           for (uint32_t tile_row = by; tile_row < a.row_tiles; tile_row += grid_y) {
@@ -302,7 +318,7 @@ void emulate_fill(const Tensor& dst_in, double value, int64_t limit) {
           char pattern[16];
           for (int i = 0; i < 16; ++i) pattern[i] = reinterpret_cast<const char*>(&bytes)[i % item];
           std::memcpy(&a.pattern, pattern, 16);
-          const uint32_t blocks = blocks_for(a.plan.words, kCopyThreads * kCopyUnroll);
+          const uint32_t blocks = linear_blocks(fill_contiguous_shape(a));
           for (uint32_t b = 0; b < blocks; ++b)
             for (uint32_t t = 0; t < kCopyThreads; ++t) {
               switch (item) {
@@ -318,7 +334,7 @@ void emulate_fill(const Tensor& dst_in, double value, int64_t limit) {
         ++g_coverage.fill_strided;
         const auto offsets = make_offset_calculator<1>(part);
         const uint32_t numel = static_cast<uint32_t>(part.numel());
-        const uint32_t blocks = blocks_for(numel, kCopyThreads * kCopyUnroll);
+        const uint32_t blocks = linear_blocks(strided_shape(numel));
         auto run = [&](auto value_tag) {
           using T = decltype(value_tag);
           FillStridedArgs<T> a{part.data_ptr(0), offsets, numel, load_as<T>(reinterpret_cast<const char*>(&bytes))};
@@ -358,6 +374,50 @@ void fill_matches_the_cpu(void**) {
   }
 }
 
+// The checks the emulation adds for what only a GPU would show.
+
+// A 16-byte access one byte off its alignment faults on a GPU; here it throws.
+void misaligned_accesses_fail_in_the_emulation(void**) {
+  alignas(16) char memory[64] = {};
+  test::expect_error(ST_ERROR_INTERNAL, [&] { (void)load_as<Word16>(memory + 1); });
+  test::expect_error(ST_ERROR_INTERNAL, [&] { store_as<Word<8>>(memory + 4, uint64_t{1}); });
+  test::expect_error(ST_ERROR_INTERNAL, [&] { (void)load_as<Chunk16<float>>(memory + 8); });
+  const std::string msg = test::expect_error(ST_ERROR_INTERNAL, [&] { (void)load_as<Word<4>>(memory + 2); });
+  test::expect_contains(msg, "a 4-byte access at");
+  test::expect_contains(msg, "is not aligned to 4 bytes");
+  (void)load_as<Word16>(memory + 16);  // aligned: fine
+  (void)load_as<Bytes<16>>(memory + 3);  // byte-wise elements: any address
+  // A vectorized conversion planned for aligned memory, run over memory one
+  // byte off: the first 16-byte load is refused.
+  const VectorCopyArgs a{memory + 1, memory + 33, VectorPlan{4, 0, 1, 0}};
+  test::expect_error(ST_ERROR_INTERNAL, [&] { convert_vectorized_thread<float, int32_t>(a, 0, 0); });
+}
+
+void launch_shapes_beyond_the_hardware_limits_are_refused(void**) {
+  check_launch_shape(LaunchShape{{kMaxGridDimX, kMaxGridDimYZ, kMaxGridDimYZ}, {128, 1, 1}}, 128, "k");
+  std::string msg = test::expect_error(
+      ST_ERROR_INTERNAL, [] { check_launch_shape(LaunchShape{{1, kMaxGridDimYZ + 1, 1}, {128, 1, 1}}, 128, "k"); });
+  test::expect_contains(msg, "k: launch of grid (1, 65536, 1) x block (128, 1, 1) is outside the limits");
+  test::expect_error(ST_ERROR_INTERNAL,
+                     [] { check_launch_shape(LaunchShape{{1u << 31, 1, 1}, {128, 1, 1}}, 128, "k"); });
+  test::expect_error(ST_ERROR_INTERNAL, [] { check_launch_shape(LaunchShape{{0, 1, 1}, {128, 1, 1}}, 128, "k"); });
+  test::expect_error(ST_ERROR_INTERNAL, [] { check_launch_shape(LaunchShape{{1, 1, 1}, {32, 8, 1}}, 128, "k"); });
+  // More work than a grid holds saturates, and is refused rather than wrapped around.
+  check_launch_shape(strided_shape(UINT32_MAX), kCopyThreads, "strided");  // 2^23 blocks: fine
+  test::expect_error(ST_ERROR_INTERNAL, [] {
+    check_launch_shape(linear_shape(int64_t{1} << 45, kCopyThreads), kCopyThreads, "bytes");
+  });
+  // The transpose grid stays within y and z for any count of tiles and batches.
+  const int64_t size = 1, stride = 0;
+  const int64_t* strides[2] = {&stride, &stride};
+  const TransposeCopyArgs t{nullptr, nullptr, 1, 1, 0, 0, 0, 0, 1u << 20, 3, 1u << 30,
+                            OffsetCalculator<2>(1, &size, strides)};
+  const LaunchShape ts = transpose_shape<float>(t);
+  check_launch_shape(ts, 256, "transpose");
+  assert_int_equal(ts.grid[1], kMaxGridYZ);
+  assert_int_equal(ts.grid[2], kMaxGridYZ);
+}
+
 // Runs last: the cases above must have reached every kernel.
 void every_kernel_was_reached(void**) {
   print_message("copy parts %d: bytes %d, vectorized %d, transpose %d, strided %d (unaligned %d); fill parts: "
@@ -381,6 +441,8 @@ int main() {
       cmocka_unit_test(every_dtype_pair_contiguous_and_transposed),
       cmocka_unit_test(transpose_loops_over_more_batches_than_the_grid),
       cmocka_unit_test(fill_matches_the_cpu),
+      cmocka_unit_test(misaligned_accesses_fail_in_the_emulation),
+      cmocka_unit_test(launch_shapes_beyond_the_hardware_limits_are_refused),
       cmocka_unit_test(every_kernel_was_reached),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);

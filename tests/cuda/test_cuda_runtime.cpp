@@ -1,16 +1,30 @@
 // The CUDA runtime layer: error translation, device status, and the hooks
-// the rest of the library calls. Runs anywhere: without a GPU every device
-// use must be refused with the reason; with one, memory and streams must work.
+// the rest of the library calls, and the runtime policies that only a GPU
+// would otherwise show (device guards, frees on the per-thread stream, the
+// pinned block pool, wrapped pointers, kernel images, fork), checked with
+// the runtime's answers made up where that is the only way to reach them.
+// Runs anywhere: without a GPU every device use must be refused with the
+// reason; with one, memory and streams must work.
 #include <cuda_runtime_api.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/cuda_hooks.h"
 #include "core/error.h"
+#include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
+#include "cuda/foreign_memory.h"
+#include "cuda/pinned_pool.h"
 #include "cuda/stream.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
@@ -126,6 +140,306 @@ void with_a_gpu_memory_and_streams_work(void**) {
   ST_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
+// ---- Device guards (Note [Restoring the current device]), against a
+// made-up runtime: a current device per thread (one thread here) and the
+// devices whose primary context exists; making a device current creates
+// its context, as cudaSetDevice does since CUDA 12.
+
+struct FakeDevices {
+  int current = 0;
+  std::set<int> contexts;
+  std::vector<int> set_calls;
+  cudaError_t fail_set = cudaSuccess;
+};
+FakeDevices g_fake;
+
+const st::cuda::DeviceRuntime kFakeRuntime{
+    [](int* d) {
+      *d = g_fake.current;
+      return cudaSuccess;
+    },
+    [](int d) {
+      g_fake.set_calls.push_back(d);
+      if (g_fake.fail_set != cudaSuccess) return g_fake.fail_set;
+      g_fake.current = d;
+      g_fake.contexts.insert(d);
+      return cudaSuccess;
+    },
+    [](int d) { return g_fake.contexts.count(d) != 0; }};
+
+void a_guard_on_a_fresh_thread_creates_no_context_on_device_0(void**) {
+  g_fake = FakeDevices{};  // a thread that never chose a device: 0, and no context anywhere
+  {
+    st::cuda::DeviceGuard guard(1, kFakeRuntime);
+    assert_int_equal(g_fake.current, 1);
+  }
+  assert_true(g_fake.contexts.count(0) == 0);  // cudaSetDevice(0) would have made one
+  assert_int_equal(g_fake.current, 1);         // left current, as PyTorch leaves it
+  assert_true(g_fake.set_calls == std::vector<int>{1});
+}
+
+void a_guard_restores_a_device_whose_context_exists(void**) {
+  g_fake = FakeDevices{};
+  g_fake.current = 2;
+  g_fake.contexts = {2};
+  {
+    st::cuda::DeviceGuard outer(0, kFakeRuntime);
+    {
+      st::cuda::DeviceGuard inner(1, kFakeRuntime);
+      assert_int_equal(g_fake.current, 1);
+    }
+    assert_int_equal(g_fake.current, 0);  // 0's context exists since `outer` made it current
+  }
+  assert_int_equal(g_fake.current, 2);
+  assert_true(g_fake.contexts == (std::set<int>{0, 1, 2}));
+}
+
+void a_guard_on_the_current_device_calls_nothing(void**) {
+  g_fake = FakeDevices{};
+  g_fake.current = 1;
+  { st::cuda::DeviceGuard guard(1, kFakeRuntime); }
+  assert_true(g_fake.set_calls.empty());
+  assert_true(g_fake.contexts.empty());
+}
+
+void a_guard_that_cannot_enter_throws_or_says_so(void**) {
+  g_fake = FakeDevices{};
+  g_fake.fail_set = cudaErrorInvalidDevice;
+  assert_true(throws([] { st::cuda::DeviceGuard guard(3, kFakeRuntime); }, ST_ERROR_DEVICE_FAILURE,
+                     "cudaErrorInvalidDevice"));
+  st::cuda::DeviceGuard quiet(3, std::nothrow, kFakeRuntime);
+  assert_false(quiet.entered());
+  assert_int_equal(g_fake.current, 0);
+}
+
+// ---- Frees of blocks allocated on cudaStreamPerThread (Note [Freeing on the per-thread stream]).
+
+void per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream(void**) {
+  using st::cuda::stream_to_free_on;
+  const cudaStream_t mine = reinterpret_cast<cudaStream_t>(uintptr_t{0x1000});
+  assert_ptr_equal(stream_to_free_on(cudaStreamPerThread, 7, 7), cudaStreamPerThread);
+  assert_ptr_equal(stream_to_free_on(cudaStreamPerThread, 7, 8), cudaStreamLegacy);
+  assert_ptr_equal(stream_to_free_on(mine, 7, 8), mine);
+  assert_ptr_equal(stream_to_free_on(nullptr, 7, 8), nullptr);
+  assert_ptr_equal(stream_to_free_on(cudaStreamLegacy, 7, 8), cudaStreamLegacy);
+}
+
+void thread_ids_differ_between_threads_and_stay_within_one(void**) {
+  const uint64_t here = st::cuda::this_thread_id();
+  assert_true(here == st::cuda::this_thread_id());
+  uint64_t a = 0, b = 0;
+  std::thread([&] { a = st::cuda::this_thread_id(); }).join();
+  std::thread([&] { b = st::cuda::this_thread_id(); }).join();
+  assert_true(a != here && b != here && a != b);  // never reused, even after a thread ends
+}
+
+// ---- The pinned block pool (Note [Pinned block pool]), over malloc'd blocks.
+
+struct FakeHost {
+  int allocs = 0, frees = 0;
+  bool out_of_memory = false;
+};
+FakeHost g_host;
+
+st::cuda::PinnedPool::Backend fake_host_backend() {
+  return st::cuda::PinnedPool::Backend{
+      [](void** p, size_t n) {
+        if (g_host.out_of_memory) return cudaErrorMemoryAllocation;
+        ++g_host.allocs;
+        *p = std::malloc(n);
+        return cudaSuccess;
+      },
+      [](void* p) {
+        ++g_host.frees;
+        std::free(p);
+        return cudaSuccess;
+      }};
+}
+
+void pinned_blocks_are_powers_of_two_from_4_kib(void**) {
+  using st::cuda::pinned_block_size;
+  assert_int_equal(pinned_block_size(1), 4096);
+  assert_int_equal(pinned_block_size(4096), 4096);
+  assert_int_equal(pinned_block_size(4097), 8192);
+  assert_int_equal(pinned_block_size((size_t{1} << 30) + 1), size_t{1} << 31);
+  assert_int_equal(pinned_block_size(SIZE_MAX - 5), SIZE_MAX - 5);
+}
+
+void released_pinned_blocks_are_reused_without_a_new_allocation(void**) {
+  g_host = FakeHost{};
+  st::cuda::PinnedPool pool(1 << 20, fake_host_backend());
+  size_t size_a = 0, size_b = 0;
+  void* a = pool.allocate(5000, &size_a);
+  assert_int_equal(size_a, 8192);
+  pool.release(a, size_a);
+  assert_int_equal(pool.cached_bytes(), 8192);
+  void* b = pool.allocate(6000, &size_b);  // same size class: the same block, no cudaHostAlloc
+  assert_ptr_equal(a, b);
+  assert_int_equal(g_host.allocs, 1);
+  assert_int_equal(pool.cached_bytes(), 0);
+  void* c = pool.allocate(100, &size_a);  // another class: a new block
+  assert_int_equal(g_host.allocs, 2);
+  pool.release(b, 8192);
+  pool.release(c, 4096);
+  assert_int_equal(g_host.frees, 0);
+  assert_int_equal(pool.trim(), 8192 + 4096);
+  assert_int_equal(g_host.frees, 2);
+  assert_int_equal(pool.cached_bytes(), 0);
+}
+
+void the_pinned_pool_caches_no_more_than_its_cap(void**) {
+  g_host = FakeHost{};
+  const size_t cap = 64 << 10;
+  st::cuda::PinnedPool pool(cap, fake_host_backend());
+  std::vector<void*> blocks;
+  size_t size = 0;
+  for (int i = 0; i < 20; ++i) blocks.push_back(pool.allocate(8 << 10, &size));  // 20 × 8 KiB in use: not capped
+  for (void* p : blocks) pool.release(p, size);
+  assert_int_equal(pool.cached_bytes(), cap);  // 8 kept, 12 freed
+  assert_int_equal(g_host.frees, 12);
+  void* big = pool.allocate(cap + 1, &size);  // larger than the cap: never cached
+  pool.release(big, size);
+  assert_int_equal(g_host.frees, 13);
+  assert_int_equal(pool.trim(), cap);
+  assert_int_equal(g_host.frees, 21);
+}
+
+void out_of_pinned_memory_trims_the_pool_and_then_says_so(void**) {
+  g_host = FakeHost{};
+  st::cuda::PinnedPool pool(1 << 20, fake_host_backend());
+  size_t size = 0;
+  pool.release(pool.allocate(100, &size), size);
+  g_host.out_of_memory = true;
+  assert_true(throws([&] { pool.allocate(1 << 16, &size); }, ST_ERROR_OUT_OF_MEMORY, "cudaHostAlloc"));
+  assert_int_equal(g_host.frees, 1);  // the cached block went back first
+  assert_int_equal(pool.cached_bytes(), 0);
+}
+
+// ---- Wrapped pointers (cuda/foreign_memory.h), with the attributes made up.
+
+cudaPointerAttributes attributes(cudaMemoryType type, int device) {
+  cudaPointerAttributes a = {};
+  a.type = type;
+  a.device = device;
+  return a;
+}
+
+void wrapped_memory_must_be_of_the_labelled_device(void**) {
+  using st::cuda::foreign_memory_mismatch;
+  const Device gpu1{DeviceType::CUDA, 1}, pinned{DeviceType::CUDAHost, 0};
+  int x = 0;
+  const void* p = &x;
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeDevice, 1), gpu1, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeManaged, 0), gpu1, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeHost, 0), pinned, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeManaged, 0), pinned, "data", p).empty());
+  std::string why = foreign_memory_mismatch(attributes(cudaMemoryTypeUnregistered, 0), gpu1, "data", p);
+  assert_non_null(std::strstr(why.c_str(), "is host memory that CUDA does not know (device type cpu), not memory of device cuda:1"));
+  assert_non_null(std::strstr(why.c_str(), "data = 0x"));
+  why = foreign_memory_mismatch(attributes(cudaMemoryTypeDevice, 0), gpu1, "in->dl_tensor.data", p);
+  assert_non_null(std::strstr(why.c_str(), "in->dl_tensor.data = "));
+  assert_non_null(std::strstr(why.c_str(), "is memory of device cuda:0, not of cuda:1"));
+  why = foreign_memory_mismatch(attributes(cudaMemoryTypeHost, 0), gpu1, "data", p);
+  assert_non_null(std::strstr(why.c_str(), "is page-locked host memory (device type cuda_host)"));
+  why = foreign_memory_mismatch(attributes(cudaMemoryTypeDevice, 0), pinned, "data", p);
+  assert_non_null(std::strstr(why.c_str(), "is memory of device cuda:0, not page-locked host memory"));
+  why = foreign_memory_mismatch(attributes(cudaMemoryTypeUnregistered, 0), pinned, "data", p);
+  assert_non_null(std::strstr(why.c_str(), "is not page-locked: pin it with cudaHostRegister"));
+}
+
+// Without a GPU the device is refused before the pointer is looked at; with
+// one, host memory labelled cuda:0 is an argument error.
+void wrapping_host_memory_as_device_memory_is_refused(void**) {
+  static char host[64];
+  const st::CudaHooks& hooks = st::cuda_hooks();
+  const Device gpu{DeviceType::CUDA, 0};
+  if (st::cuda::device_status().count == 0) {
+    assert_true(throws([&] { hooks.check_foreign_memory(host, sizeof host, gpu, "data"); },
+                       ST_ERROR_DEVICE_UNAVAILABLE, "is unavailable: "));
+    return;
+  }
+  assert_true(throws([&] { hooks.check_foreign_memory(host, sizeof host, gpu, "data"); }, ST_ERROR_INVALID_ARGUMENT,
+                     "is host memory that CUDA does not know"));
+  hooks.check_foreign_memory(host, 0, gpu, "data");  // nothing to look at
+}
+
+// ---- Kernel images (Note [Architectures and images]).
+
+void images_run_on_the_devices_their_architecture_reaches(void**) {
+  using st::cuda::images_run_on;
+  const std::string built = "compute_75,sm_75,sm_80,sm_90,sm_100,sm_120";
+  for (int cc : {75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121}) assert_true(images_run_on(built, cc));
+  for (int cc : {50, 60, 70, 72}) assert_false(images_run_on(built, cc));
+  const std::string sass_only = "sm_80,sm_90";
+  assert_true(images_run_on(sass_only, 86));   // 8.0 SASS runs on 8.6
+  assert_false(images_run_on(sass_only, 75));  // T4: no image at all
+  assert_false(images_run_on(sass_only, 100)); // no PTX to compile for newer GPUs
+  assert_true(images_run_on("sm_80,compute_90", 120));
+  assert_false(images_run_on("sm_90a", 100));  // architecture-specific SASS: 9.0 only
+  assert_true(images_run_on("sm_90a", 90));
+  assert_true(images_run_on("", 50));  // "all" or "native": not checked
+  print_message("this build's images: %s\n", st::cuda::built_images());
+  assert_true(images_run_on(st::cuda::built_images(), 75));
+  assert_true(images_run_on(st::cuda::built_images(), 120));
+}
+
+// ---- A forked child (Note [CUDA in a forked child]).
+
+void a_forked_child_says_why_it_has_no_device(void**) {
+  st::cuda::DeviceStatus parent;
+  parent.count = 2;
+  const st::cuda::DeviceStatus child = st::cuda::status_in_forked_child(parent);
+  assert_int_equal(child.count, 0);
+  assert_non_null(std::strstr(child.reason.c_str(), "forked after CUDA was initialized in its parent"));
+  st::cuda::DeviceStatus none;
+  none.reason = "no CUDA device is present";
+  assert_string_equal(st::cuda::status_in_forked_child(none).reason.c_str(), "no CUDA device is present");
+  assert_non_null(std::strstr(st::cuda::with_fork_note("x").c_str(), "x; this process is a forked child"));
+
+  // And in a real child: the status was asked for in this process already.
+  const st::cuda::DeviceStatus& here = st::cuda::device_status();
+  const std::string expected = here.count > 0 ? "forked after CUDA was initialized" : here.reason;
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    int code = 1;
+    try {
+      st::cuda::check_device(Device{DeviceType::CUDA, 0});
+    } catch (const st::Error& e) {
+      code = e.code() == ST_ERROR_DEVICE_UNAVAILABLE && std::strstr(e.what(), expected.c_str()) ? 0 : 2;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+// ---- With a GPU: st_cuda_empty_cache gives the pools' unused memory back.
+
+void with_a_gpu_empty_cache_gives_memory_back(void**) {
+  if (st::cuda::device_status().count == 0) {
+    print_message("skipped: no CUDA device (%s)\n", st::cuda::device_status().reason.c_str());
+    skip();
+  }
+  const Device gpu{DeviceType::CUDA, 0}, pinned{DeviceType::CUDAHost, 0};
+  {
+    const st::Tensor t = st::cuda::empty_strided_cuda({1 << 24}, {1}, st::ScalarType::Float32, gpu);
+    const st::Tensor h = st::cuda::empty_strided_pinned({1 << 20}, {1}, st::ScalarType::Float32, pinned);
+  }
+  st::cuda_hooks().synchronize(0);
+  assert_true(st::cuda::pinned_pool().cached_bytes() >= (size_t{4} << 20));
+  cudaMemPool_t pool = nullptr;
+  ST_CUDA_CHECK(cudaDeviceGetMemPool(&pool, 0));  // the current pool is not ours (Note [The library's own device pool])
+  uint64_t default_threshold = 1;
+  ST_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &default_threshold));
+  assert_int_equal(default_threshold, 0);
+  st::cuda_hooks().empty_cache(0);
+  assert_int_equal(st::cuda::pinned_pool().cached_bytes(), 0);
+}
+
 }  // namespace
 
 int main() {
@@ -135,6 +449,21 @@ int main() {
       cmocka_unit_test(a_missing_device_is_refused_with_the_reason),
       cmocka_unit_test(empty_checks_the_device_type),
       cmocka_unit_test(with_a_gpu_memory_and_streams_work),
+      cmocka_unit_test(a_guard_on_a_fresh_thread_creates_no_context_on_device_0),
+      cmocka_unit_test(a_guard_restores_a_device_whose_context_exists),
+      cmocka_unit_test(a_guard_on_the_current_device_calls_nothing),
+      cmocka_unit_test(a_guard_that_cannot_enter_throws_or_says_so),
+      cmocka_unit_test(per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream),
+      cmocka_unit_test(thread_ids_differ_between_threads_and_stay_within_one),
+      cmocka_unit_test(pinned_blocks_are_powers_of_two_from_4_kib),
+      cmocka_unit_test(released_pinned_blocks_are_reused_without_a_new_allocation),
+      cmocka_unit_test(the_pinned_pool_caches_no_more_than_its_cap),
+      cmocka_unit_test(out_of_pinned_memory_trims_the_pool_and_then_says_so),
+      cmocka_unit_test(wrapped_memory_must_be_of_the_labelled_device),
+      cmocka_unit_test(wrapping_host_memory_as_device_memory_is_refused),
+      cmocka_unit_test(images_run_on_the_devices_their_architecture_reaches),
+      cmocka_unit_test(a_forked_child_says_why_it_has_no_device),
+      cmocka_unit_test(with_a_gpu_empty_cache_gives_memory_back),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -545,6 +545,10 @@ cuda_set_stream(device::Integer, stream::Ptr{Cvoid}) =
 cuda_synchronize(device::Integer=0) =
     check(ccall((:st_cuda_synchronize, libstride), Int32, (Int32,), Int32(device)))
 
+"""Gives back the device pool's unused memory and the free pinned host blocks (st_cuda_empty_cache)."""
+cuda_empty_cache(device::Integer=0) =
+    check(ccall((:st_cuda_empty_cache, libstride), Int32, (Int32,), Int32(device)))
+
 """The number of live handles in the process: 0 once everything is released (a leak check)."""
 function live_tensor_count()
     n = Ref{Int64}(0)

@@ -1,0 +1,67 @@
+#include "cuda/foreign_memory.h"
+
+#include <cstdio>
+
+#include "core/error.h"
+#include "cuda/cuda_error.h"
+#include "cuda/device_guard.h"
+#include "cuda/device_status.h"
+
+namespace st {
+namespace cuda {
+namespace {
+
+std::string format(const char* fmt, const char* name, const void* ptr, int a, int b = 0) {
+  char text[256];
+  std::snprintf(text, sizeof text, fmt, name, ptr, a, b);
+  return text;
+}
+
+}  // namespace
+
+std::string foreign_memory_mismatch(const cudaPointerAttributes& attr, Device device, const char* name,
+                                    const void* ptr) {
+  const int index = device.index;
+  if (attr.type == cudaMemoryTypeManaged) return {};
+  if (device.type == DeviceType::CUDA) {
+    switch (attr.type) {
+      case cudaMemoryTypeDevice:
+        if (attr.device == index) return {};
+        return format("%s = %p is memory of device cuda:%d, not of cuda:%d", name, ptr, attr.device, index);
+      case cudaMemoryTypeHost:
+        return format("%s = %p is page-locked host memory (device type cuda_host), not memory of device cuda:%d", name,
+                      ptr, index);
+      default:
+        return format("%s = %p is host memory that CUDA does not know (device type cpu), not memory of device cuda:%d",
+                      name, ptr, index);
+    }
+  }
+  switch (attr.type) {
+    case cudaMemoryTypeHost:
+      return {};
+    case cudaMemoryTypeDevice:
+      return format("%s = %p is memory of device cuda:%d, not page-locked host memory (device type cuda_host:%d)", name,
+                    ptr, attr.device, index);
+    default:
+      return format(
+          "%s = %p is host memory that is not page-locked: pin it with cudaHostRegister, or label it cpu, not "
+          "cuda_host:%d",
+          name, ptr, index);
+  }
+}
+
+void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) {
+  check_device(device);
+  if (nbytes == 0) return;
+  DeviceGuard guard(device.index);
+  const char* const bytes = static_cast<const char*>(base);
+  for (const char* at : {bytes, bytes + (nbytes - 1)}) {
+    cudaPointerAttributes attr;
+    ST_CUDA_CHECK(cudaPointerGetAttributes(&attr, at));
+    const std::string why = foreign_memory_mismatch(attr, device, name, at);
+    ST_CHECK(why.empty(), ST_ERROR_INVALID_ARGUMENT, "%s", why.c_str());
+  }
+}
+
+}  // namespace cuda
+}  // namespace st

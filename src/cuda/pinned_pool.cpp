@@ -1,0 +1,92 @@
+#include "cuda/pinned_pool.h"
+
+#include <cstdint>
+#include <utility>
+
+#include "cuda/cuda_error.h"
+
+namespace st {
+namespace cuda {
+namespace {
+
+cudaError_t host_alloc_portable(void** ptr, size_t nbytes) { return cudaHostAlloc(ptr, nbytes, cudaHostAllocPortable); }
+
+}  // namespace
+
+size_t pinned_block_size(size_t nbytes) {
+  size_t block = kPinnedMinBlock;
+  while (block < nbytes) {
+    if (block > SIZE_MAX / 2) return nbytes;
+    block *= 2;
+  }
+  return block;
+}
+
+void* PinnedPool::allocate(size_t nbytes, size_t* block_bytes) {
+  const size_t block = pinned_block_size(nbytes);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = free_.find(block);
+    if (it != free_.end() && !it->second.empty()) {
+      void* ptr = it->second.back();
+      it->second.pop_back();
+      cached_ -= block;
+      *block_bytes = block;
+      return ptr;
+    }
+  }
+  void* ptr = nullptr;
+  cudaError_t err = backend_.alloc(&ptr, block);
+  if (err == cudaErrorMemoryAllocation && trim() > 0) {
+    (void)cudaGetLastError();
+    err = backend_.alloc(&ptr, block);  // the cached blocks may have been in the way
+  }
+  if (err != cudaSuccess) throw_cuda_error(err, "cudaHostAlloc(&ptr, nbytes, cudaHostAllocPortable)");
+  *block_bytes = block;
+  return ptr;
+}
+
+void PinnedPool::release(void* ptr, size_t block_bytes) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (block_bytes <= cap_ && cached_ + block_bytes <= cap_) {
+      try {
+        free_[block_bytes].push_back(ptr);
+        cached_ += block_bytes;
+        return;
+      } catch (...) {
+        // No memory for the list entry: free the block instead.
+      }
+    }
+  }
+  if (backend_.free(ptr) != cudaSuccess) (void)cudaGetLastError();
+}
+
+size_t PinnedPool::trim() noexcept {
+  std::map<size_t, std::vector<void*>> blocks;
+  size_t bytes = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    blocks.swap(free_);
+    bytes = std::exchange(cached_, 0);
+  }
+  for (auto& size_blocks : blocks) {
+    for (void* ptr : size_blocks.second) {
+      if (backend_.free(ptr) != cudaSuccess) (void)cudaGetLastError();
+    }
+  }
+  return bytes;
+}
+
+size_t PinnedPool::cached_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return cached_;
+}
+
+PinnedPool& pinned_pool() {
+  static PinnedPool* pool = new PinnedPool(kPinnedCacheCap, PinnedPool::Backend{host_alloc_portable, cudaFreeHost});
+  return *pool;
+}
+
+}  // namespace cuda
+}  // namespace st
