@@ -96,3 +96,9 @@ func CUDASetStream(device int32, stream unsafe.Pointer) error {
 func CUDASynchronize(device int32) error {
 	return call(func() C.st_status { return C.st_cuda_synchronize(C.int32_t(device)) })
 }
+
+// CUDAEmptyCache gives the library's cached device and pinned memory for
+// device back to the driver.
+func CUDAEmptyCache(device int32) error {
+	return call(func() C.st_status { return C.st_cuda_empty_cache(C.int32_t(device)) })
+}

@@ -134,7 +134,14 @@ func TestCUDAQueries(t *testing.T) {
 	}
 	if n == 0 {
 		expectStatus(t, CUDASynchronize(0), ErrDeviceUnavailable)
-	} else if err := CUDASynchronize(0); err != nil {
-		t.Fatal(err)
+		expectStatus(t, CUDAEmptyCache(0), ErrDeviceUnavailable)
+	} else {
+		if err := CUDASynchronize(0); err != nil {
+			t.Fatal(err)
+		}
+		if err := CUDAEmptyCache(0); err != nil {
+			t.Fatal(err)
+		}
 	}
+	expectStatus(t, CUDAEmptyCache(-1), ErrInvalidArgument)
 }

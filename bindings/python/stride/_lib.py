@@ -90,6 +90,7 @@ SIGNATURES = {
     "st_cuda_device_count": (_status, [_P(_i32)]),
     "st_cuda_set_stream": (_status, [_i32, _vp]),
     "st_cuda_synchronize": (_status, [_i32]),
+    "st_cuda_empty_cache": (_status, [_i32]),
     "st_live_tensor_count": (_status, [_P(_i64)]),
     "st_to_dlpack": (_status, [st_tensor, _P(_vp)]),
     "st_from_dlpack": (_status, [_vp, _P(st_tensor)]),

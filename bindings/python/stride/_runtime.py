@@ -122,3 +122,8 @@ def cuda_set_stream(device, stream):
 
 def cuda_synchronize(device=0):
     lib.call("st_cuda_synchronize", i32(device, "cuda_synchronize: device"))
+
+
+def cuda_empty_cache(device=0):
+    """Gives the library's cached device and pinned memory for `device` back to the driver."""
+    lib.call("st_cuda_empty_cache", i32(device, "cuda_empty_cache: device"))

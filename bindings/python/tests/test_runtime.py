@@ -119,8 +119,13 @@ class Cuda(unittest.TestCase):
         if n == 0:
             with self.assertRaises(stride.DeviceUnavailableError):
                 stride.cuda_synchronize(0)
+            with self.assertRaises(stride.DeviceUnavailableError):
+                stride.cuda_empty_cache(0)
         else:
             stride.cuda_synchronize(0)
+            stride.cuda_empty_cache(0)
+        with self.assertRaises(stride.InvalidArgumentError):
+            stride.cuda_empty_cache(-1)
 
 
 if __name__ == "__main__":

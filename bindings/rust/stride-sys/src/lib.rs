@@ -157,6 +157,7 @@ extern "C" {
     pub fn st_cuda_device_count(out: *mut i32) -> st_status;
     pub fn st_cuda_set_stream(device: i32, stream: *mut c_void) -> st_status;
     pub fn st_cuda_synchronize(device: i32) -> st_status;
+    pub fn st_cuda_empty_cache(device: i32) -> st_status;
     pub fn st_live_tensor_count(out: *mut i64) -> st_status;
 
     pub fn st_to_dlpack(t: st_tensor, out: *mut *mut dlpack::DLManagedTensor) -> st_status;

@@ -22,7 +22,7 @@ mod types;
 
 pub use error::{Error, Result, Status};
 pub use runtime::{
-    cuda_device_count, cuda_set_stream, cuda_synchronize, num_threads, reset_cpu_allocator,
+    cuda_device_count, cuda_empty_cache, cuda_set_stream, cuda_synchronize, num_threads, reset_cpu_allocator,
     set_cpu_allocator, set_num_threads, set_parallel_for, set_trace_callback, version, version_string, CpuAllocator,
     ParallelFor, TraceFn,
 };

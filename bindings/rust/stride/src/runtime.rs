@@ -135,3 +135,8 @@ pub unsafe fn cuda_set_stream(device: i32, stream: *mut c_void) -> Result<()> {
 pub fn cuda_synchronize(device: i32) -> Result<()> {
     check(unsafe { sys::st_cuda_synchronize(device) })
 }
+
+/// Gives the library's cached device and pinned memory for `device` back to the driver.
+pub fn cuda_empty_cache(device: i32) -> Result<()> {
+    check(unsafe { sys::st_cuda_empty_cache(device) })
+}

@@ -58,7 +58,10 @@ fn cuda_queries() {
     assert!(n >= 0);
     if n == 0 {
         assert_eq!(stride::cuda_synchronize(0).unwrap_err().status, Status::DeviceUnavailable);
+        assert_eq!(stride::cuda_empty_cache(0).unwrap_err().status, Status::DeviceUnavailable);
     } else {
         stride::cuda_synchronize(0).unwrap();
+        stride::cuda_empty_cache(0).unwrap();
     }
+    assert_eq!(stride::cuda_empty_cache(-1).unwrap_err().status, Status::InvalidArgument);
 }
