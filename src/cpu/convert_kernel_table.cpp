@@ -6,12 +6,7 @@ namespace st {
 namespace cpu {
 
 const ConvertKernelTable& active_convert_kernels() {
-  switch (cpu_isa()) {
-    case CpuIsa::Avx512: return avx512_convert_kernels();
-    case CpuIsa::Avx2: return avx2_convert_kernels();
-    case CpuIsa::Scalar: break;
-  }
-  return scalar_convert_kernels();
+  return for_cpu_isa(scalar_convert_kernels, avx2_convert_kernels, avx512_convert_kernels);
 }
 
 }  // namespace cpu

@@ -6,12 +6,7 @@ namespace st {
 namespace cpu {
 
 const CopyKernelTable& active_copy_kernels() {
-  switch (cpu_isa()) {
-    case CpuIsa::Avx512: return avx512_copy_kernels();
-    case CpuIsa::Avx2: return avx2_copy_kernels();
-    case CpuIsa::Scalar: break;
-  }
-  return scalar_copy_kernels();
+  return for_cpu_isa(scalar_copy_kernels, avx2_copy_kernels, avx512_copy_kernels);
 }
 
 }  // namespace cpu
