@@ -180,7 +180,10 @@ void gather_rows_e(const Rows2d& r) {
       continue;
     }
     if (ss == 2 * E) {
-      write_row<V, E>(d, r.n, nt, [&](int64_t i) { return V::template every_second<E>(s + i * 2 * E); }, move);
+      // A vector's loads end with the element after its last one: the
+      // vectors stop one element short, so nothing past the row is read.
+      write_row<V, E>(d, r.n - 1, nt, [&](int64_t i) { return V::template every_second<E>(s + i * 2 * E); }, move);
+      if (r.n > 0) move(r.n - 1);
       continue;
     }
     if constexpr (V::kGather && (E == 4 || E == 8)) {
