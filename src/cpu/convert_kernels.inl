@@ -4,10 +4,12 @@
 // out kConvertKernels<V>. Every result is bit-identical to convert_rules.h.
 // Everything is in an unnamed namespace (see copy_kernels.inl).
 //
-// A pair is one struct: its element types, its scalar rule (for levels
-// without the conversions and for tails where a level has no masks), and
-// line<V>(...) over the traits (vec_lines.h says what a line gets); then
-// one entry in kConvertKernels.
+// A pair is one struct: its element types and scalar rule (Rule: for
+// levels without its vector conversion and for tails where a level has no
+// masks), and line<V>(...) over the traits (vec_lines.h says what a line
+// gets); then one entry in kConvertKernels. A pair that only some levels
+// can vectorize says which in `vectorized` (by default, every level with
+// kConvert); the others convert it by the rule.
 #pragma once
 
 #include <cstring>
@@ -25,6 +27,8 @@ struct Rule {
   using From = F;
   using To = T;
   static T rule(F v) { return R(v); }
+  template <class V>
+  static constexpr bool vectorized = V::kConvert;
 };
 
 inline float u8_to_float(uint8_t v) { return static_cast<float>(v); }
@@ -98,7 +102,7 @@ inline void part(char* d, const char* s, int64_t n) {
 // through part(); so does the tail.
 template <class V, class P>
 void row(char* dst, const char* src, int64_t n, bool nt) {
-  if constexpr (!V::kConvert) {
+  if constexpr (!P::template vectorized<V>) {
     by_rule<P>(dst, src, n);
   } else {
     using L = Lines<V, P>;

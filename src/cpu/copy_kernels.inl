@@ -62,7 +62,8 @@ void stream_body(char* dst, const char* src, int64_t n) {
   }
   int64_t i = 0;
   for (; i + 4 * W <= n; i += 4 * W) {
-    const auto a = V::load(src + i), b = V::load(src + i + W), c = V::load(src + i + 2 * W), d = V::load(src + i + 3 * W);
+    const auto a = V::load(src + i), b = V::load(src + i + W);
+    const auto c = V::load(src + i + 2 * W), d = V::load(src + i + 3 * W);
     V::stream(dst + i, a);
     V::stream(dst + i + W, b);
     V::stream(dst + i + 2 * W, c);
@@ -176,7 +177,8 @@ void gather_rows_e(const Rows2d& r) {
     const char* s = r.src + k * r.src_outer;
     auto move = [&](int64_t i) { move_one<E>(d + i * E, s + i * ss); };
     if (ss == -E) {
-      write_row<V, E>(d, r.n, nt, [&](int64_t i) { return V::template reverse<E>(V::load(s - (i + kPer - 1) * E)); }, move);
+      auto reversed = [&](int64_t i) { return V::template reverse<E>(V::load(s - (i + kPer - 1) * E)); };
+      write_row<V, E>(d, r.n, nt, reversed, move);
       continue;
     }
     if (ss == 2 * E) {

@@ -4,11 +4,13 @@
 //
 // A pair P names its element types From and To, and P::line<V>(...) makes
 // one vector of To from the V::kBytes / sizeof(To) elements of From that a
-// line covers, given as two vectors (To half as wide as From), one vector
-// (as wide), a half vector (twice as wide) or a quarter (four times).
+// line covers, given as k vectors (To k times narrower than From, k >= 1),
+// a half vector (To twice as wide) or a quarter (four times as wide).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace st {
 namespace cpu {
@@ -21,15 +23,15 @@ struct Lines {
   static constexpr int64_t kPer = V::kBytes / kOut;  // elements per line
   static constexpr int64_t kInBytes = kPer * kIn;
 
+  using Vectors = std::make_index_sequence<static_cast<size_t>(kInBytes / V::kBytes)>;
+
   static Vec line(const char* s) {
-    if constexpr (kInBytes == 2 * V::kBytes) {
-      return P::template line<V>(V::load(s), V::load(s + V::kBytes));
-    } else if constexpr (kInBytes == V::kBytes) {
-      return P::template line<V>(V::load(s));
+    if constexpr (kInBytes >= V::kBytes) {
+      return from_vectors(s, Vectors{});
     } else if constexpr (2 * kInBytes == V::kBytes) {
       return P::template line<V>(V::load_half(s));
     } else {
-      static_assert(4 * kInBytes == V::kBytes, "a line reads 1/4, 1/2, 1 or 2 vectors");
+      static_assert(4 * kInBytes == V::kBytes, "a line reads whole vectors, a half or a quarter");
       return P::template line<V>(V::load_quarter(s));
     }
   }
@@ -38,15 +40,24 @@ struct Lines {
   // reading nothing past them; levels with masks only.
   static Vec line_part(const char* s, int64_t n) {
     const int64_t bytes = n * kIn;
-    if constexpr (kInBytes == 2 * V::kBytes) {
-      return P::template line<V>(V::load_part(s, V::mask(bytes)), V::load_part(s + V::kBytes, V::mask(bytes - V::kBytes)));
-    } else if constexpr (kInBytes == V::kBytes) {
-      return P::template line<V>(V::load_part(s, V::mask(bytes)));
+    if constexpr (kInBytes >= V::kBytes) {
+      return from_vector_parts(s, bytes, Vectors{});
     } else if constexpr (2 * kInBytes == V::kBytes) {
       return P::template line<V>(V::load_half_part(s, V::mask(bytes)));
     } else {
       return P::template line<V>(V::load_quarter_part(s, V::mask(bytes)));
     }
+  }
+
+ private:
+  template <size_t... k>
+  static Vec from_vectors(const char* s, std::index_sequence<k...>) {
+    return P::template line<V>(V::load(s + k * V::kBytes)...);
+  }
+  template <size_t... k>
+  static Vec from_vector_parts(const char* s, int64_t bytes, std::index_sequence<k...>) {
+    return P::template line<V>(
+        V::load_part(s + k * V::kBytes, V::mask(bytes - static_cast<int64_t>(k) * V::kBytes))...);
   }
 };
 

@@ -95,7 +95,9 @@ void stream_copy_matches_memcpy_at_every_head_and_tail(void**) {
           char* dst = d.line + off;
           std::memcpy(d.twin(dst), src.data() + src_off, static_cast<size_t>(n));
           level.copy->stream_copy(dst, reinterpret_cast<const char*>(src.data()) + src_off, n);
-          if (d.got != d.want) bad.add("  %s stream_copy n %" PRId64 " dst offset %" PRId64 "\n", level.copy->name, n, off);
+          if (d.got != d.want) {
+            bad.add("  %s stream_copy n %" PRId64 " dst offset %" PRId64 "\n", level.copy->name, n, off);
+          }
         }
       }
     }
@@ -248,8 +250,9 @@ void row_converters_match_rules_at_every_head_and_tail(void**) {
           for (int nt = 0; nt < 2; ++nt) {
             Dst d(n * p.de + 64);
             char* dst = d.line + off;
-            for (int64_t i = 0; i < n; ++i) p.one(d.twin(dst + i * p.de), reinterpret_cast<const char*>(src.data()) + i * p.se);
-            level.convert->row[static_cast<int>(p.id)](dst, reinterpret_cast<const char*>(src.data()), n, nt != 0);
+            const char* s = reinterpret_cast<const char*>(src.data());
+            for (int64_t i = 0; i < n; ++i) p.one(d.twin(dst + i * p.de), s + i * p.se);
+            level.convert->row[static_cast<int>(p.id)](dst, s, n, nt != 0);
             if (d.got != d.want) {
               bad.add("  %s %s n %" PRId64 " dst offset %" PRId64 " nt %d\n", level.convert->name, p.name, n, off, nt);
             }
