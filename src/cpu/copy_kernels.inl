@@ -137,6 +137,7 @@ inline typename V::Vec splat(const char* p) {
 
 template <class V>
 void fill_rows(const Rows2d& r) {
+  if (r.n <= 0) return;  // empty rows have no value to read
   by_itemsize(r.itemsize, [&](auto e) {
     constexpr int E = decltype(e)::value;
     for (int64_t k = 0; k < r.m; ++k) {
