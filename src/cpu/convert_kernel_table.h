@@ -1,8 +1,6 @@
 // The per-instruction-set row converters of the hot dtype pairs: n
 // contiguous src elements to n contiguous dst elements, bit-identical to
-// convert_rules.h. convert_kernels.inl fills one table per level
-// (convert_kernels_<level>.cpp); copy_convert.cpp drives them over a
-// CopyGeometry.
+// convert_rules.h. copy_convert.cpp drives them over a CopyGeometry.
 #pragma once
 
 #include <cstdint>
