@@ -4,7 +4,7 @@
 // restated here because the instruction-set files use them for their
 // tails: every function is `static`, so each file keeps its own copy and
 // no inline code built with AVX flags can be picked by the linker for
-// other files (see copy_kernels_avx512.cpp). test_copy_convert checks them
+// other files (see copy_kernels.inl). test_copy_convert checks them
 // equal to core's on every 16-bit pattern and on float32 patterns covering
 // every exponent, tie and NaN class. NaNs:
 //   float32 -> float16/bfloat16: sign kept, the quiet bit set, the top

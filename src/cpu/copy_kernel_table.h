@@ -1,8 +1,8 @@
 // The per-instruction-set pieces of the same-dtype copy kernels. The
 // drivers (copy_same_dtype.cpp, copy_transpose.cpp) plan a copy, cut it into
-// tasks and call these on 2-d pieces; each *_scalar/_avx2/_avx512 file fills
-// one table. Only plain data crosses this header, so files built with
-// different instruction-set flags share no inline code.
+// tasks and call these on 2-d pieces. copy_kernels.inl fills one table per
+// level (copy_kernels_<level>.cpp). Only plain data crosses this header, so
+// files built with different instruction-set flags share no inline code.
 #pragma once
 
 #include <cstdint>

@@ -26,5 +26,18 @@ void set_cpu_isa_cap(CpuIsa cap);
 
 const char* cpu_isa_name(CpuIsa isa);
 
+// The one of three per-level things (the kernel tables) that cpu_isa()
+// selects. Only that one's function is called: a level's code must not run
+// on a CPU without it.
+template <typename T>
+const T& for_cpu_isa(const T& (*scalar)(), const T& (*avx2)(), const T& (*avx512)()) {
+  switch (cpu_isa()) {
+    case CpuIsa::Avx512: return avx512();
+    case CpuIsa::Avx2: return avx2();
+    case CpuIsa::Scalar: break;
+  }
+  return scalar();
+}
+
 }  // namespace cpu
 }  // namespace st

@@ -1,7 +1,7 @@
-// The cache-blocked traversal the transposes of every instruction-set level
-// share. Included only by the copy_kernels_* files, each with its own Tile
-// type from its unnamed namespace, so every instantiation (and the code
-// built with that file's flags) stays inside that file.
+// The cache-blocked traversal of the transposes, over a level's Tile
+// (copy_kernels.inl). In an unnamed namespace like the kernels, so every
+// instantiation (and the code built with a level's flags) stays inside
+// that level's file.
 //
 // Note [Transpose blocking]
 // A transpose reads src in runs along its contiguous dim (j) and writes dst

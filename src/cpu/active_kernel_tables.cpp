@@ -1,0 +1,18 @@
+// The kernel tables of the level cpu_isa() selects now.
+#include "cpu/convert_kernel_table.h"
+#include "cpu/copy_kernel_table.h"
+#include "cpu/cpu_isa.h"
+
+namespace st {
+namespace cpu {
+
+const CopyKernelTable& active_copy_kernels() {
+  return for_cpu_isa(scalar_copy_kernels, avx2_copy_kernels, avx512_copy_kernels);
+}
+
+const ConvertKernelTable& active_convert_kernels() {
+  return for_cpu_isa(scalar_convert_kernels, avx2_convert_kernels, avx512_convert_kernels);
+}
+
+}  // namespace cpu
+}  // namespace st

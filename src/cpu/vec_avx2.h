@@ -1,0 +1,130 @@
+// The AVX2 level (with FMA, F16C, BMI2) of the vector traits (vec_base.h
+// lists what a level provides): 32-byte vectors and register tiles; no
+// masks, so partial tiles and conversion tails go element by element.
+// Include only from *_avx2.cpp files, which carry the flags.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <cstdint>
+#include <cstring>
+
+#include "cpu/vec_base.h"
+#include "cpu/x86_intrinsics.h"
+
+namespace st {
+namespace cpu {
+namespace {
+
+struct VecAvx2 : VecBase, BytewiseParts<32> {
+  static constexpr const char* kName = "avx2";
+  static constexpr int64_t kBytes = 32;
+  static constexpr bool kStream = true, kRegisterTiles = true, kConvert = true;
+
+  using Vec = __m256i;
+  using Half = __m128i;
+  using Quarter = __m128i;  // the low 8 bytes
+  static Vec load(const char* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(char* p, Vec v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  static void stream(char* p, Vec v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
+  static void fence() { _mm_sfence(); }
+  static Vec zero() { return _mm256_setzero_si256(); }
+
+  static Vec splat8(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+  static Vec splat16(const char* p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  template <int E>
+  static Vec reverse(Vec v) {
+    if constexpr (E == 4) return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if constexpr (E == 8) return _mm256_permute4x64_epi64(v, 0x1B);
+    if constexpr (E == 16) return _mm256_permute2x128_si256(v, v, 0x01);
+    // 1 and 2 bytes: reverse within each 16-byte lane, then swap the lanes.
+    const __m128i lane = E == 2 ? _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
+                                : _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i in_lane = _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(lane));
+    return _mm256_permute2x128_si256(in_lane, in_lane, 0x01);
+  }
+  // Elements 0, 2, 4, ... of the 64 bytes at p.
+  template <int E>
+  static Vec every_second(const char* p) {
+    const __m256i a = load(p), b = load(p + 32);
+    if constexpr (E == 4) {
+      const __m256i idx = _mm256_set_epi32(6, 4, 2, 0, 6, 4, 2, 0);
+      return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a, idx), _mm256_permutevar8x32_epi32(b, idx), 0xF0);
+    }
+    if constexpr (E == 8) return _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(a, b), 0xD8);
+    if constexpr (E == 16) return _mm256_permute2x128_si256(a, b, 0x20);
+    // 1 and 2 bytes: keep the even elements of each pair, pack the halves.
+    if constexpr (E == 2) {
+      const __m256i lo = _mm256_blend_epi16(a, _mm256_setzero_si256(), 0xAA);
+      const __m256i hi = _mm256_blend_epi16(b, _mm256_setzero_si256(), 0xAA);
+      return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+    }
+    const __m256i lo = _mm256_and_si256(a, _mm256_set1_epi16(0xFF)), hi = _mm256_and_si256(b, _mm256_set1_epi16(0xFF));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
+  }
+
+  // Register tiles.
+  static Vec unpacklo32(Vec a, Vec b) { return _mm256_unpacklo_epi32(a, b); }
+  static Vec unpackhi32(Vec a, Vec b) { return _mm256_unpackhi_epi32(a, b); }
+  static Vec unpacklo64(Vec a, Vec b) { return _mm256_unpacklo_epi64(a, b); }
+  static Vec unpackhi64(Vec a, Vec b) { return _mm256_unpackhi_epi64(a, b); }
+  // The 2x2 matrix of 16-byte lanes: lane j of l[k] becomes lane k of l[j].
+  static void transpose_lanes(Vec l[2]) {
+    const Vec a = l[0], b = l[1];
+    l[0] = _mm256_permute2x128_si256(a, b, 0x20);
+    l[1] = _mm256_permute2x128_si256(a, b, 0x31);
+  }
+  static Half load_half(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static Quarter load_quarter(const char* p) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)); }
+  // Dword j is (a[j], b[j]) of 16-bit elements.
+  static Vec zip2_epi16(Half a, Half b) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(a, b)), _mm_unpackhi_epi16(a, b), 1);
+  }
+  // Dword j is (a[j], b[j], c[j], d[j]) of bytes.
+  static Vec zip4_epi8(Quarter a, Quarter b, Quarter c, Quarter d) {
+    const __m128i ab = _mm_unpacklo_epi8(a, b), cd = _mm_unpacklo_epi8(c, d);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(ab, cd)), _mm_unpackhi_epi16(ab, cd), 1);
+  }
+
+  // Conversions, bit-identical to convert_rules.h (see vec_avx512.h).
+  static Half f32_to_f16(Vec v) { return _mm256_cvtps_ph(_mm256_castsi256_ps(v), kRoundNearest); }
+  static Vec concat(Half lo, Half hi) { return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); }
+  static Vec f16_to_f32(Half h) {
+    const __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    const __m256i a = _mm256_and_si256(_mm256_cvtepu16_epi32(h), _mm256_set1_epi32(0x7fff));
+    const __m256i signalling = _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7c00)),
+                                                _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7e00), a));
+    return _mm256_andnot_si256(_mm256_and_si256(signalling, _mm256_set1_epi32(0x00400000)), f);
+  }
+  static Vec bf16_round(Vec x) {
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), lsb), 16);
+    const __m256i nan =
+        _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+    return _mm256_blendv_epi8(rounded, _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40)), nan);
+  }
+  static Vec narrow_u32_u16(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8); }
+  static Vec widen_u8(Quarter q) { return _mm256_cvtepu8_epi32(q); }
+  static Vec widen_u16(Half h) { return _mm256_cvtepu16_epi32(h); }
+  static Vec shl32(Vec v, int n) { return _mm256_slli_epi32(v, n); }
+  static Vec i32_to_f32(Vec v) { return _mm256_castps_si256(_mm256_cvtepi32_ps(v)); }
+  // hi * 2^32 + lo, both exact in float64, rounded once by the FMA.
+  static Vec i64_to_f64(Vec x) {
+    const __m128i hi32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x, _mm256_set_epi32(7, 5, 3, 1, 7, 5, 3, 1)));
+    const __m256d hi = _mm256_cvtepi32_pd(hi32);
+    const __m256i lo_bits = _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)),
+                                            _mm256_set1_epi64x(0x4330000000000000));  // 2^52 + lo
+    const __m256d lo = _mm256_sub_pd(_mm256_castsi256_pd(lo_bits), _mm256_set1_pd(4503599627370496.0));
+    return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
+  }
+};
+
+}  // namespace
+}  // namespace cpu
+}  // namespace st
+
+#else
+#include "cpu/vec_scalar.h"  // not x86-64: the portable level stands in (vec_scalar.h)
+#endif

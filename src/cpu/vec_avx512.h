@@ -1,0 +1,237 @@
+// The AVX-512 level (F, BW, VL, DQ, plus the AVX2 set) of the vector traits
+// (vec_base.h lists what a level provides): 64-byte vectors, masked
+// parts, gathers and the tiny-dim permutes. Include only from *_avx512.cpp
+// files, which carry the flags.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <cstdint>
+#include <cstring>
+
+#include "cpu/vec_base.h"
+#include "cpu/x86_intrinsics.h"
+
+namespace st {
+namespace cpu {
+namespace {
+
+// A fixed permutation of up to four 16-dword vectors, for the kernels that
+// move tiny dims (interleave / deinterleave of 2-4 rows): for n <= 4
+// input vectors in[0..n) viewed as one flat array, output vector k takes
+// lane l from flat[source(k, l)]; built once, applied as two masked
+// two-source permutes.
+struct SmallPermute {
+  __m512i idx[4][2];
+  __mmask16 mask[4][2];
+  template <typename Source>
+  void build(int outputs, Source source) {
+    for (int k = 0; k < outputs; ++k) {
+      alignas(64) int32_t lo[16], hi[16];
+      unsigned mlo = 0, mhi = 0;
+      for (int l = 0; l < 16; ++l) {
+        const int f = source(k, l);
+        lo[l] = f & 31;
+        hi[l] = (f - 32) & 31;
+        if (f < 32) mlo |= 1u << l;
+        else mhi |= 1u << l;
+      }
+      idx[k][0] = _mm512_load_si512(lo);
+      idx[k][1] = _mm512_load_si512(hi);
+      mask[k][0] = static_cast<__mmask16>(mlo);
+      mask[k][1] = static_cast<__mmask16>(mhi);
+    }
+  }
+  // in must hold 4 vectors (unused ones may be anything).
+  __m512i apply(int k, const __m512i* in) const {
+    const __m512i a = _mm512_maskz_permutex2var_epi32(mask[k][0], in[0], idx[k][0], in[1]);
+    const __m512i b = _mm512_maskz_permutex2var_epi32(mask[k][1], in[2], idx[k][1], in[3]);
+    return _mm512_or_si512(a, b);
+  }
+};
+
+struct VecAvx512 : VecBase {
+  static constexpr const char* kName = "avx512";
+  static constexpr int64_t kBytes = 64;
+  static constexpr bool kStream = true, kMasked = true, kGather = true;
+  static constexpr bool kRegisterTiles = true, kSmallPermute = true, kConvert = true;
+
+  using Vec = __m512i;
+  using Half = __m256i;
+  using Quarter = __m128i;
+  static Vec load(const char* p) { return _mm512_loadu_si512(p); }
+  static void store(char* p, Vec v) { _mm512_storeu_si512(p, v); }
+  static void stream(char* p, Vec v) { _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v); }
+  static void fence() { _mm_sfence(); }
+  static Vec zero() { return _mm512_setzero_si512(); }
+
+  // Parts: a byte mask; the narrower loads take its low bits.
+  using Mask = __mmask64;
+  static Mask mask(int64_t n) { return n >= 64 ? ~Mask{0} : n <= 0 ? 0 : (Mask{1} << n) - 1; }
+  static Vec load_part(const char* p, Mask m) { return _mm512_maskz_loadu_epi8(m, p); }
+  static void store_part(char* p, Vec v, Mask m) { _mm512_mask_storeu_epi8(p, m, v); }
+  static void copy_small(char* d, const char* s, int64_t n) { store_part(d, load_part(s, mask(n)), mask(n)); }
+  static Half load_half(const char* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static Half load_half_part(const char* p, Mask m) { return _mm256_maskz_loadu_epi8(static_cast<__mmask32>(m), p); }
+  static Quarter load_quarter(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static Quarter load_quarter_part(const char* p, Mask m) { return _mm_maskz_loadu_epi8(static_cast<__mmask16>(m), p); }
+
+  static Vec splat8(uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
+  static Vec splat16(const char* p) {
+    return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  template <int E>
+  static Vec reverse(Vec v) {
+    if constexpr (E == 4) {
+      return _mm512_permutexvar_epi32(_mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
+    }
+    if constexpr (E == 8) return _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v);
+    if constexpr (E == 16) return _mm512_shuffle_i64x2(v, v, 0x1B);
+    if constexpr (E == 2) {
+      return _mm512_permutexvar_epi16(
+          _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+                           26, 27, 28, 29, 30, 31),
+          v);
+    }
+    // Bytes: reverse within each 16-byte lane, then the lanes.
+    const __m512i in_lane = _mm512_shuffle_epi8(
+        v, _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
+    return _mm512_shuffle_i64x2(in_lane, in_lane, 0x1B);
+  }
+  // Elements 0, 2, 4, ... of the 128 bytes at p.
+  template <int E>
+  static Vec every_second(const char* p) {
+    const __m512i a = load(p), b = load(p + 64);
+    if constexpr (E == 4) {
+      return _mm512_permutex2var_epi32(a, _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0),
+                                       b);
+    }
+    if constexpr (E == 8) return _mm512_permutex2var_epi64(a, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), b);
+    if constexpr (E == 16) return _mm512_shuffle_i64x2(a, b, 0x88);
+    if constexpr (E == 2) {
+      return _mm512_permutex2var_epi16(a,
+                                       _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32,
+                                                        30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0),
+                                       b);
+    }
+    // Bytes: keep the even bytes of each 16-bit pair, then pack the halves.
+    const __m512i lo = _mm512_and_si512(a, _mm512_set1_epi16(0xFF)), hi = _mm512_and_si512(b, _mm512_set1_epi16(0xFF));
+    const __m512i packed = _mm512_packus_epi16(lo, hi);  // per 16-byte lane: 8 of a, 8 of b
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), packed);
+  }
+
+  // Gathers of 4- and 8-byte elements `step` bytes apart (32-bit indices
+  // for 4-byte ones).
+  template <int E>
+  static bool can_gather(int64_t step) {
+    if constexpr (E == 4) return step % 4 == 0 && step / 4 < (int64_t{1} << 26) && step / 4 > -(int64_t{1} << 26);
+    return E == 8 && step % 8 == 0;
+  }
+  template <int E>
+  static Vec gather_index(int64_t step) {
+    if constexpr (E == 4) {
+      return _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                _mm512_set1_epi32(static_cast<int>(step / 4)));
+    }
+    return _mm512_mullo_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(step / 8));
+  }
+  template <int E>
+  static Vec gather(const char* p, Vec index) {
+    if constexpr (E == 4) return _mm512_i32gather_epi32(index, p, 4);
+    return _mm512_i64gather_epi64(index, p, 8);
+  }
+
+  // Register tiles.
+  static Vec unpacklo32(Vec a, Vec b) { return _mm512_unpacklo_epi32(a, b); }
+  static Vec unpackhi32(Vec a, Vec b) { return _mm512_unpackhi_epi32(a, b); }
+  static Vec unpacklo64(Vec a, Vec b) { return _mm512_unpacklo_epi64(a, b); }
+  static Vec unpackhi64(Vec a, Vec b) { return _mm512_unpackhi_epi64(a, b); }
+  // The 4x4 matrix of 16-byte lanes: lane j of l[k] becomes lane k of l[j].
+  static void transpose_lanes(Vec l[4]) {
+    const __m512i v0 = _mm512_shuffle_i64x2(l[0], l[1], 0x44), v1 = _mm512_shuffle_i64x2(l[0], l[1], 0xEE);
+    const __m512i v2 = _mm512_shuffle_i64x2(l[2], l[3], 0x44), v3 = _mm512_shuffle_i64x2(l[2], l[3], 0xEE);
+    l[0] = _mm512_shuffle_i64x2(v0, v2, 0x88);
+    l[1] = _mm512_shuffle_i64x2(v0, v2, 0xDD);
+    l[2] = _mm512_shuffle_i64x2(v1, v3, 0x88);
+    l[3] = _mm512_shuffle_i64x2(v1, v3, 0xDD);
+  }
+  // Dword j is (a[j], b[j]) of 16-bit elements.
+  static Vec zip2_epi16(Half a, Half b) {
+    const __m512i idx = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, 39, 7, 38, 6,
+                                         37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
+    return _mm512_permutex2var_epi16(_mm512_castsi256_si512(a), idx, _mm512_castsi256_si512(b));
+  }
+  // Dword j is (a[j], b[j], c[j], d[j]) of bytes.
+  static Vec zip4_epi8(Quarter a, Quarter b, Quarter c, Quarter d) {
+    const __m128i ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
+    const __m128i cd_lo = _mm_unpacklo_epi8(c, d), cd_hi = _mm_unpackhi_epi8(c, d);
+    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(ab_lo, cd_lo)),
+                                               _mm_unpackhi_epi16(ab_lo, cd_lo), 1);
+    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(ab_hi, cd_hi)),
+                                               _mm_unpackhi_epi16(ab_hi, cd_hi), 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+  }
+
+  // Tiny dims: built once per process for n = 2, 3, 4 (building costs
+  // divisions that a tiny copy cannot afford on every call).
+  static const SmallPermute& deinterleave_permute(int n) {
+    static const SmallPermute tables[3] = {make_permute(2, false), make_permute(3, false), make_permute(4, false)};
+    return tables[n - 2];
+  }
+  static const SmallPermute& interleave_permute(int n) {
+    static const SmallPermute tables[3] = {make_permute(2, true), make_permute(3, true), make_permute(4, true)};
+    return tables[n - 2];
+  }
+  // Deinterleave: output k takes elements k, k+n, k+2n, ...; interleave:
+  // the inverse, output k's lane l is flat element 16k+l of n rows.
+  static SmallPermute make_permute(int n, bool interleave) {
+    SmallPermute p;
+    if (interleave) {
+      p.build(n, [n](int k, int l) { return (16 * k + l) % n * 16 + (16 * k + l) / n; });
+    } else {
+      p.build(n, [n](int k, int l) { return n * l + k; });
+    }
+    return p;
+  }
+
+  // Conversions, bit-identical to convert_rules.h: F16C-style instructions
+  // with the rounding given in the instruction (never MXCSR's), bfloat16
+  // rounding in integer arithmetic (AVX512_BF16's VCVTNEPS2BF16 would flush
+  // subnormals and is not used).
+  static Half f32_to_f16(Vec v) { return _mm512_cvt_roundps_ph(_mm512_castsi512_ps(v), kRoundNearest); }
+  static Vec concat(Half lo, Half hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
+  // VCVTPH2PS, with the quiet bit it sets on signalling NaNs taken back off
+  // (the scalar rule keeps a NaN's bits): lanes whose input has all exponent
+  // bits, a clear quiet bit and a nonzero payload.
+  static Vec f16_to_f32(Half h) {
+    const __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
+    const __m512i a = _mm512_and_si512(_mm512_cvtepu16_epi32(h), _mm512_set1_epi32(0x7fff));
+    const __mmask16 signalling = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7c00)) &
+                                 _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x7e00));
+    return _mm512_mask_andnot_epi32(f, signalling, _mm512_set1_epi32(0x00400000), f);
+  }
+  // float32 -> bfloat16 in the low 16 bits of each dword: round to nearest
+  // even on the integer pattern; a NaN keeps its top bits, quieted.
+  static Vec bf16_round(Vec x) {
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb), 16);
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
+                                                  _mm512_set1_epi32(0x7f800000));
+    return _mm512_mask_mov_epi32(rounded, nan, _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40)));
+  }
+  // The dwords of a, then of b (each below 2^16), as 16-bit elements.
+  static Vec narrow_u32_u16(Vec a, Vec b) { return concat(_mm512_cvtepi32_epi16(a), _mm512_cvtepi32_epi16(b)); }
+  static Vec widen_u8(Quarter q) { return _mm512_cvtepu8_epi32(q); }
+  static Vec widen_u16(Half h) { return _mm512_cvtepu16_epi32(h); }
+  static Vec shl32(Vec v, int n) { return _mm512_slli_epi32(v, static_cast<unsigned>(n)); }
+  static Vec i32_to_f32(Vec v) { return _mm512_castps_si512(_mm512_cvtepi32_ps(v)); }
+  static Vec i64_to_f64(Vec v) { return _mm512_castpd_si512(_mm512_cvt_roundepi64_pd(v, kRoundNearest)); }
+};
+
+}  // namespace
+}  // namespace cpu
+}  // namespace st
+
+#else
+#include "cpu/vec_scalar.h"  // not x86-64: the portable level stands in (vec_scalar.h)
+#endif

@@ -1,0 +1,55 @@
+// The vector traits the CPU kernels are written over. copy_kernels.inl and
+// convert_kernels.inl take one level's struct as V and are compiled once
+// per level (copy_kernels_<level>.cpp, convert_kernels_<level>.cpp, each
+// built with its level's flags), as ATen's CPU_CAPABILITY builds are. The
+// levels: vec_scalar.h (portable), vec_avx2.h, vec_avx512.h.
+//
+// Every level provides
+//   kName, kBytes            its name (as cpu_isa_name) and vector width
+//   Vec, load, store, zero   unaligned vectors of kBytes bytes
+//   stream, fence            stores past the caches, and the fence after them
+//   Mask, mask(n), store_part   the first n bytes (clamped to 0..kBytes) of a vector
+//   copy_small(d, s, n)      a copy of n <= 64 bytes
+//   splat8(v), splat16(p)    a qword or 16 bytes repeated over a vector
+//   reverse<E>, every_second<E>   element shuffles for the gathers
+// and what its capability flags say it has (VecBase: none; the kernels
+// test them with `if constexpr`, so a level defines nothing it lacks):
+//   kStream         streaming stores pay off (else contiguous copies are memcpy)
+//   kMasked         one-instruction masked loads: load_part, load_half(_part),
+//                   load_quarter(_part); partial tiles and conversion tails use them
+//   kGather         can_gather<E>(step), gather_index<E>(step), gather<E>(p, index)
+//   kRegisterTiles  tile transposes in registers: unpack{lo,hi}{32,64} within
+//                   16-byte lanes, transpose_lanes, zip2_epi16, zip4_epi8,
+//                   load_half, load_quarter
+//   kSmallPermute   deinterleave_permute(n), interleave_permute(n): tiny dims
+//   kConvert        the conversions of convert_kernels.inl's pairs
+// Everything is in an unnamed namespace: each level's file has its own copy.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace st {
+namespace cpu {
+namespace {
+
+struct VecBase {
+  static constexpr bool kStream = false, kMasked = false, kGather = false;
+  static constexpr bool kRegisterTiles = false, kSmallPermute = false, kConvert = false;
+};
+
+// Parts for levels without masks: a byte count, and memcpy.
+template <int64_t kBytes>
+struct BytewiseParts {
+  using Mask = int64_t;
+  static Mask mask(int64_t n) { return n < 0 ? 0 : n > kBytes ? kBytes : n; }
+  template <typename Vec>
+  static void store_part(char* p, const Vec& v, Mask m) {
+    std::memcpy(p, &v, static_cast<size_t>(m));
+  }
+  static void copy_small(char* d, const char* s, int64_t n) { std::memcpy(d, s, static_cast<size_t>(n)); }
+};
+
+}  // namespace
+}  // namespace cpu
+}  // namespace st
