@@ -11,6 +11,10 @@ namespace {
 std::atomic<long> g_news{0};
 }  // namespace
 
+// The replacements pair malloc with free on purpose; GCC cannot tell they
+// are the one pair of this program and warns at some optimization levels.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t n) {
   g_news.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
@@ -18,6 +22,7 @@ void* operator new(std::size_t n) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 using namespace testing;
 using st::TensorIterator;
