@@ -38,7 +38,7 @@ Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_s
   }
   char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;
   if (device.type != DeviceType::CPU) cuda_hooks().check_foreign_memory(base, static_cast<size_t>(bytes), device, data_name);
-  Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{}, read_only);
+  Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{}, read_only, true);
   return Tensor::make(storage, sizes, strides, -lowest, dtype);
 }
 

@@ -89,6 +89,10 @@ void assert_no_internal_overlap(const Tensor& t, const char* what) {
 
 OverlapStatus get_overlap_status(const Tensor& a, const Tensor& b) {
   if (a.numel() == 0 || b.numel() == 0) return OverlapStatus::No;
+  const StorageImpl* sa = a.storage().get();
+  const StorageImpl* sb = b.storage().get();
+  // Two allocations never share memory; only wrapped memory can be wrapped twice.
+  if (sa != sb && !sa->borrowed() && !sb->borrowed()) return OverlapStatus::No;
   if (a.is_same(b) || same_elements_in_same_order(a, b)) return OverlapStatus::Full;
   uintptr_t a_first, a_last, b_first, b_last;
   if (!byte_range(a, &a_first, &a_last) || !byte_range(b, &b_first, &b_last)) return OverlapStatus::Partial;

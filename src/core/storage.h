@@ -29,8 +29,11 @@ struct MemoryRelease {
 
 class StorageImpl final : public RefCounted {
  public:
-  StorageImpl(void* base, size_t nbytes, Device device, MemoryRelease release, bool read_only = false)
-      : base_(base), nbytes_(nbytes), device_(device), release_(release), read_only_(read_only) {}
+  // `borrowed`: memory the caller owns and may wrap again (st_tensor_from_data,
+  // DLPack); memory an allocator handed out is never another storage's too.
+  StorageImpl(void* base, size_t nbytes, Device device, MemoryRelease release, bool read_only = false,
+              bool borrowed = false)
+      : base_(base), nbytes_(nbytes), device_(device), release_(release), read_only_(read_only), borrowed_(borrowed) {}
   ~StorageImpl() {
     if (release_.run) release_.run(release_);
   }
@@ -53,6 +56,9 @@ class StorageImpl final : public RefCounted {
   Device device() const { return device_; }
   // Set for imports the producer marked read-only (DLPack); writes are refused.
   bool read_only() const { return read_only_; }
+  // Whether another storage may hold some of the same memory: only for
+  // wrapped memory (two allocations are always disjoint while both live).
+  bool borrowed() const { return borrowed_; }
 
  private:
   void* base_;
@@ -60,6 +66,7 @@ class StorageImpl final : public RefCounted {
   Device device_;
   MemoryRelease release_;
   bool read_only_;
+  bool borrowed_ = false;
   bool owns_block_ = false;
 };
 

@@ -110,14 +110,14 @@ const char* copy_path_name(CopyPath p) {
 void copy_same_dtype(const Geometry& g, int64_t itemsize) {
   ST_CHECK(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 || itemsize == 16, ST_ERROR_INTERNAL,
            "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
-  const CopyPath path = plan_same_dtype_copy(g, itemsize);
   const int64_t out_bytes = g.numel() * itemsize;
-  const bool stream = out_bytes >= kStreamingThresholdBytes;
-  if (out_bytes <= kTinyBytes && path == CopyPath::Contiguous) {
-    std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
-    return;
-  }
-  if (out_bytes <= kTinyBytes && g.ndim() <= 2 && path != CopyPath::Empty) {
+  if (out_bytes == 0) return;
+  if (out_bytes <= kTinyBytes && g.ndim() <= 2) {
+    // One memcpy when both sides are one run, else element by element.
+    if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
+      std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
+      return;
+    }
     Rows2d r{};
     r.dst = g.data[0];
     r.src = g.data[1];
@@ -130,6 +130,8 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
     r.itemsize = itemsize;
     return strided_rows(r);
   }
+  const CopyPath path = plan_same_dtype_copy(g, itemsize);
+  const bool stream = out_bytes >= kStreamingThresholdBytes;
   const CopyKernelTable& kernels = active_copy_kernels();
   switch (path) {
     case CopyPath::Empty:

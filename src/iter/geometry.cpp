@@ -3,6 +3,7 @@
 
 #include "core/checked_math.h"
 #include "core/error.h"
+#include "core/macros.h"
 #include "core/parallel.h"
 #include "core/views.h"
 #include "iter/strided_walk.h"
@@ -55,14 +56,25 @@ bool set_operand_strides(Geometry& g, int k, const DimVector& sizes, const DimVe
   return true;
 }
 
-void sort_dims_fastest_first(Geometry& g, unsigned abstain, InlineVector<int>* perm_out) {
-  const int ndim = g.shape.size();
+namespace {
+
+// The steps below take the operand count as kOps when the caller knows it
+// at compile time (the copy: 2), so that their loops over operands unroll,
+// and 0 to read g.noperands: one implementation either way.
+template <int kOps>
+ST_FORCE_INLINE int operands_of(const Geometry& g) {
+  return kOps > 0 ? kOps : g.noperands;
+}
+
+template <int kOps>
+void sort_dims(Geometry& g, unsigned abstain, InlineVector<int>* perm_out) {
+  const int ndim = g.shape.size(), nops = operands_of<kOps>(g);
   int perm[kMaxDims];
   for (int i = 0; i < ndim; ++i) perm[i] = i;
   // 1 when dim0 must move after dim1, -1 when it must stay before, 0 when
   // no operand tells.
   auto should_swap = [&](int dim0, int dim1) {
-    for (int k = 0; k < g.noperands; ++k) {
+    for (int k = 0; k < nops; ++k) {
       if (abstain & (1u << k)) continue;
       const int64_t s0 = magnitude_of(g.strides[k][dim0]), s1 = magnitude_of(g.strides[k][dim1]);
       if (s0 == 0 || s1 == 0) continue;
@@ -95,7 +107,7 @@ void sort_dims_fastest_first(Geometry& g, unsigned abstain, InlineVector<int>* p
   int64_t before[kMaxDims];
   for (int i = 0; i < ndim; ++i) before[i] = g.shape[i];
   for (int i = 0; i < ndim; ++i) g.shape[i] = before[perm[i]];
-  for (int k = 0; k < g.noperands; ++k) {
+  for (int k = 0; k < nops; ++k) {
     if (abstain & (1u << k)) continue;
     DimVector& s = g.strides[k];
     for (int i = 0; i < ndim; ++i) before[i] = s[i];
@@ -103,35 +115,38 @@ void sort_dims_fastest_first(Geometry& g, unsigned abstain, InlineVector<int>* p
   }
 }
 
-void walk_negative_dims_forward(Geometry& g) {
+template <int kOps>
+void walk_negative_dims(Geometry& g) {
+  const int nops = operands_of<kOps>(g);
   for (int64_t s : g.shape)
     if (s == 0) return;  // no element: nothing to walk, and no address to move
   for (int d = 0; d < g.ndim(); ++d) {
     if (g.shape[d] < 2) continue;
     int decider = 0;
-    while (decider < g.noperands && g.strides[decider][d] == 0) ++decider;
-    if (decider == g.noperands || g.strides[decider][d] > 0) continue;
-    for (int k = 0; k < g.noperands; ++k) {
+    while (decider < nops && g.strides[decider][d] == 0) ++decider;
+    if (decider == nops || g.strides[decider][d] > 0) continue;
+    for (int k = 0; k < nops; ++k) {
       g.data[k] += (g.shape[d] - 1) * g.strides[k][d];
       g.strides[k][d] = -g.strides[k][d];
     }
   }
 }
 
-void coalesce_dims(Geometry& g) {
-  const int ndim = g.shape.size();
+template <int kOps>
+void coalesce(Geometry& g) {
+  const int ndim = g.shape.size(), nops = operands_of<kOps>(g);
   if (ndim <= 1) return;
   auto can_coalesce = [&](int dim0, int dim1) {
     const int64_t size0 = g.shape[dim0], size1 = g.shape[dim1];
     if (size0 == 1 || size1 == 1) return true;
-    for (int k = 0; k < g.noperands; ++k) {
+    for (int k = 0; k < nops; ++k) {
       int64_t reach;
       if (!checked_mul(size0, g.strides[k][dim0], &reach) || reach != g.strides[k][dim1]) return false;
     }
     return true;
   };
   auto take_stride = [&](int to, int from) {
-    for (int k = 0; k < g.noperands; ++k) g.strides[k][to] = g.strides[k][from];
+    for (int k = 0; k < nops; ++k) g.strides[k][to] = g.strides[k][from];
   };
   int prev = 0;
   for (int d = 1; d < ndim; ++d) {
@@ -148,14 +163,22 @@ void coalesce_dims(Geometry& g) {
       }
     }
   }
-  g.shape.resize(prev + 1);
-  for (int k = 0; k < g.noperands; ++k) g.strides[k].resize(prev + 1);
+  g.shape.resize_for_overwrite(prev + 1);
+  for (int k = 0; k < nops; ++k) g.strides[k].resize_for_overwrite(prev + 1);
 }
 
+}  // namespace
+
+void sort_dims_fastest_first(Geometry& g, unsigned abstain, InlineVector<int>* perm) { sort_dims<0>(g, abstain, perm); }
+
+void walk_negative_dims_forward(Geometry& g) { walk_negative_dims<0>(g); }
+
+void coalesce_dims(Geometry& g) { coalesce<0>(g); }
+
 void canonicalize(Geometry& g) {
-  sort_dims_fastest_first(g, 0, nullptr);
-  walk_negative_dims_forward(g);
-  coalesce_dims(g);
+  sort_dims<0>(g, 0, nullptr);
+  walk_negative_dims<0>(g);
+  coalesce<0>(g);
 }
 
 Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
@@ -179,7 +202,9 @@ Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
                   set_operand_strides(g, 1, src.sizes(), src.strides(), se, static_cast<char*>(src.data()));
   ST_CHECK(ok, ST_ERROR_OUT_OF_MEMORY, "copy: a stride of dst (strides %s) or src (strides %s) overflows int64 in bytes",
            format_dims(dst.strides()).c_str(), format_dims(src.strides()).c_str());
-  canonicalize(g);
+  sort_dims<2>(g, 0, nullptr);
+  walk_negative_dims<2>(g);
+  coalesce<2>(g);
   return g;
 }
 

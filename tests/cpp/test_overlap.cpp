@@ -110,9 +110,10 @@ static void overlap_status_compares_bytes_and_dtypes(void**) {
   Tensor halves = Tensor::make(base.storage(), {2}, {1}, 2, ScalarType::Int16);
   assert_true(st::get_overlap_status(st::slice(base, 0, 1, 2, 1), halves) == OverlapStatus::Partial);
   assert_true(st::get_overlap_status(st::slice(base, 0, 2, 4, 1), halves) == OverlapStatus::No);
-  // Two storages that wrap the same memory are compared by address.
-  st::Storage alias =
-      st::Storage::make(base.storage()->base(), base.storage()->nbytes(), st::cpu_device(), st::MemoryRelease{});
+  // Two storages that wrap the same memory (borrowed memory, as
+  // st_tensor_from_data and DLPack make) are compared by address.
+  st::Storage alias = st::Storage::make(base.storage()->base(), base.storage()->nbytes(), st::cpu_device(),
+                                        st::MemoryRelease{}, false, true);
   Tensor twin = Tensor::make(alias, {4}, {1}, 0, ScalarType::Float32);
   assert_true(st::get_overlap_status(base, twin) == OverlapStatus::Full);
   assert_true(st::get_overlap_status(base, st::flip(twin, 0)) == OverlapStatus::Partial);
