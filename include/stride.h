@@ -31,6 +31,11 @@
  *  - A view shares its source's storage and keeps it alive on its own.
  *  - Handles are generational: a released handle, or one never issued,
  *    answers ST_ERROR_INVALID_HANDLE; it never crashes.
+ *  - Your references and the library's own hold on a handle during a call
+ *    are counted apart: a release beyond your references answers
+ *    ST_ERROR_INVALID_HANDLE even while a call (on another thread, or the
+ *    one running your trace callback) still uses the handle, and that call
+ *    finishes with the tensor intact.
  *  - Strings returned by the library are owned by it; never free them.
  *
  * Statuses: each function lists the statuses it returns and why. On
@@ -39,7 +44,7 @@
  * st_status may answer ST_ERROR_INTERNAL (a bug in stride, or a job system
  * installed with st_set_parallel_for() that skipped work), and
  * ST_ERROR_OUT_OF_MEMORY when a handle it is given already holds
- * 2^32 − 1 references.
+ * 2^32 − 1 references, or is in use by 2^19 − 1 other calls at that moment.
  *
  * What stride deliberately does not do: resize or restride a tensor in
  * place (metadata never changes after creation), automatic differentiation,
@@ -350,9 +355,15 @@ ST_API st_status st_tensor_retain(st_tensor t);
 /**
  * @brief Drops one reference. The last one frees the handle; the storage is
  *        freed when no tensor uses it any more.
+ *
+ * After the last reference the handle is dead at once, even while calls
+ * that were given it are still running; they finish with the tensor, which
+ * is freed when the last of them returns.
  * @param t A live handle, or the null handle `{0}`.
  * @retval ST_OK also for the null handle, which is ignored.
- * @retval ST_ERROR_INVALID_HANDLE `t` is released (a double release) or never issued.
+ * @retval ST_ERROR_INVALID_HANDLE `t` holds no reference any more (a double
+ *         release, also one made while a call still uses `t`), or was never
+ *         issued.
  */
 ST_API st_status st_tensor_release(st_tensor t);
 
@@ -699,8 +710,9 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * @brief `src` laid out as `fmt` asks: `src` itself when it already is, else a copy.
  *
  * When `src` is contiguous in `fmt` (st_tensor_is_contiguous), `*out` is
- * `src`'s own handle with one more reference: release both. Otherwise a new
- * tensor, as st_clone(src, fmt).
+ * `src`'s own handle with one more reference: release both (or, when the
+ * last reference to `src` was released while the call ran, a new handle of
+ * the same tensor). Otherwise a new tensor, as st_clone(src, fmt).
  * @param src A live handle.
  * @param fmt CONTIGUOUS, CHANNELS_LAST (4-d) or CHANNELS_LAST_3D (5-d).
  * @param[out] out On success one reference to the result; `{0}` on failure.
@@ -779,8 +791,9 @@ ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
  *
  * When dtype and device already match and `src` is contiguous in `fmt`
  * (PRESERVE: always), `*out` is `src`'s own handle with one more
- * reference. Otherwise a new tensor whose strides follow `fmt` (PRESERVE:
- * as st_clone()).
+ * reference (a new handle of the same tensor when the last reference to
+ * `src` was released while the call ran). Otherwise a new tensor whose
+ * strides follow `fmt` (PRESERVE: as st_clone()).
  * @param src    A live handle.
  * @param dtype  The element type of the result.
  * @param device The device of the result (see st_tensor_create()).
