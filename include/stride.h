@@ -40,9 +40,11 @@
  *
  * Statuses: each function lists the statuses it returns and why. On
  * failure an `out` handle is `{0}`, no other `out` value is written and no
- * tensor's data has changed. Beyond its list, any function that returns an
- * st_status may answer ST_ERROR_INTERNAL (a bug in stride, or a job system
- * installed with st_set_parallel_for() that skipped work), and
+ * tensor's data has changed (except after a job system that broke its
+ * contract, see st_parallel_for_fn). Beyond its list, any function that
+ * returns an st_status may answer ST_ERROR_INTERNAL (a bug in stride, or a
+ * job system installed with st_set_parallel_for() that broke its
+ * contract), and
  * ST_ERROR_OUT_OF_MEMORY when a handle it is given already holds
  * 2^32 − 1 references, or is in use by 2^19 − 1 other calls at that moment.
  *
@@ -1033,6 +1035,12 @@ typedef void (*st_parallel_task)(void* task_ctx, int64_t begin, int64_t end);
  * cover [0, `n`) exactly once, each chunk at least `grain` items long except
  * the last, on any threads (the calling one included), and return only once
  * every chunk has returned. It may be called from several threads at once.
+ *
+ * A job system that breaks this (leaves part of [0, `n`) unrun, runs a
+ * chunk twice or chunks that overlap, passes a chunk outside [0, `n`)) is
+ * detected: the operator fails with ST_ERROR_INTERNAL and a message that
+ * says how much ran. A chunk that overlaps one already run is not run; the
+ * others are, so the destination may then be partly written.
  * @param ctx      The pointer given to st_set_parallel_for().
  * @param n        Number of items, > `grain`.
  * @param grain    The smallest chunk worth a thread, >= 1.
@@ -1050,8 +1058,9 @@ typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_paral
  * system, not st_set_num_threads(), decides how many threads run the
  * chunks. Calls already running when the hook changes finish with the hook
  * they started with, so `fn` and `ctx` must stay usable after they are
- * replaced. A job system that leaves part of [0, n) unrun makes the
- * operator fail with ST_ERROR_INTERNAL.
+ * replaced. A job system that does not cover [0, n) exactly once makes the
+ * operator fail with ST_ERROR_INTERNAL, possibly with the destination
+ * partly written (see st_parallel_for_fn).
  * @param fn  The job system, or NULL.
  * @param ctx Passed back to `fn`; must be NULL when `fn` is NULL.
  * @retval ST_OK the hook is installed (or removed).
