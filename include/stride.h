@@ -964,14 +964,23 @@ ST_API st_status st_from_dlpack_versioned(struct DLManagedTensorVersioned* in, s
 /* ======================================================================== */
 /** @{ */
 
+/** The most threads st_set_num_threads() and ST_NUM_THREADS accept. */
+#define ST_MAX_THREADS 1024
+
 /**
  * @brief Sets how many threads CPU kernels may use (process-wide).
  *
- * The default is the number of cores, or ST_NUM_THREADS from the
- * environment when it holds an integer from 1 to 4096.
- * @param n The thread count, >= 1; 1 runs every kernel on the calling thread.
+ * The default is the number of cores (ST_MAX_THREADS at most), or
+ * ST_NUM_THREADS from the environment when it holds an integer from 1 to
+ * ST_MAX_THREADS. It is an upper bound: when the system refuses to start
+ * that many threads (a limit on processes or address space), a kernel runs
+ * on as many as it could start, the calling thread at least; a refused
+ * thread never ends the process.
+ * @param n The thread count, 1 to ST_MAX_THREADS; 1 runs every kernel on
+ *          the calling thread.
  * @retval ST_OK
- * @retval ST_ERROR_INVALID_ARGUMENT `n` < 1.
+ * @retval ST_ERROR_INVALID_ARGUMENT `n` < 1 or `n` > ST_MAX_THREADS; the
+ *         count does not change.
  */
 ST_API st_status st_set_num_threads(int32_t n);
 

@@ -6,6 +6,8 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <new>
+#include <vector>
 
 #include "core/error.h"
 #include "core/interned_setting.h"
@@ -13,6 +15,7 @@
 
 #if defined(STRIDE_HAVE_OPENMP)
 #include <omp.h>
+#include <pthread.h>
 #endif
 
 namespace st {
@@ -157,7 +160,61 @@ void run_on_host(const HostHook& hook, int64_t begin, int64_t end, int64_t grain
 #if defined(STRIDE_HAVE_OPENMP)
 int64_t divup(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-void run_on_openmp(int64_t begin, int64_t end, int threads, FunctionRef<void(int64_t, int64_t)> f) {
+// Note [Affordable teams]
+// libgomp ends the process ("Thread creation failed", exit 1) when the
+// system refuses a thread of a team: under a limit on processes
+// (RLIMIT_NPROC, a container's pids.max) or on address space (RLIMIT_AS;
+// each thread reserves a stack). So before a calling thread asks for a
+// larger team than it has had, the library starts the extra threads itself
+// (with the default attributes, as libgomp does unless OMP_STACKSIZE says
+// otherwise), holds them until all have started, and lets them end; the
+// team is as large as the number that started, plus the caller. libgomp
+// keeps a pool of threads per calling thread and trims it to the last
+// team, so a thread's largest team so far is what it knows the system
+// affords, and only a larger one is tried first. A refusal between the
+// trial and the team's start would still end the process: that race is
+// the part that cannot be avoided from outside libgomp.
+void* wait_at_gate(void* gate) {
+  static_cast<std::mutex*>(gate)->lock();
+  static_cast<std::mutex*>(gate)->unlock();
+  return nullptr;
+}
+
+int threads_the_system_starts(int wanted) {
+  std::vector<pthread_t> started;
+  try {
+    started.reserve(static_cast<size_t>(wanted));
+  } catch (const std::bad_alloc&) {
+    return 0;
+  }
+  std::mutex gate;
+  gate.lock();
+  for (int i = 0; i < wanted; ++i) {
+    pthread_t t;
+    if (pthread_create(&t, nullptr, wait_at_gate, &gate) != 0) break;
+    started.push_back(t);
+  }
+  gate.unlock();
+  for (pthread_t t : started) pthread_join(t, nullptr);
+  return static_cast<int>(started.size());
+}
+
+// At most `wanted`: the team this thread can start (Note [Affordable teams]).
+int affordable_team(int wanted) {
+  thread_local int t_afforded = 1;
+  if (wanted <= t_afforded) return wanted;
+  const int team = 1 + threads_the_system_starts(wanted - 1);
+  if (team > t_afforded) t_afforded = team;
+  return team;
+}
+
+void run_on_openmp(int64_t begin, int64_t end, int wanted, FunctionRef<void(int64_t, int64_t)> f) {
+  const int threads = affordable_team(wanted);
+  if (threads == 1) {
+    ParallelRegionGuard region;  // as on a team's threads: work inside is never split again
+    f(begin, end);
+    return;
+  }
   FirstError error;
 #pragma omp parallel num_threads(threads)
   {
