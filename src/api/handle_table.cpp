@@ -228,7 +228,7 @@ void empty_slot(Slot* slot, uint64_t id, uint32_t generation) {
 // [References and pins]). ST_ERROR_INVALID_HANDLE when the caller holds no
 // reference, ST_ERROR_OUT_OF_MEMORY past 2^32 − 1 references.
 st_status change_references_slowly(Slot* slot, uint64_t id, int refs, int pins) {
-  std::lock_guard<std::mutex> lock(g_reserve_mutex);
+  std::unique_lock<std::mutex> lock(g_reserve_mutex);
   uint64_t w = slot->word.load(std::memory_order_relaxed);
   for (;;) {
     if (!holds_reference(w, id)) return ST_ERROR_INVALID_HANDLE;
@@ -250,6 +250,7 @@ st_status change_references_slowly(Slot* slot, uint64_t id, int refs, int pins) 
     if (emptied) next = (static_cast<uint64_t>(generation_of(w)) + 1) << 32;
     if (slot->word.compare_exchange_weak(w, next, std::memory_order_acq_rel, std::memory_order_relaxed)) {
       slot->reserve = static_cast<uint32_t>(new_reserve);
+      lock.unlock();  // freeing the tensor may run a deleter that calls back into the table
       if (emptied) empty_slot(slot, id, generation_of(w));
       return ST_OK;
     }
@@ -366,7 +367,11 @@ int64_t HandleTable::live_count() const {
   // Counted on demand, so that issuing and releasing handles touch no shared counter.
   const uint32_t issued = g_next_index.load(std::memory_order_acquire);
   int64_t live = 0;
-  for (uint32_t i = 0; i < issued; ++i) live += (slot_at(i).word.load(std::memory_order_relaxed) & kRefMask) != 0;
+  for (uint32_t first = 0; first < issued; first += kChunkSize) {
+    const Chunk* chunk = g_chunks[first >> kChunkBits].load(std::memory_order_acquire);
+    const uint32_t count = issued - first < kChunkSize ? issued - first : kChunkSize;
+    for (uint32_t i = 0; i < count; ++i) live += (chunk->slots[i].word.load(std::memory_order_relaxed) & kRefMask) != 0;
+  }
   return live;
 }
 
