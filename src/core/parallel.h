@@ -11,7 +11,13 @@
 namespace st {
 
 // Elements below which a kernel is not worth splitting (PyTorch's GRAIN_SIZE).
+// The fuzz build splits work of a few dozen elements already, so that the
+// small tensors it makes reach the job systems it installs (tests/fuzz).
+#if defined(STRIDE_FUZZ_SMALL_GRAIN)
+constexpr int64_t kGrainSize = 64;
+#else
 constexpr int64_t kGrainSize = 32768;
+#endif
 
 // Runs f(chunk_begin, chunk_end) over disjoint chunks that cover
 // [begin, end). Runs f(begin, end) on the calling thread when the range is
