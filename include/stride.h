@@ -31,15 +31,22 @@
  *  - A view shares its source's storage and keeps it alive on its own.
  *  - Handles are generational: a released handle, or one never issued,
  *    answers ST_ERROR_INVALID_HANDLE; it never crashes.
+ *  - Your references and the library's own hold on a handle during a call
+ *    are counted apart: a release beyond your references answers
+ *    ST_ERROR_INVALID_HANDLE even while a call (on another thread, or the
+ *    one running your trace callback) still uses the handle, and that call
+ *    finishes with the tensor intact.
  *  - Strings returned by the library are owned by it; never free them.
  *
  * Statuses: each function lists the statuses it returns and why. On
  * failure an `out` handle is `{0}`, no other `out` value is written and no
- * tensor's data has changed. Beyond its list, any function that returns an
- * st_status may answer ST_ERROR_INTERNAL (a bug in stride, or a job system
- * installed with st_set_parallel_for() that skipped work), and
+ * tensor's data has changed (except after a job system that broke its
+ * contract, see st_parallel_for_fn). Beyond its list, any function that
+ * returns an st_status may answer ST_ERROR_INTERNAL (a bug in stride, or a
+ * job system installed with st_set_parallel_for() that broke its
+ * contract), and
  * ST_ERROR_OUT_OF_MEMORY when a handle it is given already holds
- * 2^32 − 1 references.
+ * 2^32 − 1 references, or is in use by 2^19 − 1 other calls at that moment.
  *
  * What stride deliberately does not do: resize or restride a tensor in
  * place (metadata never changes after creation), automatic differentiation,
@@ -350,9 +357,15 @@ ST_API st_status st_tensor_retain(st_tensor t);
 /**
  * @brief Drops one reference. The last one frees the handle; the storage is
  *        freed when no tensor uses it any more.
+ *
+ * After the last reference the handle is dead at once, even while calls
+ * that were given it are still running; they finish with the tensor, which
+ * is freed when the last of them returns.
  * @param t A live handle, or the null handle `{0}`.
  * @retval ST_OK also for the null handle, which is ignored.
- * @retval ST_ERROR_INVALID_HANDLE `t` is released (a double release) or never issued.
+ * @retval ST_ERROR_INVALID_HANDLE `t` holds no reference any more (a double
+ *         release, also one made while a call still uses `t`), or was never
+ *         issued.
  */
 ST_API st_status st_tensor_release(st_tensor t);
 
@@ -699,8 +712,9 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * @brief `src` laid out as `fmt` asks: `src` itself when it already is, else a copy.
  *
  * When `src` is contiguous in `fmt` (st_tensor_is_contiguous), `*out` is
- * `src`'s own handle with one more reference: release both. Otherwise a new
- * tensor, as st_clone(src, fmt).
+ * `src`'s own handle with one more reference: release both (or, when the
+ * last reference to `src` was released while the call ran, a new handle of
+ * the same tensor). Otherwise a new tensor, as st_clone(src, fmt).
  * @param src A live handle.
  * @param fmt CONTIGUOUS, CHANNELS_LAST (4-d) or CHANNELS_LAST_3D (5-d).
  * @param[out] out On success one reference to the result; `{0}` on failure.
@@ -779,8 +793,9 @@ ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
  *
  * When dtype and device already match and `src` is contiguous in `fmt`
  * (PRESERVE: always), `*out` is `src`'s own handle with one more
- * reference. Otherwise a new tensor whose strides follow `fmt` (PRESERVE:
- * as st_clone()).
+ * reference (a new handle of the same tensor when the last reference to
+ * `src` was released while the call ran). Otherwise a new tensor whose
+ * strides follow `fmt` (PRESERVE: as st_clone()).
  * @param src    A live handle.
  * @param dtype  The element type of the result.
  * @param device The device of the result (see st_tensor_create()).
@@ -949,14 +964,23 @@ ST_API st_status st_from_dlpack_versioned(struct DLManagedTensorVersioned* in, s
 /* ======================================================================== */
 /** @{ */
 
+/** The most threads st_set_num_threads() and ST_NUM_THREADS accept. */
+#define ST_MAX_THREADS 1024
+
 /**
  * @brief Sets how many threads CPU kernels may use (process-wide).
  *
- * The default is the number of cores, or ST_NUM_THREADS from the
- * environment when it holds an integer from 1 to 4096.
- * @param n The thread count, >= 1; 1 runs every kernel on the calling thread.
+ * The default is the number of cores (ST_MAX_THREADS at most), or
+ * ST_NUM_THREADS from the environment when it holds an integer from 1 to
+ * ST_MAX_THREADS. It is an upper bound: when the system refuses to start
+ * that many threads (a limit on processes or address space), a kernel runs
+ * on as many as it could start, the calling thread at least; a refused
+ * thread never ends the process.
+ * @param n The thread count, 1 to ST_MAX_THREADS; 1 runs every kernel on
+ *          the calling thread.
  * @retval ST_OK
- * @retval ST_ERROR_INVALID_ARGUMENT `n` < 1.
+ * @retval ST_ERROR_INVALID_ARGUMENT `n` < 1 or `n` > ST_MAX_THREADS; the
+ *         count does not change.
  */
 ST_API st_status st_set_num_threads(int32_t n);
 
@@ -1017,6 +1041,12 @@ typedef void (*st_parallel_task)(void* task_ctx, int64_t begin, int64_t end);
  * cover [0, `n`) exactly once, each chunk at least `grain` items long except
  * the last, on any threads (the calling one included), and return only once
  * every chunk has returned. It may be called from several threads at once.
+ *
+ * A job system that breaks this (leaves part of [0, `n`) unrun, runs a
+ * chunk twice or chunks that overlap, passes a chunk outside [0, `n`)) is
+ * detected: the operator fails with ST_ERROR_INTERNAL and a message that
+ * says how much ran. A chunk that overlaps one already run is not run; the
+ * others are, so the destination may then be partly written.
  * @param ctx      The pointer given to st_set_parallel_for().
  * @param n        Number of items, > `grain`.
  * @param grain    The smallest chunk worth a thread, >= 1.
@@ -1034,8 +1064,9 @@ typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_paral
  * system, not st_set_num_threads(), decides how many threads run the
  * chunks. Calls already running when the hook changes finish with the hook
  * they started with, so `fn` and `ctx` must stay usable after they are
- * replaced. A job system that leaves part of [0, n) unrun makes the
- * operator fail with ST_ERROR_INTERNAL.
+ * replaced. A job system that does not cover [0, n) exactly once makes the
+ * operator fail with ST_ERROR_INTERNAL, possibly with the destination
+ * partly written (see st_parallel_for_fn).
  * @param fn  The job system, or NULL.
  * @param ctx Passed back to `fn`; must be NULL when `fn` is NULL.
  * @retval ST_OK the hook is installed (or removed).

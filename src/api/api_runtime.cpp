@@ -11,7 +11,7 @@ extern "C" {
 
 st_status st_set_num_threads(int32_t n) {
   return api::guarded("st_set_num_threads", [&] {
-    ST_CHECK(n >= 1, ST_ERROR_INVALID_ARGUMENT, "n = %d must be at least 1", n);
+    ST_CHECK(n >= 1 && n <= kMaxThreads, ST_ERROR_INVALID_ARGUMENT, "n = %d must be from 1 to %d", n, kMaxThreads);
     set_num_threads(n);
   });
 }

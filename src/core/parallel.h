@@ -11,15 +11,23 @@
 namespace st {
 
 // Elements below which a kernel is not worth splitting (PyTorch's GRAIN_SIZE).
+// The fuzz build splits work of a few dozen elements already, so that the
+// small tensors it makes reach the job systems it installs (tests/fuzz).
+#if defined(STRIDE_FUZZ_SMALL_GRAIN)
+constexpr int64_t kGrainSize = 64;
+#else
 constexpr int64_t kGrainSize = 32768;
+#endif
 
 // Runs f(chunk_begin, chunk_end) over disjoint chunks that cover
 // [begin, end). Runs f(begin, end) on the calling thread when the range is
 // at most `grain` long, when st_get_num_threads() is 1, or when called from
 // inside another parallel_for (never nested). Otherwise the chunks go to the
-// installed host job system (each at least `grain` long except the last),
-// or to an OpenMP team of at most st_get_num_threads() threads (one static
-// chunk per thread); without OpenMP the whole range runs serially.
+// installed host job system (each at least `grain` long except the last;
+// ST_ERROR_INTERNAL unless it runs each item exactly once), or to an
+// OpenMP team of at most st_get_num_threads() threads, as many as the
+// system lets start (one static chunk per thread); without OpenMP the
+// whole range runs serially.
 // An exception thrown by f never crosses a thread or a C callback: each
 // chunk catches its own, and the first one is rethrown here once every
 // chunk has finished.

@@ -294,6 +294,35 @@ static void a_job_system_that_skips_a_chunk_makes_the_copy_fail_with_internal(vo
   EXPECT_OK(nchw_to_nhwc(ST_FLOAT32, ST_FLOAT32));
 }
 
+/* The job system of the report: the first half twice, the second half never
+ * (task(0, n/2) twice); every length adds up. */
+static void run_first_half_twice(void* ctx, int64_t n, int64_t grain, st_parallel_task task, void* task_ctx) {
+  (void)grain;
+  ++*(int*)ctx;
+  task(task_ctx, 0, n / 2);
+  task(task_ctx, 0, n / 2);
+}
+
+static void a_job_system_that_runs_a_chunk_twice_and_skips_another_gets_internal(void** state) {
+  (void)state;
+  const int32_t threads_before = st_get_num_threads();
+  int calls = 0;
+  EXPECT_OK(st_set_num_threads(2));
+  EXPECT_OK(st_set_parallel_for(run_first_half_twice, &calls));
+  const int64_t n = 4 << 20;
+  st_tensor src = make_tensor(DIMS(n), 1, ST_FLOAT32), dst = make_tensor(DIMS(n), 1, ST_FLOAT32);
+  EXPECT_STATUS(ST_ERROR_INTERNAL, st_copy(dst, src, 0));
+  expect_message_contains("st_copy: the job system installed with st_set_parallel_for ran ");
+  expect_message_contains("overlapping");
+  EXPECT_STATUS(ST_ERROR_INTERNAL, st_fill(dst, 1.0));
+  expect_message_contains("st_fill: the job system installed with st_set_parallel_for ran ");
+  assert_true(calls >= 2);
+  EXPECT_OK(st_set_parallel_for(NULL, NULL));
+  EXPECT_OK(st_set_num_threads(threads_before));
+  EXPECT_OK(st_tensor_release(src));
+  EXPECT_OK(st_tensor_release(dst));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(install_replace_and_remove),
@@ -310,6 +339,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(null_restores_the_built_in_pool, install_job_system, remove_job_system),
       cmocka_unit_test_setup_teardown(a_job_system_that_skips_a_chunk_makes_the_copy_fail_with_internal,
                                       install_job_system, remove_job_system),
+      cmocka_unit_test(a_job_system_that_runs_a_chunk_twice_and_skips_another_gets_internal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,18 @@ static void set_num_threads_below_one_is_invalid_argument_and_keeps_the_count(vo
   assert_int_equal(st_get_num_threads(), 2);
 }
 
+static void set_num_threads_above_the_most_is_invalid_argument_and_keeps_the_count(void** state) {
+  (void)state;
+  EXPECT_OK(st_set_num_threads(ST_MAX_THREADS));
+  assert_int_equal(st_get_num_threads(), 1024);
+  EXPECT_OK(st_set_num_threads(2));
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_set_num_threads(1025));
+  expect_message_contains("st_set_num_threads: n = 1025 must be from 1 to 1024");
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_set_num_threads(4096));
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_set_num_threads(INT32_MAX));
+  assert_int_equal(st_get_num_threads(), 2);
+}
+
 static void default_allocations_are_64_byte_aligned(void** state) {
   (void)state;
   const int64_t lengths[] = {1, 3, 17, 64, 65, 1000, 4097};
@@ -206,6 +218,7 @@ int main(void) {
       cmocka_unit_test(default_thread_count_comes_from_st_num_threads),
       cmocka_unit_test(set_num_threads_changes_the_count),
       cmocka_unit_test(set_num_threads_below_one_is_invalid_argument_and_keeps_the_count),
+      cmocka_unit_test(set_num_threads_above_the_most_is_invalid_argument_and_keeps_the_count),
       cmocka_unit_test(default_allocations_are_64_byte_aligned),
       cmocka_unit_test_teardown(allocator_gets_one_call_with_the_byte_count_and_alignment_64,
                                 restore_default_allocator),

@@ -1,8 +1,11 @@
-// The handle table's slot reuse: the lock-free free list and the per-thread
-// slot caches in front of it, under concurrent insert and release from
-// several threads (ThreadSanitizer builds run this too). Each handle must
-// stay distinct while live, pin to its own tensor, and be dead once
-// released; a thread's cached slots go back to the shared list when it ends.
+// The handle table: the caller's references and the calls' pins counted
+// apart (references past the word's own field included), and slot reuse:
+// the lock-free free list and the per-thread slot caches in front of it,
+// under concurrent insert and release from several threads
+// (ThreadSanitizer builds run this too). Each handle must stay distinct
+// while live, pin to its own tensor, and be dead once released; a thread's
+// cached slots go back to the shared list when it ends, and so do slots
+// released by its thread_local destructors.
 // ctest-labels: concurrency
 #include <algorithm>
 #include <atomic>
@@ -36,16 +39,18 @@ Tensor tensor_of_size(int64_t n) {
 // Whether `id` pins to a tensor of `n` elements (and drops the pin again).
 bool pins_to(uint64_t id, int64_t n) {
   st_status why;
-  const Tensor* t = HandleTable::instance().pin(id, &why);
-  if (!t) return false;
+  const Tensor* t = nullptr;
+  HandleTable::Slot* slot = HandleTable::instance().pin(id, &t, &why);
+  if (!slot) return false;
   const bool same = t->numel() == n;
-  HandleTable::instance().release(id);
+  HandleTable::instance().unpin(slot, id);
   return same;
 }
 
 bool is_dead(uint64_t id) {
   st_status why;
-  return HandleTable::instance().pin(id, &why) == nullptr && why == ST_ERROR_INVALID_HANDLE;
+  const Tensor* t = nullptr;
+  return HandleTable::instance().pin(id, &t, &why) == nullptr && why == ST_ERROR_INVALID_HANDLE;
 }
 
 // A reusable barrier for a fixed number of threads.
@@ -71,6 +76,139 @@ class Barrier {
 };
 
 }  // namespace
+
+// A storage whose memory release counts into *ctx: tells when the tensor went.
+Tensor counted_tensor(std::atomic<int>* freed) {
+  static unsigned char memory[16];
+  st::MemoryRelease release;
+  release.run = [](const st::MemoryRelease& r) { static_cast<std::atomic<int>*>(r.ctx)->fetch_add(1); };
+  release.ctx = freed;
+  st::Storage storage = st::Storage::make(memory, sizeof memory, st::cpu_device(), release);
+  return Tensor::make(std::move(storage), DimVector{16}, DimVector{1}, 0, st::ScalarType::UInt8);
+}
+
+// Pins `id`, which must be live; *t receives its tensor.
+HandleTable::Slot* pin_live(uint64_t id, const Tensor** t) {
+  st_status why;
+  HandleTable::Slot* slot = HandleTable::instance().pin(id, t, &why);
+  assert_non_null(slot);
+  return slot;
+}
+
+static void a_release_never_spends_a_pin(void**) {
+  HandleTable& table = HandleTable::instance();
+  std::atomic<int> freed{0};
+  const uint64_t id = table.insert(counted_tensor(&freed)).id;
+  const Tensor* t = nullptr;
+  HandleTable::Slot* slot = pin_live(id, &t);
+  assert_int_equal(table.release(id), ST_OK);
+  // The caller holds nothing now: every use of the id is refused ...
+  assert_int_equal(table.release(id), ST_ERROR_INVALID_HANDLE);
+  assert_int_equal(table.retain(id), ST_ERROR_INVALID_HANDLE);
+  assert_true(is_dead(id));
+  assert_false(table.pin_to_reference(slot, id));
+  // ... but the pinned tensor lives until the pin goes.
+  assert_int_equal(freed.load(), 0);
+  assert_int_equal(t->numel(), 16);
+  table.unpin(slot, id);
+  assert_int_equal(freed.load(), 1);
+}
+
+static void a_pin_turned_into_a_reference_is_released_as_one(void**) {
+  HandleTable& table = HandleTable::instance();
+  std::atomic<int> freed{0};
+  const uint64_t id = table.insert(counted_tensor(&freed)).id;
+  const Tensor* t = nullptr;
+  HandleTable::Slot* slot = pin_live(id, &t);
+  assert_true(table.pin_to_reference(slot, id));
+  assert_int_equal(table.release(id), ST_OK);
+  assert_int_equal(freed.load(), 0);
+  assert_int_equal(table.release(id), ST_OK);
+  assert_int_equal(freed.load(), 1);
+  assert_int_equal(table.release(id), ST_ERROR_INVALID_HANDLE);
+}
+
+// More references than the word's own field holds (4095) travel through the
+// slot's reserve; each must still be released exactly once, with pins
+// coming and going in between.
+static void references_past_the_word_are_counted_exactly(void**) {
+  HandleTable& table = HandleTable::instance();
+  std::atomic<int> freed{0};
+  const uint64_t id = table.insert(counted_tensor(&freed)).id;
+  constexpr int kExtra = 3 * 4096 + 7;
+  for (int i = 0; i < kExtra; ++i) {
+    assert_int_equal(table.retain(id), ST_OK);
+    if (i % 1000 == 0) assert_true(pins_to(id, 16));
+  }
+  const Tensor* t = nullptr;
+  HandleTable::Slot* slot = pin_live(id, &t);
+  for (int i = 0; i < kExtra; ++i) {
+    assert_int_equal(table.release(id), ST_OK);
+    if (i % 999 == 0) assert_true(pins_to(id, 16));
+  }
+  assert_true(pins_to(id, 16));
+  assert_int_equal(table.release(id), ST_OK);  // the first reference
+  assert_int_equal(table.release(id), ST_ERROR_INVALID_HANDLE);
+  assert_int_equal(freed.load(), 0);
+  table.unpin(slot, id);
+  assert_int_equal(freed.load(), 1);
+}
+
+// Threads retaining and releasing one handle around the edge of the word's
+// field, with pins in between: every move through the reserve races the
+// fast paths.
+static void threads_crossing_the_reserve_edge_keep_the_count(void**) {
+  HandleTable& table = HandleTable::instance();
+  std::atomic<int> freed{0};
+  const uint64_t id = table.insert(counted_tensor(&freed)).id;
+  for (int i = 0; i < 4090; ++i) assert_int_equal(table.retain(id), ST_OK);
+  constexpr int kThreads = 4, kSteps = 4000;
+  std::atomic<int> wrong{0};
+  auto worker = [&](int me) {
+    for (int step = 0; step < kSteps; ++step) {
+      const int n = 1 + (step + me) % 9;
+      for (int i = 0; i < n; ++i)
+        if (table.retain(id) != ST_OK) ++wrong;
+      if (!pins_to(id, 16)) ++wrong;
+      for (int i = 0; i < n; ++i)
+        if (table.release(id) != ST_OK) ++wrong;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back(worker, t);
+  for (std::thread& t : threads) t.join();
+  assert_int_equal(wrong.load(), 0);
+  for (int i = 0; i < 4091; ++i) assert_int_equal(table.release(id), ST_OK);
+  assert_int_equal(table.release(id), ST_ERROR_INVALID_HANDLE);
+  assert_int_equal(freed.load(), 1);
+}
+
+// 2^19 − 1 pins at once is the most a handle takes; the next call on it is
+// answered with OUT_OF_MEMORY until one of them ends.
+static void a_handle_takes_at_most_two_to_the_nineteen_minus_one_pins(void**) {
+  HandleTable& table = HandleTable::instance();
+  const uint64_t id = table.insert(tensor_of_size(5)).id;
+  constexpr int kMostPins = (1 << 19) - 1;
+  std::vector<HandleTable::Slot*> slots;
+  st_status why = ST_OK;
+  const Tensor* t = nullptr;
+  for (int i = 0; i < kMostPins; ++i) {
+    HandleTable::Slot* slot = table.pin(id, &t, &why);
+    if (!slot) break;
+    slots.push_back(slot);
+  }
+  assert_int_equal(slots.size(), kMostPins);
+  assert_null(table.pin(id, &t, &why));
+  assert_int_equal(why, ST_ERROR_OUT_OF_MEMORY);
+  assert_int_equal(table.retain(id), ST_OK);  // references are counted apart
+  assert_int_equal(table.release(id), ST_OK);
+  table.unpin(slots.back(), id);
+  slots.pop_back();
+  assert_true(pins_to(id, 5));
+  for (HandleTable::Slot* slot : slots) table.unpin(slot, id);
+  assert_int_equal(table.release(id), ST_OK);
+  assert_true(is_dead(id));
+}
 
 static void a_reused_slot_gets_a_new_generation(void**) {
   HandleTable& table = HandleTable::instance();
@@ -201,12 +339,44 @@ static void slots_cached_by_a_thread_come_back_when_it_ends(void**) {
   assert_true(first_slots == second_slots);
 }
 
+// A thread whose only use of the table is a release from one of its
+// thread_local destructors gives the slot back to the shared list.
+struct ReleaseAtThreadExit {
+  uint64_t id = 0;
+  ~ReleaseAtThreadExit() {
+    if (id) HandleTable::instance().release(id);
+  }
+};
+thread_local ReleaseAtThreadExit t_release_at_exit;
+
+static void a_release_from_a_thread_local_destructor_gives_the_slot_back(void**) {
+  HandleTable& table = HandleTable::instance();
+  const int64_t live_before = table.live_count();
+  std::set<uint64_t> slots;
+  for (int round = 0; round < 200; ++round) {
+    const uint64_t id = table.insert(tensor_of_size(2)).id;
+    if (round >= 100) slots.insert(id & kIndexMask);
+    std::thread([id] { t_release_at_exit.id = id; }).join();
+    assert_true(is_dead(id));
+  }
+  assert_int_equal(table.live_count(), live_before);
+  // Once this thread's own cache is empty, each round reuses the slot the
+  // last thread gave back.
+  assert_true(slots.size() <= 2);
+}
+
 int main() {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(a_release_never_spends_a_pin),
+      cmocka_unit_test(a_pin_turned_into_a_reference_is_released_as_one),
+      cmocka_unit_test(references_past_the_word_are_counted_exactly),
+      cmocka_unit_test(threads_crossing_the_reserve_edge_keep_the_count),
+      cmocka_unit_test(a_handle_takes_at_most_two_to_the_nineteen_minus_one_pins),
       cmocka_unit_test(a_reused_slot_gets_a_new_generation),
       cmocka_unit_test(threads_inserting_and_releasing_keep_handles_distinct),
       cmocka_unit_test(racing_threads_never_share_a_slot),
       cmocka_unit_test(slots_cached_by_a_thread_come_back_when_it_ends),
+      cmocka_unit_test(a_release_from_a_thread_local_destructor_gives_the_slot_back),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -65,6 +65,8 @@ struct JobSystem {
   bool uneven = false;
   int run_only = -1;       // >= 0: run only this many chunks (a broken job system)
   bool bad_range = false;  // pass [0, n + 1) (a broken job system)
+  bool twice = false;      // run the first chunk again instead of the last (a broken job system)
+  std::vector<std::pair<int64_t, int64_t>> fixed;  // run exactly these chunks (a broken job system)
   std::atomic<int> calls{0};
   std::mutex mutex;
   std::vector<Chunk> chunks;
@@ -82,6 +84,8 @@ void job_system_run(void* ctx, int64_t n, int64_t grain, st_parallel_task task, 
   }
   if (js->run_only >= 0) plan.resize(std::min<size_t>(plan.size(), static_cast<size_t>(js->run_only)));
   if (js->bad_range) plan = {{0, n + 1}};
+  if (js->twice) plan.back() = plan.front();
+  if (!js->fixed.empty()) plan = js->fixed;
   {
     std::lock_guard<std::mutex> lock(js->mutex);
     js->grains.push_back(grain);
@@ -264,6 +268,41 @@ static void broken_job_systems_are_reported(void**) {
   assert_int_equal(ran.load(), 0);
 }
 
+// Chunks that add up to n but do not cover [0, n) exactly once: a chunk
+// run twice in place of another, or two that overlap. Only the sum of the
+// lengths used to be checked. A chunk that overlaps one already claimed
+// never runs.
+static void job_systems_that_repeat_or_overlap_chunks_are_reported(void**) {
+  st::set_num_threads(2);
+  std::string msg;
+  for (int c = 0; c < 3; ++c) {
+    JobSystem broken;
+    broken.threads = 1;  // the order of the chunks is the plan's
+    if (c == 0) broken.twice = true;                           // [0, 100) twice, [900, 1000) never
+    if (c == 1) broken.fixed = {{0, 600}, {500, 900}};          // 1000 in all, overlapping
+    if (c == 2) broken.fixed = {{400, 1000}, {0, 500}};         // the same, the other way round
+    assert_int_equal(st_set_parallel_for(job_system_run, &broken), ST_OK);
+    std::vector<std::atomic<int>> runs(1000);
+    assert_int_equal(status_of([&] {
+                       parallel_for(0, 1000, 100, [&](int64_t b, int64_t e) {
+                         for (int64_t i = b; i < e; ++i) runs[static_cast<size_t>(i)]++;
+                       });
+                     },
+                                &msg),
+                     ST_ERROR_INTERNAL);
+    expect_contains(msg, "overlapping");
+    for (const std::atomic<int>& r : runs) assert_true(r.load() <= 1);
+  }
+  // The same chunks in any order are fine.
+  JobSystem shuffled;
+  shuffled.threads = 1;
+  shuffled.fixed = {{700, 1000}, {0, 300}, {300, 700}};
+  assert_int_equal(st_set_parallel_for(job_system_run, &shuffled), ST_OK);
+  Recorder rec;
+  parallel_for(0, 1000, 100, rec);
+  expect_exact_cover(rec.chunks, 0, 1000);
+}
+
 static void null_restores_openmp(void**) {
   st::set_num_threads(2);
   JobSystem js;
@@ -337,6 +376,7 @@ int main() {
       cmocka_unit_test_teardown(host_job_system_is_skipped_for_small_or_nested_work, teardown),
       cmocka_unit_test_teardown(host_exceptions_stay_inside_each_chunk, teardown),
       cmocka_unit_test_teardown(broken_job_systems_are_reported, teardown),
+      cmocka_unit_test_teardown(job_systems_that_repeat_or_overlap_chunks_are_reported, teardown),
       cmocka_unit_test_teardown(null_restores_openmp, teardown),
       cmocka_unit_test_teardown(host_and_openmp_copies_are_identical, teardown),
       cmocka_unit_test_teardown(hook_swaps_race_with_running_work, teardown),

@@ -4,17 +4,28 @@
 // reads — with arguments drawn from valid and invalid ranges: live, stale,
 // forged and null handles, NULL pointers, huge sizes and strides, dims out
 // of range, unknown enum values, and destinations that overlap their source.
+// Around them the host turns hostile (fuzz_hostile.h): it installs a job
+// system that may run a chunk twice, skip one, overlap or reorder them,
+// changes the rounding mode and flushes denormals around the operators,
+// and releases the handle a call is using from that call's trace callback,
+// as often as it likes.
 //
 // After every call it checks what the contract promises, against a
 // reference model of its own (fuzz_layout.h, fuzz_values.h):
-//  - the status is one of st_status, never ST_ERROR_INTERNAL, and a failure
-//    leaves a message that starts with the function's name;
+//  - the status is one of st_status, ST_ERROR_INTERNAL exactly when the job
+//    system broke its contract, and a failure leaves a message that starts
+//    with the function's name;
 //  - on failure no handle was issued (out == {0}, the live count is
 //    unchanged, no allocation is left over) and the destination's bytes
-//    are unchanged;
+//    are unchanged (but after ST_ERROR_INTERNAL, which may leave it partly
+//    written);
+//  - a release answers ST_OK only within the caller's references, also
+//    from inside a call using the handle, and that call still finishes;
 //  - on success the sizes, strides and offset match the model, every
 //    element lies inside its storage, and for tensors under 4096 elements
-//    the values a copy wrote match a reference loop;
+//    the values a copy wrote match a reference loop (in the default
+//    floating-point environment; values written under another one go
+//    unchecked);
 //  - where the model can tell (a dead handle, a dim out of range, an
 //    as_strided view outside the storage, a broadcast that cannot work),
 //    the call fails or succeeds as it must.
@@ -95,7 +106,9 @@ void run(const uint8_t* data, size_t size) {
     }
   }
   release_everything();
-  FUZZ_CHECK(st_set_trace_callback(nullptr, nullptr) == ST_OK, "trace off");
+  set_counting_trace(false);
+  FUZZ_CHECK(st_set_parallel_for(nullptr, nullptr) == ST_OK, "no job system");
+  g_fp_env = FpEnv();
   FUZZ_CHECK(st_set_num_threads(threads) == ST_OK, "threads");
   g_model = nullptr;
 }

@@ -14,6 +14,14 @@ void op_query(Input& in);    // the metadata reads
 void op_view(Input& in);     // every view
 void op_make(Input& in);     // contiguous, clone, to, reshape
 void op_write(Input& in);    // copy, fill, zero
-void op_runtime(Input& in);  // threads, trace, a refused allocation, the live count
+void op_runtime(Input& in);  // threads, trace, a refused allocation, the live count, and the three below
+
+// A hostile host (fuzz_calls_hostile.cpp).
+void op_job_system(Input& in);            // installs a job system that may break its contract
+void op_fp_env(Input& in);                // the rounding mode and denormal flushing of later operators
+void op_release_inside_trace(Input& in);  // releases a handle from the trace callback of a call using it
+
+inline bool g_counting_trace = false;  // the trace callback that only checks its reports is on
+void set_counting_trace(bool on);
 
 }  // namespace fuzz

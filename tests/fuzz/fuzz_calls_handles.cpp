@@ -126,35 +126,43 @@ void op_query(Input& in) {
 
 // ---- Runtime ------------------------------------------------------------
 
-int g_trace_calls = 0;
 void count_trace(void*, const char* op, int64_t ns) {
   FUZZ_CHECK(op && *op && ns >= 0, "a trace report without a name or with a negative duration");
-  g_trace_calls++;
+}
+
+void set_counting_trace(bool on) {
+  FUZZ_CHECK(st_set_trace_callback(on ? count_trace : nullptr, nullptr) == ST_OK, "trace");
+  g_counting_trace = on;
 }
 
 void op_runtime(Input& in) {
-  switch (in.u8() % 4) {
+  switch (in.u8() % 8) {
     case 0: {
-      const int32_t n = static_cast<int32_t>(in.range(-2, 4));
+      static const int32_t kLarge[] = {ST_MAX_THREADS, ST_MAX_THREADS + 1, 4096, INT32_MAX};
+      const int32_t n = in.u8() % 16 == 0 ? pick_from(in, kLarge) : static_cast<int32_t>(in.range(-2, 4));
       st_status s = st_set_num_threads(n);
       check_status("st_set_num_threads", s);
-      FUZZ_CHECK((s == ST_OK) == (n >= 1), "st_set_num_threads(%d) returned %s", n, st_status_name(s));
+      FUZZ_CHECK((s == ST_OK) == (n >= 1 && n <= ST_MAX_THREADS), "st_set_num_threads(%d) returned %s", n,
+                 st_status_name(s));
       if (s == ST_OK) FUZZ_CHECK(st_get_num_threads() == n, "st_get_num_threads");
       break;
     }
-    case 1: FUZZ_CHECK(st_set_trace_callback(in.u8() % 2 ? count_trace : nullptr, nullptr) == ST_OK, "trace"); break;
+    case 1: set_counting_trace(in.u8() % 2); break;
     case 2: {
       std::lock_guard<std::mutex> lock(g_heap.mutex);
       g_heap.fail_next = true;  // the next allocation fails
       break;
     }
-    default: {
+    case 3: {
       int64_t n = 0;
       FUZZ_CHECK(st_live_tensor_count(&n) == ST_OK && n == static_cast<int64_t>(g_model->handles.size()),
                  "st_live_tensor_count = %lld, the model has %zu handles", (long long)n, g_model->handles.size());
       FUZZ_CHECK(st_live_tensor_count(nullptr) == ST_ERROR_INVALID_ARGUMENT, "st_live_tensor_count(NULL)");
       break;
     }
+    case 4: op_job_system(in); break;
+    case 5: op_fp_env(in); break;
+    default: op_release_inside_trace(in); break;
   }
 }
 

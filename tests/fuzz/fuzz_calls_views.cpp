@@ -307,9 +307,9 @@ void op_view(Input& in) {
     if (numel(v.layout) < kCheckLimit && numel(src_layout) < kCheckLimit) {
       std::vector<int64_t> src_at;
       for_each_element(src_layout, [&](int64_t, int64_t at) { src_at.push_back(at); });
-      for_each_element(v.layout, [&](int64_t i, int64_t at) {
-        FUZZ_CHECK(at == src_at[static_cast<size_t>(broadcast_source_index(v.layout, src_layout, i))],
-                   "st_expand: element %lld reads the wrong source element", (long long)i);
+      for_each_broadcast(v.layout, src_layout, [&](int64_t i, int64_t at, int64_t from) {
+        FUZZ_CHECK(at == src_at[static_cast<size_t>(from)], "st_expand: element %lld reads the wrong source element",
+                   (long long)i);
       });
     }
   }

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "stride.h"
@@ -157,37 +156,56 @@ inline bool has_internal_overlap(const Layout& l) {
 
 // Calls f(linear index, element offset from the storage start) for every
 // element in row-major order. Only for tensors the fuzzer checks (< 4096
-// elements), whose offsets were checked against their storage.
-inline void for_each_element(const Layout& l, const std::function<void(int64_t, int64_t)>& f) {
+// elements), whose offsets were checked against their storage. The offset
+// follows the index step by step: one addition per element, not a sum
+// over the dims.
+template <typename F>
+inline void for_each_element(const Layout& l, F&& f) {
   const int64_t n = numel(l);
   if (n == 0) return;
   int64_t index[ST_MAX_DIMS] = {};
+  int64_t at = l.offset;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t at = l.offset;
-    for (int d = 0; d < l.ndim; ++d) at += index[d] * l.strides[d];
     f(i, at);
     for (int d = l.ndim - 1; d >= 0; --d) {
-      if (++index[d] < l.sizes[d]) break;
+      if (++index[d] < l.sizes[d]) {
+        at += l.strides[d];
+        break;
+      }
+      at -= l.strides[d] * (l.sizes[d] - 1);  // back to index 0: a span inside the storage
       index[d] = 0;
     }
   }
 }
 
-// The row-major linear index into `src` that broadcasting `src` to `dst`'s
-// shape reads for `dst`'s row-major element i.
-inline int64_t broadcast_source_index(const Layout& dst, const Layout& src, int64_t i) {
-  int64_t dst_index[ST_MAX_DIMS];
-  for (int d = dst.ndim - 1; d >= 0; --d) {
-    dst_index[d] = i % dst.sizes[d];
-    i /= dst.sizes[d];
-  }
-  int64_t linear = 0;
-  for (int sd = 0; sd < src.ndim; ++sd) {
+// for_each_element over `dst`, with the row-major linear index into `src`
+// that broadcasting `src` to `dst`'s shape reads: f(i, dst offset, src index).
+template <typename F>
+inline void for_each_broadcast(const Layout& dst, const Layout& src, F&& f) {
+  const int64_t n = numel(dst);
+  if (n == 0) return;  // else every size of src is 1 or dst's, so the products below stay below numel(src)
+  int64_t step[ST_MAX_DIMS] = {};  // what one step along each dst dim adds to the src index
+  int64_t row = 1;
+  for (int sd = src.ndim - 1; sd >= 0; --sd) {
     const int d = sd + (dst.ndim - src.ndim);
-    const int64_t idx = src.sizes[sd] == 1 ? 0 : dst_index[d];
-    linear = linear * src.sizes[sd] + idx;
+    step[d] = src.sizes[sd] == 1 ? 0 : row;
+    row *= src.sizes[sd];
   }
-  return linear;
+  int64_t index[ST_MAX_DIMS] = {};
+  int64_t at = dst.offset, from = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    f(i, at, from);
+    for (int d = dst.ndim - 1; d >= 0; --d) {
+      if (++index[d] < dst.sizes[d]) {
+        at += dst.strides[d];
+        from += step[d];
+        break;
+      }
+      at -= dst.strides[d] * (dst.sizes[d] - 1);
+      from -= step[d] * (dst.sizes[d] - 1);
+      index[d] = 0;
+    }
+  }
 }
 
 inline bool broadcasts_to(const Layout& src, const Layout& dst) {

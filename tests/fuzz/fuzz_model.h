@@ -19,11 +19,24 @@
 
 namespace fuzz {
 
-constexpr size_t kAllocCap = 256 * 1024;  // larger requests fail: huge sizes end as OUT_OF_MEMORY
-constexpr int64_t kCheckLimit = 4096;     // value checks for tensors below this many elements
+// Note [Fuzzing speed]
+// An execution's time follows the elements its calls touch, and a few large
+// tensors used to take most of it: one copy of 60,000 elements costs as
+// much as a hundred small calls, and libFuzzer keeps and mutates the inputs
+// that make them. So the allocator refuses more than 64 KiB, a fill
+// touches at most 64 Ki elements, and the operators of an input on more
+// than kSmallCopyElements elements together touch at most kElementBudget:
+// one that would pass the budget is left out. Every path stays reachable
+// (the fuzz build splits parallel work from 64 elements on, see
+// core/parallel.h, and the value checks stop at 4096), while no execution
+// runs long.
+constexpr size_t kAllocCap = 64 * 1024;  // larger requests fail: huge sizes end as OUT_OF_MEMORY
+constexpr int64_t kCheckLimit = 4096;    // value checks for tensors below this many elements
 constexpr size_t kMaxHandles = 16;
 constexpr int kMaxCalls = 128;
-constexpr int64_t kMaxFillElements = int64_t{1} << 20;
+constexpr int64_t kMaxFillElements = int64_t{1} << 16;
+constexpr int64_t kElementBudget = int64_t{1} << 16;
+constexpr int64_t kSmallCopyElements = 256;  // the library's small-copy path ends here
 
 [[noreturn]] inline __attribute__((format(printf, 1, 2))) void bug(const char* fmt, ...) {
   va_list ap;
@@ -129,7 +142,17 @@ struct Model {
   std::vector<HandleModel> handles;
   std::vector<uint64_t> dead_ids;
   std::vector<Wrapped*> wrapped;
+  int64_t elements_touched = 0;  // by the operators so far (Note [Fuzzing speed])
 };
+
+// Whether an operator on `elements` elements runs: small ones always do,
+// larger ones while the input's budget lasts (Note [Fuzzing speed]).
+inline bool within_budget(Model& m, int64_t elements) {
+  if (elements <= kSmallCopyElements) return true;
+  if (elements > kElementBudget - m.elements_touched) return false;
+  m.elements_touched += elements;
+  return true;
+}
 
 inline Model* g_model;
 inline bool g_has_cuda = false;
