@@ -1,7 +1,6 @@
 #include "cpu/copy_convert.h"
 
 #include <cstring>
-#include <memory>
 
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
@@ -44,18 +43,6 @@ class DefaultFloatMode {
 #endif
 };
 
-// Scratch for converted pieces: 64-byte aligned, owned by one task range.
-class Scratch {
- public:
-  explicit Scratch(int64_t bytes) : raw_(new char[static_cast<size_t>(bytes) + 64]) {}
-  char* get() const {
-    return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(raw_.get()) + 63) & ~uintptr_t{63});
-  }
-
- private:
-  std::unique_ptr<char[]> raw_;
-};
-
 constexpr int64_t kScratchBytes = 32 * 1024;
 constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 
@@ -71,18 +58,21 @@ constexpr int64_t kFusedBlockBytes = 1 << 20;
 // scattered out.
 void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row) {
   const int64_t ds = g.strides[0][0], ss = g.strides[1][0];
-  run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
+  // Each task range's scratch: kChunk source elements, then kChunk converted.
+  const int64_t in_bytes = (kChunk * se + 63) / 64 * 64;
+  run_row_tasks(g, de + se, in_bytes + kChunk * de, [&](char* dst, const char* src, int64_t n, int64_t m, char* scratch) {
     DefaultFloatMode mode;
-    Scratch in(kChunk * se), out(kChunk * de);
+    char* const in = scratch;
+    char* const out = scratch + in_bytes;
     const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
     for (int64_t r = 0; r < m; ++r) {
       for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
         const int64_t cnt = n - i0 < kChunk ? n - i0 : kChunk;
         const char* s = src + r * sstep + i0 * ss;
         char* d = dst + r * dstep + i0 * ds;
-        for (int64_t i = 0; i < cnt; ++i) std::memcpy(in.get() + i * se, s + i * ss, static_cast<size_t>(se));
-        row(out.get(), in.get(), cnt, false);
-        for (int64_t i = 0; i < cnt; ++i) std::memcpy(d + i * ds, out.get() + i * de, static_cast<size_t>(de));
+        for (int64_t i = 0; i < cnt; ++i) std::memcpy(in + i * se, s + i * ss, static_cast<size_t>(se));
+        row(out, in, cnt, false);
+        for (int64_t i = 0; i < cnt; ++i) std::memcpy(d + i * ds, out + i * de, static_cast<size_t>(de));
       }
     }
   });
@@ -133,9 +123,11 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
   const int64_t row_blocks = (rows + bi_task - 1) / bi_task, col_blocks = (cols + bj - 1) / bj;
   const int64_t per_outer = row_blocks * col_blocks;
   const CopyKernelTable& kernels = active_copy_kernels();
-  run_tasks(outer.count() * per_outer, grain_for_bytes(bi_task * bj * (de + se)), [&](int64_t begin, int64_t end) {
+  // Each task range's scratch: bi x bj converted elements (the fused
+  // deinterleave needs none, but a level may refuse a pair and fall back).
+  run_tasks_with_scratch(outer.count() * per_outer, grain_for_bytes(bi_task * bj * (de + se)), bi * bj * de,
+                         [&](int64_t begin, int64_t end, char* scratch) {
     DefaultFloatMode mode;
-    Scratch scratch(bi * bj * de);
     StridedWalk<2> walk = outer;
     walk.seek(begin / per_outer);
     int64_t blk = begin % per_outer;
@@ -152,13 +144,13 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
         char* dst = dst_task + i1 * de;
         const bool nt = stream && aligned && ni * de >= 64;
         if (src_row == nj * se) {
-          row(scratch.get(), src, ni * nj, false);
+          row(scratch, src, ni * nj, false);
         } else {
-          for (int64_t i = 0; i < ni; ++i) row(scratch.get() + i * nj * de, src + i * src_row, nj, false);
+          for (int64_t i = 0; i < ni; ++i) row(scratch + i * nj * de, src + i * src_row, nj, false);
         }
         Transpose2d tr{};
         tr.dst = dst;
-        tr.src = scratch.get();
+        tr.src = scratch;
         tr.rows = ni;
         tr.cols = nj;
         tr.batch = 1;

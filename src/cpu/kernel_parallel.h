@@ -22,6 +22,15 @@ using TaskRange = FunctionRef<void(int64_t begin, int64_t end)>;
 // returning, so the results are visible to every thread afterwards.
 void run_tasks(int64_t num_tasks, int64_t grain, TaskRange fn);
 
+// run_tasks for kernels that need working memory: each range gets
+// `scratch_bytes` of its own (64-byte aligned), all of it allocated before
+// the first range runs, so that a failed allocation throws before anything
+// is written. Ranges are made large enough that there are no more of them
+// than threads; a job system that runs more ranges than that (it broke its
+// contract) gets ST_ERROR_INTERNAL, as parallel_for gives it anyway.
+using ScratchTaskRange = FunctionRef<void(int64_t begin, int64_t end, char* scratch)>;
+void run_tasks_with_scratch(int64_t num_tasks, int64_t grain, int64_t scratch_bytes, ScratchTaskRange fn);
+
 // The grain (in tasks of `bytes_per_task` bytes moved each) below which
 // spreading a copy over threads costs more than it saves.
 int64_t grain_for_bytes(int64_t bytes_per_task);

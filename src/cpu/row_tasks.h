@@ -20,5 +20,10 @@ namespace cpu {
 using RowsFn = FunctionRef<void(char* dst, const char* src, int64_t n, int64_t m)>;
 void run_row_tasks(const Geometry& g, int64_t element_bytes, RowsFn fn);
 
+// The same, each task range with `scratch_bytes` of working memory of its
+// own, allocated before any row is written (run_tasks_with_scratch).
+using ScratchRowsFn = FunctionRef<void(char* dst, const char* src, int64_t n, int64_t m, char* scratch)>;
+void run_row_tasks(const Geometry& g, int64_t element_bytes, int64_t scratch_bytes, ScratchRowsFn fn);
+
 }  // namespace cpu
 }  // namespace st

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <new>
 
 #include "cmocka_cxx.h"
@@ -189,11 +190,74 @@ void every_operator_new_failure_is_out_of_memory_and_leaks_nothing(void** state)
   assert_true(failures > 10);
 }
 
+// A converting copy on two threads whose working memory cannot be had
+// writes nothing: it allocates all of it before the first element moves.
+// Both layouts that need scratch: a transpose (float16 700x700 transposed
+// into float32) and a strided destination (every second float16).
+void converting_copies_that_meet_a_failure_write_nothing(void** state) {
+  (void)state;
+  assert_int_equal(st_set_num_threads(2), ST_OK);
+  const int64_t n = 700;
+  const int64_t sizes[2] = {n, n};
+  const int64_t wide[2] = {n, 2 * n};
+  st_tensor src, src_t, dst, wide_dst, every_second;
+  assert_int_equal(st_tensor_create(sizes, 2, ST_FLOAT16, kCpu, &src), ST_OK);
+  assert_int_equal(st_fill(src, 3.0), ST_OK);
+  assert_int_equal(st_transpose(src, 0, 1, &src_t), ST_OK);
+  assert_int_equal(st_tensor_create(sizes, 2, ST_FLOAT32, kCpu, &dst), ST_OK);
+  assert_int_equal(st_tensor_create(wide, 2, ST_FLOAT16, kCpu, &wide_dst), ST_OK);
+  assert_int_equal(st_slice(wide_dst, 1, 0, 2 * n, 2, &every_second), ST_OK);
+  float* d = nullptr;
+  uint16_t* w = nullptr;
+  assert_int_equal(st_tensor_data_ptr(dst, reinterpret_cast<void**>(&d)), ST_OK);
+  assert_int_equal(st_tensor_data_ptr(wide_dst, reinterpret_cast<void**>(&w)), ST_OK);
+  st_tensor src32;
+  assert_int_equal(st_tensor_create(sizes, 2, ST_FLOAT32, kCpu, &src32), ST_OK);
+  assert_int_equal(st_fill(src32, 5.0), ST_OK);
+
+  struct Case {
+    const char* what;
+    st_tensor dst, src;
+  } cases[] = {{"float16 transposed into float32", dst, src_t}, {"float32 into every second float16", every_second, src32}};
+  for (const Case& c : cases) {
+    int refused = 0;
+    for (long k = 1;; ++k) {
+      for (int64_t i = 0; i < n * n; ++i) d[i] = -1.0f;
+      for (int64_t i = 0; i < 2 * n * n; ++i) w[i] = 0xFFFF;  // a NaN no copy writes
+      g_calls = 0;
+      g_fail_at = k;
+      g_armed = true;
+      const st_status status = st_copy(c.dst, c.src, 0);
+      g_armed = false;
+      if (status == ST_OK) break;
+      assert_int_equal(status, ST_ERROR_OUT_OF_MEMORY);
+      ++refused;
+      int64_t written = 0;
+      for (int64_t i = 0; i < n * n; ++i) written += d[i] != -1.0f;
+      for (int64_t i = 0; i < 2 * n * n; ++i) written += w[i] != 0xFFFF;
+      if (written != 0) {
+        print_error("%s, allocation %ld refused: %lld elements written before OUT_OF_MEMORY\n", c.what, k,
+                    static_cast<long long>(written));
+        fail();
+      }
+    }
+    print_message("%s: %d allocations refused, none after a write\n", c.what, refused);
+    assert_true(refused >= 1);
+    if (&c == &cases[0]) {
+      for (int64_t i = 0; i < n * n; ++i) assert_true(d[i] == 3.0f);
+    } else {
+      for (int64_t i = 0; i < 2 * n * n; ++i) assert_int_equal(w[i], i % 2 == 0 ? 0x4500 : 0xFFFF);  // 5.0 in float16
+    }
+  }
+  for (st_tensor t : {src, src_t, dst, wide_dst, every_second, src32}) assert_int_equal(st_tensor_release(t), ST_OK);
+}
+
 }  // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_operator_new_failure_is_out_of_memory_and_leaks_nothing),
+      cmocka_unit_test(converting_copies_that_meet_a_failure_write_nothing),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -59,6 +59,7 @@ pub const ST_VERSION_MAJOR: u32 = 0;
 pub const ST_VERSION_MINOR: u32 = 1;
 pub const ST_VERSION_PATCH: u32 = 0;
 pub const ST_MAX_DIMS: usize = 25;
+pub const ST_MAX_THREADS: i32 = 1024;
 pub const ST_API_VERSION: u32 = 1;
 
 #[repr(C)]
