@@ -2,7 +2,7 @@
 // part (cuda/device_copy_plan.h), the same kernel arguments and the same
 // thread bodies (cuda/copy_loops.h), called for every (block, thread) of
 // the launch a GPU would run, over host memory. The result must equal the
-// CPU kernel's byte for byte, for random layouts and all 144 dtype pairs.
+// CPU kernel's byte for byte, for random layouts and all 289 dtype pairs.
 // What this cannot see is the device itself: its loads, stores, barriers
 // and launches (tests/cuda/test_copy_gpu.cu checks those on a GPU).
 //
