@@ -166,7 +166,26 @@ typedef enum st_dtype {
   ST_FLOAT32 = 8,     /**< 4 bytes. */
   ST_FLOAT64 = 9,     /**< 8 bytes. */
   ST_COMPLEX64 = 10,  /**< Two float32: real, imaginary. 8 bytes. */
-  ST_COMPLEX128 = 11  /**< Two float64: real, imaginary. 16 bytes. */
+  ST_COMPLEX128 = 11, /**< Two float64: real, imaginary. 16 bytes. */
+  ST_UINT16 = 12,     /**< 2 bytes, 0 to 65535. */
+  ST_UINT32 = 13,     /**< 4 bytes, 0 to 2^32 - 1. */
+  ST_UINT64 = 14,     /**< 8 bytes, 0 to 2^64 - 1. */
+  /**
+   * 1 byte: sign, 4 exponent bits (bias 7), 3 mantissa bits, as PyTorch's
+   * float8_e4m3fn and DLPack's kDLFloat8_e4m3fn. No infinity: the largest
+   * magnitude is 448 (S.1111.110), S.1111.111 is NaN and every other
+   * pattern a number; subnormals down to 2^-9. A value that rounds beyond
+   * 448 (a magnitude above 464) and ±inf convert to NaN.
+   */
+  ST_FLOAT8_E4M3FN = 15,
+  /**
+   * 1 byte: sign, 5 exponent bits (bias 15), 2 mantissa bits, as PyTorch's
+   * float8_e5m2 and DLPack's kDLFloat8_e5m2: IEEE-like, the upper byte of a
+   * float16. The largest finite magnitude is 57344; exponent 11111 holds
+   * ±inf (mantissa 00) and NaN; subnormals down to 2^-16. A value that
+   * rounds beyond 57344 (a magnitude of 61440 or more) converts to ±inf.
+   */
+  ST_FLOAT8_E5M2 = 16
 } st_dtype;
 
 /**
@@ -913,7 +932,9 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
  *         a negative device_id, a byte_offset past the address space, or
  *         elements that would lie outside the address space.
  * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
- *         pair with no stride dtype (kDLOpaqueHandle, uint16, float8, ...).
+ *         pair with no stride dtype: kDLOpaqueHandle, a float8 code with
+ *         bits other than 8, the float8 formats other than e4m3fn (10) and
+ *         e5m2 (12), the fp6 and fp4 codes (DLPack 1.1: 15, 16, 17), ...
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a device type other than kDLCPU,
  *         kDLCUDA and kDLCUDAHost, or a CUDA device this build or machine
  *         cannot use.

@@ -29,8 +29,9 @@ static_assert(offsetof(DLManagedTensorVersioned, dl_tensor) == 32,
 // [The dtype table]), which keeps DLPack 1.1's numbers.
 static_assert(ST_DLPACK_INT == kDLInt && ST_DLPACK_UINT == kDLUInt && ST_DLPACK_FLOAT == kDLFloat &&
                   ST_DLPACK_BFLOAT == kDLBfloat && ST_DLPACK_COMPLEX == kDLComplex &&
-                  ST_DLPACK_BOOL == ST_DLPACK_CODE_BOOL,
-              "the dtype table's DLPack codes are the installed dlpack.h's");
+                  ST_DLPACK_BOOL == ST_DLPACK_CODE_BOOL && ST_DLPACK_FLOAT8_E4M3FN == ST_DLPACK_CODE_FLOAT8_E4M3FN &&
+                  ST_DLPACK_FLOAT8_E5M2 == ST_DLPACK_CODE_FLOAT8_E5M2,
+              "the dtype table's DLPack codes are the installed dlpack.h's (or DLPack 1.1's)");
 
 DLDataType to_dl_dtype(ScalarType t) {
   const DTypeInfo& info = dtype_info(t);

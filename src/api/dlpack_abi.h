@@ -2,9 +2,9 @@
  * The DLPack structures stride exchanges, readable from C and C++.
  *
  * The classic DLManagedTensor comes from the system's dlpack/dlpack.h
- * (Debian's libdlpack-dev, DLPack 0.6). DLPack 1.x added the boolean type
- * code and DLManagedTensorVersioned; when the installed header predates
- * them they are defined here, field for field as the DLPack 1.x
+ * (Debian's libdlpack-dev, DLPack 0.6). DLPack 1.x added the boolean and
+ * float8 type codes and DLManagedTensorVersioned; when the installed
+ * header predates them they are defined here, field for field as the 1.x
  * specification lays them out (dlpack.h, "DLManagedTensorVersioned":
  * version, manager_ctx, deleter, flags, dl_tensor).
  */
@@ -17,6 +17,21 @@
 
 /* DLPack's type code for bool (kDLBool, DLPack >= 0.8), 8 bits per element. */
 #define ST_DLPACK_CODE_BOOL 6
+
+/* DLPack 1.1's codes of the floats narrower than 16 bits. stride reads and
+ * writes kDLFloat8_e4m3fn and kDLFloat8_e5m2 with 8 bits per element; the
+ * other formats it has no dtype for. */
+#define ST_DLPACK_CODE_FLOAT8_E3M4 7
+#define ST_DLPACK_CODE_FLOAT8_E4M3 8
+#define ST_DLPACK_CODE_FLOAT8_E4M3B11FNUZ 9
+#define ST_DLPACK_CODE_FLOAT8_E4M3FN 10
+#define ST_DLPACK_CODE_FLOAT8_E4M3FNUZ 11
+#define ST_DLPACK_CODE_FLOAT8_E5M2 12
+#define ST_DLPACK_CODE_FLOAT8_E5M2FNUZ 13
+#define ST_DLPACK_CODE_FLOAT8_E8M0FNU 14
+#define ST_DLPACK_CODE_FLOAT6_E2M3FN 15
+#define ST_DLPACK_CODE_FLOAT6_E3M2FN 16
+#define ST_DLPACK_CODE_FLOAT4_E2M1FN 17
 
 /* The DLPack major version stride reads and writes in versioned tensors. */
 #define ST_DLPACK_MAJOR 1

@@ -29,6 +29,8 @@
 #define ST_DLPACK_BFLOAT 4
 #define ST_DLPACK_COMPLEX 5
 #define ST_DLPACK_BOOL 6
+#define ST_DLPACK_FLOAT8_E4M3FN 10
+#define ST_DLPACK_FLOAT8_E5M2 12
 
 #define ST_FORALL_DTYPES(_, ...)                                                                        \
   _(Bool, bool, ST_BOOL, "bool", 1, ST_DLPACK_BOOL, 8, Bool, __VA_ARGS__)                               \
@@ -44,6 +46,13 @@
   _(Complex64, ::st::complex<float>, ST_COMPLEX64, "complex64", 8, ST_DLPACK_COMPLEX, 64, Complex,      \
     __VA_ARGS__)                                                                                        \
   _(Complex128, ::st::complex<double>, ST_COMPLEX128, "complex128", 16, ST_DLPACK_COMPLEX, 128, Complex, \
+    __VA_ARGS__)                                                                                        \
+  _(UInt16, uint16_t, ST_UINT16, "uint16", 2, ST_DLPACK_UINT, 16, Unsigned, __VA_ARGS__)                 \
+  _(UInt32, uint32_t, ST_UINT32, "uint32", 4, ST_DLPACK_UINT, 32, Unsigned, __VA_ARGS__)                 \
+  _(UInt64, uint64_t, ST_UINT64, "uint64", 8, ST_DLPACK_UINT, 64, Unsigned, __VA_ARGS__)                 \
+  _(Float8_e4m3fn, ::st::Float8_e4m3fn, ST_FLOAT8_E4M3FN, "float8_e4m3fn", 1, ST_DLPACK_FLOAT8_E4M3FN, 8, \
+    Float, __VA_ARGS__)                                                                                 \
+  _(Float8_e5m2, ::st::Float8_e5m2, ST_FLOAT8_E5M2, "float8_e5m2", 1, ST_DLPACK_FLOAT8_E5M2, 8, Float,   \
     __VA_ARGS__)
 
 namespace st {

@@ -1,7 +1,8 @@
 // Bit-level helpers for the element conversions: reinterpreting floats as
-// their IEEE-754 bits, and rounding a wider binary format to a 16-bit one
-// from its bits, once, to nearest even. Host and device code alike: no
-// <cmath>, no hardware rounding modes, nothing nvcc device code lacks.
+// their IEEE-754 bits, and rounding a wider binary format to a 16-bit one,
+// or any number to an 8-bit one, from its bits, once, to nearest even.
+// Host and device code alike: no <cmath>, no hardware rounding modes,
+// nothing nvcc device code lacks.
 #pragma once
 
 #include <cstdint>
@@ -115,6 +116,106 @@ ST_HOST_DEVICE inline uint16_t round_to_16bit_float(U x) {
                                 m, kSrcBias + kSrcMant + 1 - kDstBias - kDstMant - e));
   }
   return static_cast<uint16_t>(sign | r);
+}
+
+// ---- float8 ----------------------------------------------------------------
+//
+// Note [Rounding to float8]
+// Every conversion into a float8 format rounds the exact source value once:
+// the value is first written exactly as m · 2^e with an integer m < 2^64 (a
+// float's or double's significand and exponent, an integer's magnitude), and
+// round_to_float8 takes it from there to nearest even. No conversion passes
+// through float16 or float32 first, so no value is rounded twice: a float64
+// just above a float8 tie stays above it. Overflow follows the format:
+// float8_e5m2 is IEEE-like (a magnitude that rounds past 57344, that is
+// 61440 or more, becomes ±inf); float8_e4m3fn has no infinity, so one that
+// rounds past 448 (above 464) becomes NaN, as PyTorch's c10::Float8_e4m3fn.
+
+// The layout of an 8-bit float: 1 sign bit, kExp exponent bits (bias
+// 2^(kExp-1) - 1), kMant mantissa bits, subnormals. With kHasInfinity the
+// top exponent holds ±inf (mantissa 0) and NaNs (IEEE); without it only
+// S.1...1.1...1 is NaN and every other pattern of that exponent a number.
+template <int kExpBits, int kMantBits, bool kHasInfinity>
+struct Float8Format {
+  static constexpr int kExp = kExpBits;
+  static constexpr int kMant = kMantBits;
+  static constexpr bool kHasInf = kHasInfinity;
+  static constexpr int kBias = (1 << (kExp - 1)) - 1;
+  static constexpr uint32_t kMantMask = (1u << kMant) - 1;
+  static constexpr uint32_t kInfOrNaN = ((1u << kExp) - 1) << kMant;  // the top exponent field
+  // What a magnitude beyond the largest finite one becomes: +inf, or the
+  // NaN. The largest finite magnitude is the pattern just below it.
+  static constexpr uint32_t kOverflow = kHasInfinity ? kInfOrNaN : (kInfOrNaN | kMantMask);
+  static constexpr uint32_t kMaxFinite = kOverflow - 1;
+  static constexpr int kMinNormalExp = 1 - kBias;
+  static constexpr int kMaxFiniteExp = static_cast<int>(kMaxFinite >> kMant) - kBias;
+  static_assert(1 + kExp + kMant == 8, "a float8 has 8 bits");
+};
+
+// The float8 magnitude bits (sign excluded) of m · 2^e, m > 0, rounded to
+// nearest even (Note [Rounding to float8]).
+template <typename Format>
+ST_HOST_DEVICE inline uint32_t round_to_float8(uint64_t m, int e) {
+  constexpr int kMant = Format::kMant;
+  const int lz = count_leading_zeros64(m);
+  const uint64_t n = m << lz;  // the value is n · 2^(e - lz), n in [2^63, 2^64)
+  const int exp = e - lz + 63;  // floor(log2(value))
+  if (exp >= Format::kMinNormalExp) {
+    if (exp > Format::kMaxFiniteExp) return Format::kOverflow;
+    // kMant + 1 significant bits, q in [2^kMant, 2^(kMant+1)]. The leading
+    // bit of q adds one to the exponent field, and a rounding carry to
+    // 2^(kMant+1) one more: the field is exp + bias.
+    const uint32_t q = static_cast<uint32_t>(round_shift_right_even<uint64_t>(n, 63 - kMant));
+    const uint32_t bits = (static_cast<uint32_t>(exp + Format::kBias - 1) << kMant) + q;
+    // A carry past the largest finite value (at the largest exponent only)
+    // lands on the overflow pattern or one above it.
+    return bits < Format::kOverflow ? bits : Format::kOverflow;
+  }
+  // Below the smallest normal: the value in units of the smallest subnormal
+  // 2^(kMinNormalExp - kMant) is n / 2^s. A carry into 2^kMant is the
+  // smallest normal, encoded correctly by the same bits. Here
+  // exp < kMinNormalExp, so s > 63 - kMant: s = 64 is [1/2, 1) (1/2 exactly
+  // is a tie that goes to the even 0), beyond it less than 1/2.
+  const int s = Format::kMinNormalExp - kMant - (e - lz);
+  if (s >= 64) return s == 64 && n > (uint64_t(1) << 63) ? 1u : 0u;
+  return static_cast<uint32_t>(round_shift_right_even<uint64_t>(n, s));
+}
+
+// A binary floating-point number given by its bits (U: uint32_t for float,
+// uint64_t for double) as float8 bits: its exact significand and exponent
+// rounded once. NaN stays NaN with its sign (with infinity: the quiet bit
+// set and the top payload bit kept, as round_to_16bit_float); ±inf is the
+// format's overflow (±inf, or NaN for a format without infinity).
+template <typename Format, typename U, int kSrcExp, int kSrcMant>
+ST_HOST_DEVICE inline uint8_t binary_to_float8(U x) {
+  constexpr int kSrcBits = 1 + kSrcExp + kSrcMant;
+  static_assert(kSrcBits == 8 * sizeof(U), "the source format fills U");
+  constexpr int kSrcBias = (1 << (kSrcExp - 1)) - 1;
+  constexpr uint32_t kSrcMaxField = (1u << kSrcExp) - 1;
+  constexpr U kSrcMantMask = (U(1) << kSrcMant) - 1;
+  const uint32_t sign = static_cast<uint32_t>(x >> (kSrcBits - 1)) << 7;
+  const uint32_t field = static_cast<uint32_t>(x >> kSrcMant) & kSrcMaxField;
+  const U mant = x & kSrcMantMask;
+  uint32_t r;
+  if (ST_UNLIKELY(field == kSrcMaxField)) {
+    constexpr uint32_t kQuiet = 1u << (Format::kMant - 1);
+    const uint32_t payload = static_cast<uint32_t>(mant >> (kSrcMant - Format::kMant)) & Format::kMantMask;
+    r = mant == 0 || !Format::kHasInf ? Format::kOverflow : (Format::kInfOrNaN | kQuiet | payload);
+  } else if (field == 0) {
+    // Zero, or a subnormal: mant · 2^(1 - bias - kSrcMant).
+    r = mant == 0 ? 0u : round_to_float8<Format>(static_cast<uint64_t>(mant), 1 - kSrcBias - kSrcMant);
+  } else {
+    const uint64_t m = static_cast<uint64_t>(mant) | (uint64_t(1) << kSrcMant);
+    r = round_to_float8<Format>(m, static_cast<int>(field) - kSrcBias - kSrcMant);
+  }
+  return static_cast<uint8_t>(sign | r);
+}
+
+// An integer given by its sign and magnitude, as float8 bits.
+template <typename Format>
+ST_HOST_DEVICE inline uint8_t integer_to_float8(bool negative, uint64_t magnitude) {
+  const uint32_t sign = negative ? 0x80u : 0u;
+  return static_cast<uint8_t>(sign | (magnitude == 0 ? 0u : round_to_float8<Format>(magnitude, 0)));
 }
 
 }  // namespace detail

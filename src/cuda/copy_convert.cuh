@@ -17,30 +17,31 @@
 #error "define ST_CONVERT_PART (0 to kConvertParts - 1) before including cuda/copy_convert.cuh"
 #endif
 
-#include <type_traits>
-
 #include "core/dtype_dispatch.h"
 #include "cuda/copy_kernels.cuh"
 #include "cuda/copy_launch.h"
+#include "cuda/device_conversions.h"
 
 namespace st {
 namespace cuda {
 
 constexpr int kConvertParts = 4;
 
-[[noreturn]] inline void fail_same_dtype_conversion(const char* kernel, ScalarType t) {
-  fail(ST_ERROR_INTERNAL, "%s: a same-dtype copy (%s) reached the converting kernels", kernel,
-       dtype_name(static_cast<int32_t>(t)));
+[[noreturn]] inline void fail_no_converting_kernel(const char* kernel, ScalarType dst, ScalarType src) {
+  fail(ST_ERROR_INTERNAL, "%s: %s <- %s has no converting kernel (Note [Integer conversions on the device])", kernel,
+       dtype_name(static_cast<int32_t>(dst)), dtype_name(static_cast<int32_t>(src)));
 }
 
-// Same-dtype copies take the raw-byte kernels, so dst_t == src_t is never launched here.
+// Pairs that copy bits take the raw-byte kernels, and integer pairs the
+// kernels of the unsigned destination (Note [Integer conversions on the
+// device]): only has_converting_kernels pairs are instantiated.
 template <typename src_t, int kPart>
 void ConvertingCopies<src_t, kPart>::vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_ALL_TYPES_AS(dst, "vectorized copy", dst_t, [&] {
-    if constexpr (std::is_same<dst_t, src_t>::value) {
-      fail_same_dtype_conversion("vectorized copy", dst);
-    } else {
+    if constexpr (has_converting_kernels(scalar_type_of<dst_t>, scalar_type_of<src_t>)) {
       launch_vectorized<dst_t, src_t>(args, stream);
+    } else {
+      fail_no_converting_kernel("vectorized copy", dst, scalar_type_of<src_t>);
     }
   });
 }
@@ -48,10 +49,10 @@ void ConvertingCopies<src_t, kPart>::vectorized(ScalarType dst, const VectorCopy
 template <typename src_t, int kPart>
 void ConvertingCopies<src_t, kPart>::strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_ALL_TYPES_AS(dst, "strided copy", dst_t, [&] {
-    if constexpr (std::is_same<dst_t, src_t>::value) {
-      fail_same_dtype_conversion("strided copy", dst);
-    } else {
+    if constexpr (has_converting_kernels(scalar_type_of<dst_t>, scalar_type_of<src_t>)) {
       launch_strided<dst_t, src_t>(args, stream);
+    } else {
+      fail_no_converting_kernel("strided copy", dst, scalar_type_of<src_t>);
     }
   });
 }
@@ -59,10 +60,10 @@ void ConvertingCopies<src_t, kPart>::strided(ScalarType dst, const StridedCopyAr
 template <typename src_t, int kPart>
 void ConvertingCopies<src_t, kPart>::transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_ALL_TYPES_AS(dst, "transpose copy", dst_t, [&] {
-    if constexpr (std::is_same<dst_t, src_t>::value) {
-      fail_same_dtype_conversion("transpose copy", dst);
-    } else {
+    if constexpr (has_converting_kernels(scalar_type_of<dst_t>, scalar_type_of<src_t>)) {
       launch_transpose<dst_t, src_t>(args, stream);
+    } else {
+      fail_no_converting_kernel("transpose copy", dst, scalar_type_of<src_t>);
     }
   });
 }

@@ -21,10 +21,11 @@ void launch_copy_bytes(const BytesCopyArgs& args, cudaStream_t stream);
 void launch_copy_strided_same(int item_size, bool aligned, const StridedCopyArgs& args, cudaStream_t stream);
 void launch_copy_transpose_same(int item_size, const TransposeCopyArgs& args, cudaStream_t stream);
 
-// ---- Conversions from `src_t` (a dtype's C++ type) to dtype `dst` != src,
-// operands aligned to their element size. ConvertingCopies<src_t> (kPart 0)
-// is explicitly instantiated for every dtype by the copy_convert_part*.cu
-// files (Note [Splitting the converting copies] in cuda/copy_convert.cuh).
+// ---- Conversions from `src_t` (a dtype's C++ type) to dtype `dst`, a pair
+// with has_converting_kernels (cuda/device_conversions.h), operands aligned
+// to their element size. ConvertingCopies<src_t> (kPart 0) is explicitly
+// instantiated for every dtype by the copy_convert_part*.cu files (Note
+// [Splitting the converting copies] in cuda/copy_convert.cuh).
 template <typename src_t, int kPart = 0>
 struct ConvertingCopies {
   static void vectorized(ScalarType dst, const VectorCopyArgs& args, cudaStream_t stream);

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/views.h"
 #include "cuda/copy_launch.h"
+#include "cuda/device_conversions.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/device_guard.h"
 #include "cuda/empty.h"
@@ -20,8 +21,8 @@ namespace {
 
 void launch_part(const TensorIterator& part, cudaStream_t stream) {
   const DeviceCopyPlan plan = plan_device_copy(part);
-  const ScalarType dst_type = part.dtype(0), src_type = part.dtype(1);
-  const bool same = dst_type == src_type;
+  const ScalarType dst_type = plan.kernel_dst, src_type = part.dtype(1);
+  const bool same = plan.same;
   const int item_size = static_cast<int>(part.element_size(0));
   switch (plan.kernel) {
     case CopyKernel::Bytes:
@@ -71,7 +72,7 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
   // aligned addresses; memory a user wrapped at an odd address goes
   // through an aligned temporary with a raw-byte copy (rare, and cheap on
   // the device).
-  if (dst.dtype() != src.dtype()) {
+  if (!copies_bits(dst.dtype(), src.dtype())) {
     if (!element_aligned(src)) {
       const Tensor aligned = contiguous_on(device, src.sizes(), src.dtype());
       copy_on_device(aligned, src);

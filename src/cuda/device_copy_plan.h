@@ -2,8 +2,10 @@
 // code, a pure function of the iterator's geometry, dtypes and addresses,
 // so that the choice and the plans it carries are tested on the host.
 //
-//  - Bytes: same dtype, contiguous on both sides — a byte range moved in
-//    the widest words both addresses allow (Note [Vectorized contiguous copies]);
+//  - Bytes: the same bits on both sides (one dtype, or integers of one
+//    width: Note [Integer conversions on the device]), contiguous on both
+//    sides — a byte range moved in the widest words both addresses allow
+//    (Note [Vectorized contiguous copies]);
 //  - Vectorized: a conversion, contiguous on both sides, with a head that
 //    aligns both to 16 bytes;
 //  - Transpose: dst and src fastest along different dims
@@ -14,6 +16,7 @@
 #include <cstdint>
 
 #include "core/error.h"
+#include "cuda/device_conversions.h"
 #include "cuda/transpose_plan.h"
 #include "cuda/vectorize.h"
 #include "iter/tensor_iterator.h"
@@ -25,9 +28,13 @@ enum class CopyKernel { Bytes, Vectorized, Transpose, Strided };
 
 struct DeviceCopyPlan {
   CopyKernel kernel;
+  // dst and src hold the same bits (copies_bits): the raw-byte kernels.
+  bool same;
+  // The dtype the converting kernels write (conversion_kernel_dst).
+  ScalarType kernel_dst;
   // Every operand's address is a multiple of its element size (byte strides
-  // always are). Same-dtype copies of unaligned memory take byte-wise
-  // elements; conversions need aligned operands (the caller stages).
+  // always are). Copies of unaligned memory that keep the bits take
+  // byte-wise elements; conversions need aligned operands (the caller stages).
   bool aligned;
   BytesPlan bytes;         // Bytes
   VectorPlan vector;       // Vectorized
@@ -40,9 +47,11 @@ inline bool is_aligned_to(const void* p, int64_t size) {
 
 // `part` (dst is operand 0, src operand 1) fits 32-bit indexing and has elements.
 inline DeviceCopyPlan plan_device_copy(const TensorIterator& part) {
-  const bool same = part.dtype(0) == part.dtype(1);
+  const bool same = copies_bits(part.dtype(0), part.dtype(1));
   const int64_t dsize = part.element_size(0), ssize = part.element_size(1);
   DeviceCopyPlan plan{};
+  plan.same = same;
+  plan.kernel_dst = conversion_kernel_dst(part.dtype(0), part.dtype(1));
   plan.aligned = is_aligned_to(part.data_ptr(0), dsize) && is_aligned_to(part.data_ptr(1), ssize);
   ST_CHECK(same || plan.aligned, ST_ERROR_INTERNAL,
            "device copy: a conversion between unaligned operands reached the kernels unstaged");

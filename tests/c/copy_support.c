@@ -8,11 +8,16 @@
 
 static int f16_is_nan(uint16_t b) { return (b & 0x7C00u) == 0x7C00u && (b & 0x03FFu) != 0; }
 static int bf16_is_nan(uint16_t b) { return (b & 0x7F80u) == 0x7F80u && (b & 0x007Fu) != 0; }
+/* float8_e4m3fn has one NaN per sign, S.1111.111; float8_e5m2 is IEEE-like. */
+static int f8e4m3fn_is_nan(uint16_t b) { return (b & 0x7Fu) == 0x7Fu; }
+static int f8e5m2_is_nan(uint16_t b) { return (b & 0x7Cu) == 0x7Cu && (b & 0x03u) != 0; }
 
-static void expect_half_bits(const char* dtype, uint16_t got, uint16_t want, int (*is_nan)(uint16_t),
-                             const char* what) {
-  if (is_nan(want) ? (is_nan(got) && (got & 0x8000u) == (want & 0x8000u)) : got == want) return;
-  print_error("%s as %s: got bits 0x%04x, expected 0x%04x\n", what, dtype, got, want);
+/* Bit patterns of a float of `bits` bits (16 or 8): equal, or NaN of the same sign. */
+static void expect_float_bits(const char* dtype, int bits, uint16_t got, uint16_t want, int (*is_nan)(uint16_t),
+                              const char* what) {
+  const uint16_t sign = (uint16_t)(1u << (bits - 1));
+  if (is_nan(want) ? (is_nan(got) && (got & sign) == (want & sign)) : got == want) return;
+  print_error("%s as %s: got bits 0x%0*x, expected 0x%0*x\n", what, dtype, bits / 4, got, bits / 4, want);
   fail();
 }
 
@@ -39,6 +44,12 @@ static void expect_f64(double got, double want, const char* dtype, const char* w
 static void expect_int(int64_t got, int64_t want, const char* dtype, const char* what) {
   if (got == want) return;
   print_error("%s as %s: got %" PRId64 ", expected %" PRId64 "\n", what, dtype, got, want);
+  fail();
+}
+
+static void expect_uint(uint64_t got, uint64_t want, const char* dtype, const char* what) {
+  if (got == want) return;
+  print_error("%s as %s: got %" PRIu64 ", expected %" PRIu64 "\n", what, dtype, got, want);
   fail();
 }
 
@@ -84,13 +95,13 @@ void expect_element(st_dtype dtype, const void* got, const every_dtype* want, co
     case ST_FLOAT16: {
       uint16_t v;
       memcpy(&v, got, 2);
-      expect_half_bits(name, v, want->f16, f16_is_nan, what);
+      expect_float_bits(name, 16, v, want->f16, f16_is_nan, what);
       return;
     }
     case ST_BFLOAT16: {
       uint16_t v;
       memcpy(&v, got, 2);
-      expect_half_bits(name, v, want->bf16, bf16_is_nan, what);
+      expect_float_bits(name, 16, v, want->bf16, bf16_is_nan, what);
       return;
     }
     case ST_FLOAT32: {
@@ -117,6 +128,36 @@ void expect_element(st_dtype dtype, const void* got, const every_dtype* want, co
       memcpy(v, got, 16);
       expect_f64(v[0], want->c128[0], "complex128 (real part)", what);
       expect_f64(v[1], want->c128[1], "complex128 (imaginary part)", what);
+      return;
+    }
+    case ST_UINT16: {
+      uint16_t v;
+      memcpy(&v, got, 2);
+      expect_uint(v, want->u16, name, what);
+      return;
+    }
+    case ST_UINT32: {
+      uint32_t v;
+      memcpy(&v, got, 4);
+      expect_uint(v, want->u32, name, what);
+      return;
+    }
+    case ST_UINT64: {
+      uint64_t v;
+      memcpy(&v, got, 8);
+      expect_uint(v, want->u64, name, what);
+      return;
+    }
+    case ST_FLOAT8_E4M3FN: {
+      uint8_t v;
+      memcpy(&v, got, 1);
+      expect_float_bits(name, 8, v, want->f8e4m3fn, f8e4m3fn_is_nan, what);
+      return;
+    }
+    case ST_FLOAT8_E5M2: {
+      uint8_t v;
+      memcpy(&v, got, 1);
+      expect_float_bits(name, 8, v, want->f8e5m2, f8e5m2_is_nan, what);
       return;
     }
   }
@@ -241,15 +282,28 @@ int64_t random_layout(uint64_t* rng, int32_t ndim, const int64_t* sizes, int all
 
 /* ---- Values and the reference copy ---------------------------------------- */
 
-/* The float16 bits of an integer of magnitude at most 2048 (exact). */
-static uint16_t f16_of_small_int(int64_t v) {
+/* The bits of a binary float (1 sign bit, exponent bias `bias`, `mant`
+ * mantissa bits, `bits` bits in all) holding the integer v, which it holds
+ * exactly: |v| has at most mant + 1 significant bits. */
+static uint16_t float_bits_of_small_int(int64_t v, int bits, int mant, int bias) {
   if (v == 0) return 0;
-  uint16_t sign = v < 0 ? 0x8000u : 0;
+  uint16_t sign = v < 0 ? (uint16_t)(1u << (bits - 1)) : 0;
   int64_t m = v < 0 ? -v : v;
   int e = 0;
-  while ((m >> (e + 1)) != 0) ++e;                         /* 2^e <= m < 2^(e+1) */
-  int64_t mantissa = (m << (10 - e)) - (INT64_C(1) << 10); /* the 10 bits below the leading one */
-  return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)mantissa);
+  while ((m >> (e + 1)) != 0) ++e; /* 2^e <= m < 2^(e+1) */
+  /* the mant bits below the leading one */
+  int64_t mantissa = (e <= mant ? m << (mant - e) : m >> (e - mant)) - (INT64_C(1) << mant);
+  return (uint16_t)(sign | (uint16_t)((e + bias) << mant) | (uint16_t)mantissa);
+}
+
+/* A small integer from float bits written by float_bits_of_small_int: the
+ * integer part of m * 2^(e - bias - mant), as a cast truncates. */
+static int64_t small_int_of_float_bits(uint16_t x, int bits, int mant, int bias) {
+  const int e = (x >> mant) & ((1 << (bits - 1 - mant)) - 1);
+  const int64_t m = e == 0 ? (x & ((1 << mant) - 1)) : ((x & ((1 << mant) - 1)) | (1 << mant));
+  const int shift = (e == 0 ? 1 : e) - bias - mant;
+  const int64_t v = shift >= 0 ? m << shift : m >> -shift;
+  return (x >> (bits - 1)) ? -v : v;
 }
 
 void put_small_int(st_dtype dtype, void* p, int64_t v) {
@@ -276,7 +330,7 @@ void put_small_int(st_dtype dtype, void* p, int64_t v) {
       memcpy(p, &v, 8);
       return;
     case ST_FLOAT16: {
-      uint16_t x = f16_of_small_int(v);
+      uint16_t x = float_bits_of_small_int(v, 16, 10, 15);
       memcpy(p, &x, 2);
       return;
     }
@@ -306,6 +360,31 @@ void put_small_int(st_dtype dtype, void* p, int64_t v) {
     case ST_COMPLEX128: {
       double x[2] = {(double)v, 0.0};
       memcpy(p, x, 16);
+      return;
+    }
+    case ST_UINT16: {
+      uint16_t x = (uint16_t)v;
+      memcpy(p, &x, 2);
+      return;
+    }
+    case ST_UINT32: {
+      uint32_t x = (uint32_t)v;
+      memcpy(p, &x, 4);
+      return;
+    }
+    case ST_UINT64: {
+      uint64_t x = (uint64_t)v;
+      memcpy(p, &x, 8);
+      return;
+    }
+    case ST_FLOAT8_E4M3FN: {
+      uint8_t x = (uint8_t)float_bits_of_small_int(v, 8, 3, 7);
+      memcpy(p, &x, 1);
+      return;
+    }
+    case ST_FLOAT8_E5M2: {
+      uint8_t x = (uint8_t)float_bits_of_small_int(v, 8, 2, 15);
+      memcpy(p, &x, 1);
       return;
     }
   }
@@ -342,12 +421,7 @@ int64_t get_small_int(st_dtype dtype, const void* p) {
     case ST_FLOAT16: {
       uint16_t x;
       memcpy(&x, p, 2);
-      /* magnitude m * 2^(e - 25); the integer part of it, as a cast truncates */
-      int e = (x >> 10) & 0x1F;
-      int64_t m = e == 0 ? (x & 0x3FF) : ((x & 0x3FF) | 0x400);
-      int shift = (e == 0 ? 1 : e) - 25;
-      int64_t v = shift >= 0 ? m << shift : m >> -shift;
-      return (x & 0x8000u) ? -v : v;
+      return small_int_of_float_bits(x, 16, 10, 15);
     }
     case ST_BFLOAT16: {
       uint16_t x;
@@ -369,17 +443,51 @@ int64_t get_small_int(st_dtype dtype, const void* p) {
       memcpy(&x, p, 8);
       return (int64_t)x;
     }
+    case ST_UINT16: {
+      uint16_t x;
+      memcpy(&x, p, 2);
+      return x;
+    }
+    case ST_UINT32: {
+      uint32_t x;
+      memcpy(&x, p, 4);
+      return x;
+    }
+    case ST_UINT64: {
+      uint64_t x;
+      memcpy(&x, p, 8);
+      return (int64_t)x; /* small: below 2^63 */
+    }
+    case ST_FLOAT8_E4M3FN: {
+      uint8_t x;
+      memcpy(&x, p, 1);
+      return small_int_of_float_bits(x, 8, 3, 7);
+    }
+    case ST_FLOAT8_E5M2: {
+      uint8_t x;
+      memcpy(&x, p, 1);
+      return small_int_of_float_bits(x, 8, 2, 15);
+    }
   }
   return 0;
 }
 
-void buffer_fill_small_ints(buffer* b, uint64_t* rng) {
-  for (int64_t i = 0; i < b->numel; ++i) {
-    int64_t v = b->dtype == ST_BOOL    ? rng_below(rng, 2)
-                : b->dtype == ST_UINT8 ? rng_below(rng, 101)
-                                       : rng_below(rng, 201) - 100;
-    put_small_int(b->dtype, b->bytes + (size_t)i * b->itemsize, v);
-  }
+static int is_unsigned_dtype(st_dtype d) {
+  return d == ST_UINT8 || d == ST_UINT16 || d == ST_UINT32 || d == ST_UINT64;
+}
+
+static int is_float8_dtype(st_dtype d) { return d == ST_FLOAT8_E4M3FN || d == ST_FLOAT8_E5M2; }
+
+int64_t random_small_int(st_dtype a, st_dtype b, uint64_t* rng) {
+  if (a == ST_BOOL || b == ST_BOOL) return rng_below(rng, 2);
+  const int64_t limit = is_float8_dtype(a) || is_float8_dtype(b) ? 8 : 100;
+  if (is_unsigned_dtype(a) || is_unsigned_dtype(b)) return rng_below(rng, limit + 1);
+  return rng_below(rng, 2 * limit + 1) - limit;
+}
+
+void buffer_fill_small_ints(buffer* b, st_dtype other, uint64_t* rng) {
+  for (int64_t i = 0; i < b->numel; ++i)
+    put_small_int(b->dtype, b->bytes + (size_t)i * b->itemsize, random_small_int(b->dtype, other, rng));
 }
 
 void reference_copy(unsigned char* dst_bytes, st_dtype dst_dtype, const layout* dl, const unsigned char* src_bytes,
@@ -548,24 +656,14 @@ void copy_case_destroy(copy_case* c) {
   buffer_destroy(&c->sb);
 }
 
-/* Pairs of different dtypes whose conversions are exact for the small
- * integers the sources hold (0..1 for bool, 0..100 for uint8, else -100..100). */
-static const st_dtype converting_pairs[][2] = {
-    /* {dst, src} */
-    {ST_FLOAT32, ST_INT32},      {ST_INT16, ST_FLOAT64},    {ST_FLOAT16, ST_UINT8}, {ST_INT64, ST_INT8},
-    {ST_COMPLEX128, ST_FLOAT32}, {ST_FLOAT64, ST_BFLOAT16}, {ST_BOOL, ST_INT16},    {ST_FLOAT32, ST_BOOL},
-    {ST_INT8, ST_COMPLEX64},     {ST_BFLOAT16, ST_FLOAT16},
-};
-#define NUM_PAIRS ((int)(sizeof converting_pairs / sizeof converting_pairs[0]))
-
 void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c) {
   int32_t nd = 1 + (int32_t)rng_below(rng, 6);
   int64_t sizes[ST_MAX_DIMS] = {0}, ssizes[ST_MAX_DIMS] = {0};
   for (int32_t d = 0; d < nd; ++d) sizes[d] = rng_below(rng, 20) == 0 ? 0 : 1 + rng_below(rng, 7);
   if (converting) {
-    int p = (int)rng_below(rng, NUM_PAIRS);
-    c->dst_dtype = converting_pairs[p][0];
-    c->src_dtype = converting_pairs[p][1];
+    /* any two different dtypes: the source holds small integers both hold exactly */
+    c->dst_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
+    c->src_dtype = (st_dtype)((c->dst_dtype + 1 + rng_below(rng, NUM_DTYPES - 1)) % NUM_DTYPES);
   } else {
     c->dst_dtype = c->src_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
   }
@@ -587,5 +685,5 @@ void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy
 
   c->db = buffer_create(c->dst_dtype, dn, rng);
   c->sb = buffer_create(c->src_dtype, sn, rng);
-  if (converting) buffer_fill_small_ints(&c->sb, rng);
+  if (converting) buffer_fill_small_ints(&c->sb, c->dst_dtype, rng);
 }

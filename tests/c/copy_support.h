@@ -8,12 +8,13 @@
 
 #include "support.h"
 
-#define NUM_DTYPES 12
+#define NUM_DTYPES 17
 
 /* ---- Expected values ---------------------------------------------------- */
 
 /* One value as it must read in each dtype: a row of a conversion table.
- * float16 and bfloat16 are bit patterns; complex are {real, imaginary}. */
+ * float16, bfloat16 and float8 are bit patterns; complex are {real,
+ * imaginary}. */
 typedef struct every_dtype {
   uint8_t b;
   uint8_t u8;
@@ -27,6 +28,11 @@ typedef struct every_dtype {
   double f64;
   float c64[2];
   double c128[2];
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
+  uint8_t f8e4m3fn;
+  uint8_t f8e5m2;
 } every_dtype;
 
 /* Asserts that the element at `got`, of `dtype`, is `want`'s entry for that
@@ -92,22 +98,28 @@ enum source_kind { ANY_SOURCE, BROADCAST_SOURCE };
 /* A random case: dst of 1 to 6 dims, sizes 0 to 7 (0 rarely); src of dst's
  * last dims or fewer (any may be 1 or a stride-0 expand); BROADCAST_SOURCE
  * makes sure something broadcasts. Converting cases take a pair of
- * different dtypes whose conversions are exact for the small integers the
- * source then holds (buffer_fill_small_ints); else one random dtype. */
+ * different dtypes, the source holding small integers both hold exactly
+ * (buffer_fill_small_ints); else one random dtype. */
 void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c);
 void copy_case_destroy(copy_case* c);
 
 /* ---- Values and the reference copy ---------------------------------------- */
 
-/* Writes the small integer `v` (|v| <= 256, 0 or 1 for bool, >= 0 for
- * uint8) as an element of `dtype`; every dtype holds these exactly. */
+/* Writes the small integer `v` (|v| <= 256, 0 or 1 for bool, >= 0 for the
+ * unsigned dtypes, |v| <= 8 for float8) as an element of `dtype`; every
+ * dtype holds these exactly. */
 void put_small_int(st_dtype dtype, void* p, int64_t v);
 /* Reads back an element written by put_small_int (bool: 0 or 1). */
 int64_t get_small_int(st_dtype dtype, const void* p);
 
-/* Fills every element of `b` with a small integer from `rng`: 0..1 for bool,
- * 0..100 for uint8, -100..100 otherwise. */
-void buffer_fill_small_ints(buffer* b, uint64_t* rng);
+/* A random small integer that dtypes `a` and `b` both hold exactly, so that
+ * a conversion between them keeps it: 0..1 when either is bool; else at
+ * most 8 in magnitude when either is a float8; not negative when either is
+ * unsigned; within -100..100. */
+int64_t random_small_int(st_dtype a, st_dtype b, uint64_t* rng);
+
+/* Fills every element of `b` with random_small_int(b's dtype, `other`). */
+void buffer_fill_small_ints(buffer* b, st_dtype other, uint64_t* rng);
 
 /* dst (in dst_bytes, dtype dst_dtype, layout dl) = src, with src broadcast
  * from the right. The same dtype copies bytes; different dtypes convert

@@ -256,7 +256,7 @@ static void random_source(uint64_t* rng, st_dtype dtype, source* s) {
   for (int32_t d = 0; d < nd; ++d) sizes[d] = rng_below(rng, 20) == 0 ? 0 : 1 + rng_below(rng, 5);
   int64_t n = random_layout(rng, nd, sizes, 1, &s->l);
   s->b = buffer_create(dtype, n, rng);
-  buffer_fill_small_ints(&s->b, rng);
+  buffer_fill_small_ints(&s->b, dtype, rng);
   s->t = buffer_view(&s->b, &s->l);
 }
 

@@ -116,7 +116,7 @@ static void make_case(copy_case* c, st_dtype dst_dtype, layout dl, int64_t dst_n
   c->sl = sl;
   c->db = buffer_create(dst_dtype, dst_numel, &g_fill_rng);
   c->sb = buffer_create(src_dtype, src_numel, &g_fill_rng);
-  if (dst_dtype != src_dtype) buffer_fill_small_ints(&c->sb, &g_fill_rng);
+  if (dst_dtype != src_dtype) buffer_fill_small_ints(&c->sb, dst_dtype, &g_fill_rng);
 }
 
 /* dst (700, 300) row-major <- the transpose of a (300, 700) row-major src. */

@@ -91,7 +91,7 @@ static void create_with_25_dims_is_allowed(void** state) {
 
 static void create_keeps_every_dtype(void** state) {
   (void)state;
-  for (int d = 0; d < 12; ++d) {
+  for (int d = 0; d < 17; ++d) {
     st_tensor t = make_tensor(DIMS(3), 1, (st_dtype)d);
     st_dtype got = (st_dtype)-1;
     EXPECT_OK(st_tensor_dtype(t, &got));
@@ -134,8 +134,8 @@ static void create_with_a_negative_size_is_invalid_argument(void** state) {
 
 static void create_with_an_unknown_dtype_is_invalid_argument(void** state) {
   (void)state;
-  expect_create_fails(ST_ERROR_INVALID_ARGUMENT, DIMS(2), 1, (st_dtype)12, CPU);
-  expect_message_contains("dtype = 12");
+  expect_create_fails(ST_ERROR_INVALID_ARGUMENT, DIMS(2), 1, (st_dtype)17, CPU);
+  expect_message_contains("dtype = 17");
   expect_create_fails(ST_ERROR_INVALID_ARGUMENT, DIMS(2), 1, (st_dtype)-1, CPU);
 }
 

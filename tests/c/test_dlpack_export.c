@@ -119,8 +119,11 @@ static void every_dtype(void** state) {
       {ST_INT16, kDLInt, 16},            {ST_INT32, kDLInt, 32},      {ST_INT64, kDLInt, 64},
       {ST_FLOAT16, kDLFloat, 16},        {ST_BFLOAT16, kDLBfloat, 16}, {ST_FLOAT32, kDLFloat, 32},
       {ST_FLOAT64, kDLFloat, 64},        {ST_COMPLEX64, kDLComplex, 64}, {ST_COMPLEX128, kDLComplex, 128},
+      {ST_UINT16, kDLUInt, 16},          {ST_UINT32, kDLUInt, 32},    {ST_UINT64, kDLUInt, 64},
+      /* DLPack 1.1: kDLFloat8_e4m3fn = 10, kDLFloat8_e5m2 = 12, 8 bits */
+      {ST_FLOAT8_E4M3FN, 10, 8},         {ST_FLOAT8_E5M2, 12, 8},
   };
-  assert_int_equal(sizeof table / sizeof table[0], 12);
+  assert_int_equal(sizeof table / sizeof table[0], 17);
   int64_t sizes[1] = {3};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
     st_tensor t = make_tensor(sizes, 1, table[i].dtype);

@@ -122,7 +122,11 @@ static void every_dtype(void** state) {
       {kDLInt, 16, ST_INT16},            {kDLInt, 32, ST_INT32},      {kDLInt, 64, ST_INT64},
       {kDLFloat, 16, ST_FLOAT16},        {kDLBfloat, 16, ST_BFLOAT16}, {kDLFloat, 32, ST_FLOAT32},
       {kDLFloat, 64, ST_FLOAT64},        {kDLComplex, 64, ST_COMPLEX64}, {kDLComplex, 128, ST_COMPLEX128},
+      {kDLUInt, 16, ST_UINT16},          {kDLUInt, 32, ST_UINT32},    {kDLUInt, 64, ST_UINT64},
+      /* DLPack 1.1: kDLFloat8_e4m3fn = 10, kDLFloat8_e5m2 = 12, 8 bits */
+      {10, 8, ST_FLOAT8_E4M3FN},         {12, 8, ST_FLOAT8_E5M2},
   };
+  assert_int_equal(sizeof table / sizeof table[0], 17);
   int64_t sizes[1] = {2};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
     producer* p = producer_new(1, sizes, NULL, table[i].code, table[i].bits);
@@ -157,10 +161,17 @@ static void unsupported_dtypes(void** state) {
     uint16_t lanes;
   } refused[] = {
       {kDLFloat, 32, 4},      /* a vector type */
-      {kDLUInt, 16, 1},       {kDLUInt, 32, 1},   {kDLUInt, 64, 1}, {kDLInt, 128, 1},
+      {kDLUInt, 8, 2},        {kDLUInt, 128, 1},  {kDLUInt, 1, 1},  {kDLInt, 128, 1},
       {kDLFloat, 8, 1},       {kDLFloat, 128, 1}, {kDLBfloat, 32, 1}, {kDLComplex, 32, 1},
       {kDLOpaqueHandle, 64, 1}, {ST_DLPACK_CODE_BOOL, 1, 1}, {ST_DLPACK_CODE_BOOL, 16, 1},
-      {7, 8, 1},              /* a float8 code of DLPack 1.1 */
+      /* DLPack 1.1's float8 codes with other than 8 bits, or lanes */
+      {10, 16, 1},            {10, 4, 1},         {12, 16, 1},      {12, 7, 1}, {10, 8, 2}, {12, 8, 4},
+      /* the float8 formats stride has no dtype for: e3m4 (7), e4m3 (8),
+       * e4m3b11fnuz (9), e4m3fnuz (11), e5m2fnuz (13), e8m0fnu (14) */
+      {7, 8, 1},              {8, 8, 1},          {9, 8, 1},        {11, 8, 1}, {13, 8, 1}, {14, 8, 1},
+      /* fp6 e2m3fn (15), e3m2fn (16) and fp4 e2m1fn (17), packed or padded */
+      {15, 6, 1},             {16, 6, 1},         {17, 4, 1},       {15, 8, 1}, {16, 8, 1}, {17, 8, 1},
+      {18, 8, 1},             {255, 8, 1},        /* codes DLPack does not define */
   };
   int64_t sizes[1] = {2};
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
@@ -172,6 +183,38 @@ static void unsupported_dtypes(void** state) {
     expect_refused(p, 1, ST_ERROR_UNSUPPORTED_DTYPE, why);
     producer_free(p);
   }
+}
+
+/* A refused float8 tensor stays the caller's: nothing is freed, and the
+ * same struct, its dtype corrected, imports later; its values are read as
+ * the dtype says (0x7E as float8_e4m3fn is 448, 0x7B as float8_e5m2 57344). */
+static void refused_float8_import_leaves_the_tensor_with_the_caller(void** state) {
+  (void)state;
+  int64_t sizes[1] = {2};
+  for (int e5m2 = 0; e5m2 < 2; ++e5m2) {
+    producer* p = producer_new(1, sizes, NULL, e5m2 ? ST_DLPACK_CODE_FLOAT8_E5M2 : ST_DLPACK_CODE_FLOAT8_E4M3FN, 16);
+    memset(p->buffer, e5m2 ? 0x7B : 0x7E, 2);
+    expect_refused(p, 0, ST_ERROR_UNSUPPORTED_DTYPE, "has no stride dtype");
+    expect_refused(p, 1, ST_ERROR_UNSUPPORTED_DTYPE, "has no stride dtype");
+    p->versioned.dl_tensor.dtype.bits = 8;
+    st_tensor t = {0}, f = {0};
+    EXPECT_OK(st_from_dlpack_versioned(&p->versioned, &t));
+    expect_dtype(t, e5m2 ? ST_FLOAT8_E5M2 : ST_FLOAT8_E4M3FN);
+    EXPECT_OK(st_to(t, ST_FLOAT32, CPU, ST_MEMORY_FORMAT_CONTIGUOUS, &f));
+    void* data = NULL;
+    EXPECT_OK(st_tensor_data_ptr(f, &data));
+    const float* v = data;
+    assert_true(v[0] == (e5m2 ? 57344.0f : 448.0f) && v[1] == v[0]);
+    EXPECT_OK(st_tensor_release(f));
+    EXPECT_OK(st_tensor_release(t));
+    assert_int_equal(producer_calls(p), 1);
+    producer_free(p);
+  }
+  /* The numbers in the project's header are DLPack 1.1's. */
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E4M3FN, 10);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E5M2, 12);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT6_E2M3FN, 15);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT4_E2M1FN, 17);
 }
 
 static void invalid_arguments(void** state) {
@@ -367,6 +410,7 @@ int main(void) {
       cmocka_unit_test(empty_and_scalar),
       cmocka_unit_test(every_dtype),
       cmocka_unit_test(unsupported_dtypes),
+      cmocka_unit_test(refused_float8_import_leaves_the_tensor_with_the_caller),
       cmocka_unit_test(invalid_arguments),
       cmocka_unit_test(span_overflow),
       cmocka_unit_test(devices),

@@ -43,29 +43,34 @@ static void status_name_of_unknown_value_is_unknown_status(void** state) {
   assert_string_equal(st_status_name((st_status)1000), "ST_UNKNOWN_STATUS");
 }
 
-static void dtype_itemsize_of_all_twelve(void** state) {
+static void dtype_itemsize_of_all_seventeen(void** state) {
   (void)state;
-  static const size_t sizes[12] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
-  for (int d = 0; d < 12; ++d) assert_int_equal(st_dtype_itemsize((st_dtype)d), sizes[d]);
+  static const size_t sizes[17] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1};
+  for (int d = 0; d < 17; ++d) assert_int_equal(st_dtype_itemsize((st_dtype)d), sizes[d]);
+  assert_int_equal(st_dtype_itemsize(ST_UINT64), 8);
+  assert_int_equal(st_dtype_itemsize(ST_FLOAT8_E4M3FN), 1);
 }
 
 static void dtype_itemsize_of_unknown_value_is_zero(void** state) {
   (void)state;
-  assert_int_equal(st_dtype_itemsize((st_dtype)12), 0);
+  assert_int_equal(st_dtype_itemsize((st_dtype)17), 0);
   assert_int_equal(st_dtype_itemsize((st_dtype)-1), 0);
   assert_int_equal(st_dtype_itemsize((st_dtype)255), 0);
 }
 
-static void dtype_name_of_all_twelve(void** state) {
+static void dtype_name_of_all_seventeen(void** state) {
   (void)state;
-  static const char* const names[12] = {"bool",    "uint8",    "int8",    "int16",   "int32",     "int64",
-                                        "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
-  for (int d = 0; d < 12; ++d) assert_string_equal(st_dtype_name((st_dtype)d), names[d]);
+  static const char* const names[17] = {"bool",    "uint8",     "int8",       "int16",   "int32",
+                                        "int64",   "float16",   "bfloat16",   "float32", "float64",
+                                        "complex64", "complex128", "uint16",   "uint32",  "uint64",
+                                        "float8_e4m3fn", "float8_e5m2"};
+  for (int d = 0; d < 17; ++d) assert_string_equal(st_dtype_name((st_dtype)d), names[d]);
+  assert_string_equal(st_dtype_name(ST_FLOAT8_E5M2), "float8_e5m2");
 }
 
 static void dtype_name_of_unknown_value_is_unknown(void** state) {
   (void)state;
-  assert_string_equal(st_dtype_name((st_dtype)12), "unknown");
+  assert_string_equal(st_dtype_name((st_dtype)17), "unknown");
   assert_string_equal(st_dtype_name((st_dtype)-1), "unknown");
 }
 
@@ -170,9 +175,9 @@ int main(void) {
       cmocka_unit_test(version_string_is_0_1_0),
       cmocka_unit_test(status_name_of_every_status),
       cmocka_unit_test(status_name_of_unknown_value_is_unknown_status),
-      cmocka_unit_test(dtype_itemsize_of_all_twelve),
+      cmocka_unit_test(dtype_itemsize_of_all_seventeen),
       cmocka_unit_test(dtype_itemsize_of_unknown_value_is_zero),
-      cmocka_unit_test(dtype_name_of_all_twelve),
+      cmocka_unit_test(dtype_name_of_all_seventeen),
       cmocka_unit_test(dtype_name_of_unknown_value_is_unknown),
       cmocka_unit_test(message_names_the_function_the_argument_and_the_values),
       cmocka_unit_test(message_of_a_negative_size_names_the_index_and_value),

@@ -9,30 +9,48 @@
 #include "copy_support.h"
 
 /* Columns as in test_copy_dtypes.c: bool, uint8, int8, int16, int32, int64,
- * float16 bits, bfloat16 bits, float32, float64; complex is (float, +0). */
-#define R(b, u8, i8, i16, i32, i64, f16, bf16, f32, f64) \
-  { (b), (u8), (i8), (i16), (i32), (i64), (f16), (bf16), (f32), (f64), {(f32), 0.0f}, {(f64), 0.0} }
+ * float16 bits, bfloat16 bits, float32, float64, uint16, uint32, uint64,
+ * float8_e4m3fn bits, float8_e5m2 bits; complex is (float, +0). */
+#define R(b, u8, i8, i16, i32, i64, f16, bf16, f32, f64, u16, u32, u64, e4m3fn, e5m2)                           \
+  {                                                                                                           \
+    (b), (u8), (i8), (i16), (i32), (i64), (f16), (bf16), (f32), (f64), {(f32), 0.0f}, {(f64), 0.0}, (u16), (u32), \
+        (u64), (e4m3fn), (e5m2)                                                                               \
+  }
 
 static const double fill_values[] = {
     0.0, -0.0, 1.0, 0.5, 300.7, -300.7, 128.0, -129.9, 65520.0, 0x1.0020000001p0, 1e10, INFINITY, -INFINITY, NAN,
+    464.0, 464.0 + 0x1p-30, 61440.0 - 0x1p-20, 61440.0, 0x1p-10, 0x1p64, 0x1p64 - 2048, -1.0,
 };
 static const every_dtype fill_want[] = {
-    R(0, 0, 0, 0, 0, 0, 0x0000, 0x0000, 0.0f, 0.0),
-    R(0, 0, 0, 0, 0, 0, 0x8000, 0x8000, -0.0f, -0.0),
-    R(1, 1, 1, 1, 1, 1, 0x3C00, 0x3F80, 1.0f, 1.0),
-    R(1, 0, 0, 0, 0, 0, 0x3800, 0x3F00, 0.5f, 0.5),
+    R(0, 0, 0, 0, 0, 0, 0x0000, 0x0000, 0.0f, 0.0, 0, 0, 0, 0x00, 0x00),
+    R(0, 0, 0, 0, 0, 0, 0x8000, 0x8000, -0.0f, -0.0, 0, 0, 0, 0x80, 0x80),
+    R(1, 1, 1, 1, 1, 1, 0x3C00, 0x3F80, 1.0f, 1.0, 1, 1, 1, 0x38, 0x3C),
+    R(1, 0, 0, 0, 0, 0, 0x3800, 0x3F00, 0.5f, 0.5, 0, 0, 0, 0x30, 0x38),
     /* float → integer truncates, then saturates: 300 is 127 in int8, not 44 */
-    R(1, 255, 127, 300, 300, 300, 0x5CB3, 0x4396, 300.7f, 300.7),
-    R(1, 0, -128, -300, -300, -300, 0xDCB3, 0xC396, -300.7f, -300.7),
-    R(1, 128, 127, 128, 128, 128, 0x5800, 0x4300, 128.0f, 128.0),
-    R(1, 0, -128, -129, -129, -129, 0xD80F, 0xC302, -129.9f, -129.9),
-    R(1, 255, 127, 32767, 65520, 65520, 0x7C00, 0x4780, 65520.0f, 65520.0),
+    R(1, 255, 127, 300, 300, 300, 0x5CB3, 0x4396, 300.7f, 300.7, 300, 300, 300, 0x79, 0x5D),
+    R(1, 0, -128, -300, -300, -300, 0xDCB3, 0xC396, -300.7f, -300.7, 0, 0, 0, 0xF9, 0xDD),
+    R(1, 128, 127, 128, 128, 128, 0x5800, 0x4300, 128.0f, 128.0, 128, 128, 128, 0x70, 0x58),
+    R(1, 0, -128, -129, -129, -129, 0xD80F, 0xC302, -129.9f, -129.9, 0, 0, 0, 0xF0, 0xD8),
+    R(1, 255, 127, 32767, 65520, 65520, 0x7C00, 0x4780, 65520.0f, 65520.0, 65520, 65520, 65520, 0x7F, 0x7C),
     /* float16 rounded once from the double (through float32 it would be 0x3C00) */
-    R(1, 1, 1, 1, 1, 1, 0x3C01, 0x3F80, 0x1.002p0f, 0x1.0020000001p0),
-    R(1, 255, 127, 32767, INT32_MAX, INT64_C(10000000000), 0x7C00, 0x5015, 1e10f, 1e10),
-    R(1, 255, 127, 32767, INT32_MAX, INT64_MAX, 0x7C00, 0x7F80, INFINITY, INFINITY),
-    R(1, 0, -128, -32768, INT32_MIN, INT64_MIN, 0xFC00, 0xFF80, -INFINITY, -INFINITY),
-    R(1, 0, 0, 0, 0, 0, 0x7E00, 0x7FC0, NAN, NAN), /* NaN → 0 for integers, nonzero for bool */
+    R(1, 1, 1, 1, 1, 1, 0x3C01, 0x3F80, 0x1.002p0f, 0x1.0020000001p0, 1, 1, 1, 0x38, 0x3C),
+    R(1, 255, 127, 32767, INT32_MAX, INT64_C(10000000000), 0x7C00, 0x5015, 1e10f, 1e10, 65535, UINT32_MAX,
+      UINT64_C(10000000000), 0x7F, 0x7C),
+    R(1, 255, 127, 32767, INT32_MAX, INT64_MAX, 0x7C00, 0x7F80, INFINITY, INFINITY, 65535, UINT32_MAX, UINT64_MAX, 0x7F,
+      0x7C), /* float8_e4m3fn has no infinity: NaN */
+    R(1, 0, -128, -32768, INT32_MIN, INT64_MIN, 0xFC00, 0xFF80, -INFINITY, -INFINITY, 0, 0, 0, 0xFF, 0xFC),
+    R(1, 0, 0, 0, 0, 0, 0x7E00, 0x7FC0, NAN, NAN, 0, 0, 0, 0x7F, 0x7E), /* NaN → 0 for integers, nonzero for bool */
+    /* float8_e4m3fn: 464 is the tie 448 | 480, to even 448; a hair above it, NaN */
+    R(1, 255, 127, 464, 464, 464, 0x5F40, 0x43E8, 464.0f, 464.0, 464, 464, 464, 0x7E, 0x5F),
+    R(1, 255, 127, 464, 464, 464, 0x5F40, 0x43E8, 464.0f, 464.0000000009313, 464, 464, 464, 0x7F, 0x5F),
+    /* float8_e5m2: 61440 is the tie 57344 | 65536, to even 65536: inf; a hair below it, 57344 */
+    R(1, 255, 127, 32767, 61439, 61439, 0x7B80, 0x4770, 61440.0f, 61439.999999046326, 61439, 61439, 61439, 0x7F, 0x7B),
+    R(1, 255, 127, 32767, 61440, 61440, 0x7B80, 0x4770, 61440.0f, 61440.0, 61440, 61440, 61440, 0x7F, 0x7C),
+    R(1, 0, 0, 0, 0, 0, 0x1400, 0x3A80, 0x1p-10f, 0x1p-10, 0, 0, 0, 0x00, 0x14), /* e4m3fn: a tie, to even 0 */
+    R(1, 255, 127, 32767, INT32_MAX, INT64_MAX, 0x7C00, 0x5F80, 0x1p64f, 0x1p64, 65535, UINT32_MAX, UINT64_MAX, 0x7F, 0x7C),
+    R(1, 255, 127, 32767, INT32_MAX, INT64_MAX, 0x7C00, 0x5F80, 0x1p64f, 0x1p64 - 2048, 65535, UINT32_MAX,
+      UINT64_C(18446744073709549568), 0x7F, 0x7C),
+    R(1, 0, -1, -1, -1, -1, 0xBC00, 0xBF80, -1.0f, -1.0, 0, 0, 0, 0xB8, 0xBC), /* saturates to 0 when unsigned */
 };
 _Static_assert(sizeof fill_values / sizeof fill_values[0] == sizeof fill_want / sizeof fill_want[0],
                "one expected row per value");
@@ -162,7 +180,7 @@ static void fill_of_random_strided_dsts_leaves_the_gaps_untouched(void** state) 
     layout l;
     st_dtype dtype = (st_dtype)rng_below(&rng, NUM_DTYPES);
     buffer b = buffer_create(dtype, random_layout(&rng, nd, sizes, 1, &l), &rng);
-    int64_t value = dtype == ST_BOOL ? 1 : dtype == ST_UINT8 ? rng_below(&rng, 101) : rng_below(&rng, 201) - 100;
+    int64_t value = random_small_int(dtype, dtype, &rng);
     char what[96];
     snprintf(what, sizeof what, "seed %llu case %d (%s)", (unsigned long long)seed, i, st_dtype_name(dtype));
     expect_fill_matches_the_reference(&b, &l, value, what);

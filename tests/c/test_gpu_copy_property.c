@@ -153,7 +153,7 @@ static void nchw_to_nhwc_on_a_gpu_matches_the_reference(void** state) {
     c.sl = row_major(4, DIMS(n, ch, h, w), 0);
     c.db = buffer_create(c.dst_dtype, numel + 14, &rng);
     c.sb = buffer_create(c.src_dtype, numel, &rng);
-    if (c.dst_dtype != c.src_dtype) buffer_fill_small_ints(&c.sb, &rng);
+    if (c.dst_dtype != c.src_dtype) buffer_fill_small_ints(&c.sb, c.dst_dtype, &rng);
     check_on(&c, GPU0, GPU0, 0, "NCHW to NHWC");
     check_on(&c, GPU0, HOST, 1, "NCHW to NHWC");
     check_on(&c, PINNED, GPU0, 1, "NCHW to NHWC");

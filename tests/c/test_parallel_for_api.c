@@ -181,7 +181,7 @@ static st_status large_copy(st_dtype dst_dtype, layout dl, int64_t dn, st_dtype 
                             const char* what) {
   uint64_t rng = 4242;
   buffer db = buffer_create(dst_dtype, dn, &rng), sb = buffer_create(src_dtype, sn, &rng);
-  if (dst_dtype != src_dtype) buffer_fill_small_ints(&sb, &rng);
+  if (dst_dtype != src_dtype) buffer_fill_small_ints(&sb, dst_dtype, &rng);
   const size_t nbytes = (size_t)db.numel * db.itemsize;
   unsigned char* want = malloc(nbytes);
   assert_non_null(want);

@@ -23,7 +23,7 @@ static void invalid_argument_for_null_pointers_bad_enums_dims_and_counts(void** 
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(1), 26, ST_FLOAT32, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
                  st_tensor_create(DIMS(2, -1), 2, ST_FLOAT32, CPU, &y));
-  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(2), 1, (st_dtype)12, CPU, &y));
+  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(2), 1, (st_dtype)17, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
                  st_tensor_create(DIMS(2), 1, ST_FLOAT32, ((st_device){9, 0}), &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
@@ -120,7 +120,10 @@ static void shape_mismatch_for_broadcasts_views_and_counts_that_do_not_fit(void*
 static void unsupported_dtype_for_dlpack_types_stride_has_no_dtype_for(void** state) {
   (void)state;
   st_tensor y = {0};
-  producer* p = producer_new(1, DIMS(2), NULL, kDLUInt, 16); /* uint16 */
+  producer* p = producer_new(1, DIMS(2), NULL, ST_DLPACK_CODE_FLOAT8_E4M3FN, 16); /* float8 of 16 bits */
+  EXPECT_REFUSED(ST_ERROR_UNSUPPORTED_DTYPE, "st_from_dlpack", y, st_from_dlpack(&p->classic, &y));
+  p->classic.dl_tensor.dtype.code = ST_DLPACK_CODE_FLOAT4_E2M1FN;
+  p->classic.dl_tensor.dtype.bits = 4;
   EXPECT_REFUSED(ST_ERROR_UNSUPPORTED_DTYPE, "st_from_dlpack", y, st_from_dlpack(&p->classic, &y));
   p->classic.dl_tensor.dtype.code = kDLFloat;
   p->classic.dl_tensor.dtype.bits = 32;

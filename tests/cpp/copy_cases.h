@@ -27,7 +27,9 @@ inline int64_t pick(std::mt19937_64& rng, int64_t lo, int64_t hi) {
   return lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1));
 }
 
-inline ScalarType random_dtype(std::mt19937_64& rng) { return static_cast<ScalarType>(pick(rng, 0, 11)); }
+inline ScalarType random_dtype(std::mt19937_64& rng) {
+  return static_cast<ScalarType>(pick(rng, 0, st::kNumScalarTypes - 1));
+}
 
 inline void fill_random_bytes(const Tensor& t, std::mt19937_64& rng) {
   auto* p = static_cast<unsigned char*>(t.storage()->base());

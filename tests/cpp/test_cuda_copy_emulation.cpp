@@ -2,7 +2,7 @@
 // part (cuda/device_copy_plan.h), the same kernel arguments and the same
 // thread bodies (cuda/copy_loops.h), called for every (block, thread) of
 // the launch a GPU would run, over host memory. The result must equal the
-// CPU kernel's byte for byte, for random layouts and all 144 dtype pairs.
+// CPU kernel's byte for byte, for random layouts and all 289 dtype pairs.
 // What this cannot see is the device itself: its loads, stores, barriers
 // and launches (tests/cuda/test_copy_gpu.cu checks those on a GPU).
 //
@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/views.h"
 #include "cuda/copy_loops.h"
+#include "cuda/device_conversions.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/iter_offsets.h"
 #include "cuda/launch_shape.h"
@@ -110,14 +111,30 @@ struct Coverage {
 };
 Coverage g_coverage;
 
-[[noreturn]] void same_dtype_conversion() { (st::fail)(ST_ERROR_INTERNAL, "a same-dtype pair reached a conversion"); }
+[[noreturn]] void no_converting_kernel() {
+  (st::fail)(ST_ERROR_INTERNAL, "a pair without converting kernels reached a conversion");
+}
+
+// Runs run(dst_t, src_t) for the converting kernels of the pair, as
+// ConvertingCopies dispatches them (only has_converting_kernels pairs
+// exist there).
+template <typename Run>
+void dispatch_converting(ScalarType kernel_dst, ScalarType src, Run run) {
+  ST_DISPATCH_PAIR(kernel_dst, src, "emulate", [&] {
+    if constexpr (has_converting_kernels(scalar_type_of<dst_t>, scalar_type_of<src_t>)) {
+      run(TypeTag<dst_t>{}, TypeTag<src_t>{});
+    } else {
+      no_converting_kernel();
+    }
+  });
+}
 
 // launch_part of cuda/device_copy.cpp, with the emulated launches.
 void emulate_part(const TensorIterator& part) {
   ++g_coverage.parts;
   const DeviceCopyPlan plan = plan_device_copy(part);
-  const ScalarType dt = part.dtype(0), st_ = part.dtype(1);
-  const bool same = dt == st_;
+  const ScalarType dt = plan.kernel_dst, st_ = part.dtype(1);
+  const bool same = plan.same;
   const int item = static_cast<int>(part.element_size(0));
   if (!plan.aligned) ++g_coverage.unaligned;
   switch (plan.kernel) {
@@ -136,12 +153,8 @@ void emulate_part(const TensorIterator& part) {
     case CopyKernel::Vectorized: {
       ++g_coverage.vectorized;
       const VectorCopyArgs a{part.data_ptr(0), part.data_ptr(1), plan.vector};
-      ST_DISPATCH_PAIR(dt, st_, "emulate", [&] {
-        if constexpr (std::is_same<dst_t, src_t>::value) {
-          same_dtype_conversion();
-        } else {
-          run_vectorized<dst_t, src_t>(a);
-        }
+      dispatch_converting(dt, st_, [&](auto d, auto s) {
+        run_vectorized<typename decltype(d)::type, typename decltype(s)::type>(a);
       });
       return;
     }
@@ -157,12 +170,8 @@ void emulate_part(const TensorIterator& part) {
           case 16: return run_transpose<Word<16>, Word<16>>(a);
         }
       }
-      ST_DISPATCH_PAIR(dt, st_, "emulate", [&] {
-        if constexpr (std::is_same<dst_t, src_t>::value) {
-          same_dtype_conversion();
-        } else {
-          run_transpose<dst_t, src_t>(a);
-        }
+      dispatch_converting(dt, st_, [&](auto d, auto s) {
+        run_transpose<typename decltype(d)::type, typename decltype(s)::type>(a);
       });
       return;
     }
@@ -186,12 +195,8 @@ void emulate_part(const TensorIterator& part) {
           case 16: return run_strided<Bytes<16>, Bytes<16>>(a);
         }
       }
-      ST_DISPATCH_PAIR(dt, st_, "emulate", [&] {
-        if constexpr (std::is_same<dst_t, src_t>::value) {
-          same_dtype_conversion();
-        } else {
-          run_strided<dst_t, src_t>(a);
-        }
+      dispatch_converting(dt, st_, [&](auto d, auto s) {
+        run_strided<typename decltype(d)::type, typename decltype(s)::type>(a);
       });
       return;
     }
@@ -203,7 +208,7 @@ bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_ca
 // copy_on_device of cuda/device_copy.cpp; `limit` lowers the 32-bit split
 // threshold so that small tensors are split into many parts.
 void emulate_copy(const Tensor& dst, const Tensor& src, int64_t limit) {
-  if (dst.dtype() != src.dtype()) {
+  if (!copies_bits(dst.dtype(), src.dtype())) {
     if (!element_aligned(src) || !element_aligned(dst)) {
       const Tensor& odd = !element_aligned(src) ? src : dst;
       const Tensor aligned = empty_cpu(odd.sizes(), contiguous_strides(odd.sizes()), odd.dtype());

@@ -4,11 +4,14 @@
 // adaptor over parts of a 32-bit split, each against a brute-force or
 // hand-computed expectation.
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/contiguity.h"
+#include "core/convert.h"
+#include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
 #include "core/views.h"
@@ -213,6 +216,76 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
   }
 }
 
+// Note [Integer conversions on the device]: for every integer pair, the
+// kernel's destination dtype gives the same bytes as the pair's own
+// conversion (core/convert.h), and a pair that copies bits keeps them; a
+// contiguous int32 <- uint32 copy takes the bytes kernel.
+template <typename Src>
+int check_integer_pair_bits(std::mt19937_64& rng) {
+  int bad = 0;
+  std::vector<Src> values;
+  for (int i = 0; i < 4096; ++i) values.push_back(static_cast<Src>(i < 256 ? i - 128 : static_cast<int64_t>(rng())));
+  for (const DTypeInfo& row : kDTypes) {
+    if (!is_integer_dtype(row.type)) continue;
+    const ScalarType dst = row.type, src = scalar_type_of<Src>;
+    if (!is_integer_dtype(src)) continue;
+    const ScalarType kernel_dst = conversion_kernel_dst(dst, src);
+    bad += itemsize(kernel_dst) != itemsize(dst);
+    bad += !copies_bits(dst, src) && !has_converting_kernels(kernel_dst, src);
+    for (Src v : values) {
+      unsigned char want[16] = {}, got[16] = {};  // every dtype fits
+      ST_DISPATCH_ALL_TYPES_AS(dst, "test", dst_t, [&] {
+        const dst_t w = convert<dst_t>(v);
+        std::memcpy(want, &w, sizeof w);
+      });
+      if (copies_bits(dst, src)) {
+        std::memcpy(got, &v, sizeof v);
+      } else {
+        ST_DISPATCH_ALL_TYPES_AS(kernel_dst, "test", dst_t, [&] {
+          const dst_t g = convert<dst_t>(v);
+          std::memcpy(got, &g, sizeof g);
+        });
+      }
+      if (std::memcmp(want, got, sizeof want) != 0) {
+        if (bad++ < 5) print_error("%s <- %s: the device's kernel writes other bytes\n", dtype_name(int32_t(dst)),
+                                   dtype_name(int32_t(src)));
+      }
+    }
+  }
+  return bad;
+}
+
+void integer_pairs_share_kernels_by_destination_width(void**) {
+  std::mt19937_64 rng(test_seed("integer_pairs_share_kernels_by_destination_width"));
+  const int bad = check_integer_pair_bits<uint8_t>(rng) + check_integer_pair_bits<int8_t>(rng) +
+                  check_integer_pair_bits<int16_t>(rng) + check_integer_pair_bits<uint16_t>(rng) +
+                  check_integer_pair_bits<int32_t>(rng) + check_integer_pair_bits<uint32_t>(rng) +
+                  check_integer_pair_bits<int64_t>(rng) + check_integer_pair_bits<uint64_t>(rng);
+  assert_int_equal(bad, 0);
+  // 24 converting kernel sets among the 64 integer pairs; none for other
+  // pairs is left out.
+  int integer_sets = 0, other_sets = 0, other_pairs = 0;
+  for (const DTypeInfo& d : kDTypes) {
+    for (const DTypeInfo& s : kDTypes) {
+      const bool integers = is_integer_dtype(d.type) && is_integer_dtype(s.type);
+      if (integers) {
+        integer_sets += has_converting_kernels(d.type, s.type);
+      } else if (d.type != s.type) {
+        ++other_pairs;
+        other_sets += has_converting_kernels(d.type, s.type);
+      }
+    }
+  }
+  assert_int_equal(integer_sets, 24);
+  assert_int_equal(other_sets, other_pairs);
+  const TensorIterator it = copy_iterator(contiguous({100}, ScalarType::Int32), contiguous({100}, ScalarType::UInt32));
+  const DeviceCopyPlan p = plan_device_copy(it);
+  assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Bytes));
+  assert_true(p.same);
+  const TensorIterator widen = copy_iterator(contiguous({100}, ScalarType::Int64), contiguous({100}, ScalarType::Int8));
+  assert_true(plan_device_copy(widen).kernel_dst == ScalarType::UInt64);
+}
+
 // For random iterators split under random limits, as the CUDA path splits
 // them: the adaptor's offsets of each part, in order, are the addresses
 // the part's own loop visits, and the parts cover each element once.
@@ -290,6 +363,7 @@ int main() {
       cmocka_unit_test(vector_plan_finds_the_first_common_alignment),
       cmocka_unit_test(transpose_serves_differing_fastest_dims),
       cmocka_unit_test(kernel_choice_follows_layout_dtype_and_alignment),
+      cmocka_unit_test(integer_pairs_share_kernels_by_destination_width),
       cmocka_unit_test(offset_calculators_walk_every_part),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);

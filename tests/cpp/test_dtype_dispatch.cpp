@@ -27,10 +27,15 @@ int expected_dtype_number() {
   if (std::is_same<T, double>::value) return 9;
   if (std::is_same<T, st::complex<float>>::value) return 10;
   if (std::is_same<T, st::complex<double>>::value) return 11;
+  if (std::is_same<T, uint16_t>::value) return 12;
+  if (std::is_same<T, uint32_t>::value) return 13;
+  if (std::is_same<T, uint64_t>::value) return 14;
+  if (std::is_same<T, st::Float8_e4m3fn>::value) return 15;
+  if (std::is_same<T, st::Float8_e5m2>::value) return 16;
   return -1;
 }
 
-const size_t kItemsizes[12] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+const size_t kItemsizes[17] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1};
 
 void traits_map_both_ways(void**) {
   static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Float16>, st::Half>::value, "float16 is Half");
@@ -40,6 +45,10 @@ void traits_map_both_ways(void**) {
   static_assert(st::IsComplex<st::complex<float>>::value && !st::IsComplex<float>::value, "");
   assert_int_equal(static_cast<int>(st::scalar_type_of<bool>), ST_BOOL);
   assert_int_equal(static_cast<int>(st::scalar_type_of<double>), ST_FLOAT64);
+  static_assert(st::scalar_type_of<uint64_t> == st::ScalarType::UInt64, "uint64_t is UInt64");
+  static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Float8_e5m2>, st::Float8_e5m2>::value, "");
+  assert_int_equal(st::kNumScalarTypes, 17);
+  assert_int_equal(static_cast<int>(st::scalar_type_of<st::Float8_e4m3fn>), ST_FLOAT8_E4M3FN);
 }
 
 void macro_dispatch_picks_the_type_of_every_dtype(void**) {
@@ -66,8 +75,8 @@ void function_dispatch_picks_the_type_of_every_dtype(void**) {
   }
 }
 
-void pair_dispatch_covers_all_144_pairs(void**) {
-  bool seen[12][12] = {};
+void pair_dispatch_covers_all_289_pairs(void**) {
+  bool seen[17][17] = {};
   for (int dst = 0; dst < st::kNumScalarTypes; ++dst) {
     for (int src = 0; src < st::kNumScalarTypes; ++src) {
       const int code = ST_DISPATCH_PAIR(static_cast<st::ScalarType>(dst), static_cast<st::ScalarType>(src), "test", [&] {
@@ -122,15 +131,15 @@ void expect_unsupported(F&& f, const char* fragment1, const char* fragment2) {
 
 void unknown_dtypes_are_unsupported(void**) {
   int ran = 0;
-  expect_unsupported([&] { ST_DISPATCH_ALL_TYPES(static_cast<st::ScalarType>(12), "copy_", [&] { ++ran; }); },
-                     "copy_", "12");
+  expect_unsupported([&] { ST_DISPATCH_ALL_TYPES(static_cast<st::ScalarType>(17), "copy_", [&] { ++ran; }); },
+                     "copy_", "17");
   expect_unsupported([&] { st::dispatch_dtype(static_cast<st::ScalarType>(-1), "fill_", [&](auto) { ++ran; }); },
                      "fill_", "-1");
   expect_unsupported(
       [&] { ST_DISPATCH_PAIR(st::ScalarType::Float32, static_cast<st::ScalarType>(99), "copy_", [&] { ++ran; }); },
       "copy_", "99");
   expect_unsupported(
-      [&] { ST_DISPATCH_PAIR(static_cast<st::ScalarType>(12), st::ScalarType::Float32, "copy_", [&] { ++ran; }); },
+      [&] { ST_DISPATCH_PAIR(static_cast<st::ScalarType>(17), st::ScalarType::Float32, "copy_", [&] { ++ran; }); },
       "copy_", "unknown");
   assert_int_equal(ran, 0);
 }
@@ -142,7 +151,7 @@ int main() {
       cmocka_unit_test(traits_map_both_ways),
       cmocka_unit_test(macro_dispatch_picks_the_type_of_every_dtype),
       cmocka_unit_test(function_dispatch_picks_the_type_of_every_dtype),
-      cmocka_unit_test(pair_dispatch_covers_all_144_pairs),
+      cmocka_unit_test(pair_dispatch_covers_all_289_pairs),
       cmocka_unit_test(unknown_dtypes_are_unsupported),
       cmocka_unit_test(dtype_table_rows_are_consistent_and_distinct),
   };

@@ -19,11 +19,6 @@ using namespace st;
 
 namespace {
 
-const ScalarType kAllDtypes[] = {ScalarType::Bool,     ScalarType::UInt8,     ScalarType::Int8,
-                                 ScalarType::Int16,    ScalarType::Int32,     ScalarType::Int64,
-                                 ScalarType::Float16,  ScalarType::BFloat16,  ScalarType::Float32,
-                                 ScalarType::Float64,  ScalarType::Complex64, ScalarType::Complex128};
-
 Tensor empty_contiguous(const DimVector& sizes, ScalarType dtype) {
   return empty_cpu(sizes, contiguous_strides(sizes), dtype);
 }
@@ -47,7 +42,8 @@ void counting_free(void* ctx, void* ptr, size_t) {
 
 static void small_tensors_of_every_dtype_have_aligned_data_of_their_size(void**) {
   const DimVector shapes[] = {{1}, {4, 4}, {2, 3}, {1, 1, 1}, {5}};
-  for (ScalarType dtype : kAllDtypes) {
+  for (const DTypeInfo& row : kDTypes) {
+    const ScalarType dtype = row.type;
     for (const DimVector& sizes : shapes) {
       const Tensor t = empty_contiguous(sizes, dtype);
       const size_t nbytes = static_cast<size_t>(t.numel()) * itemsize(dtype);

@@ -1,4 +1,4 @@
-// Proves that the element types, convert<To, From> for all 144 dtype pairs
+// Proves that the element types, convert<To, From> for all 289 dtype pairs
 // and the dispatch macros compile as CUDA device code. Not part of the CMake
 // build; compile it by hand from the repository root:
 //
@@ -16,8 +16,9 @@ namespace {
 template <typename... Ts>
 struct TypeList {};
 
-using AllElementTypes = TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, st::Half, st::BFloat16, float,
-                                 double, st::complex<float>, st::complex<double>>;
+using AllElementTypes =
+    TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, st::Half, st::BFloat16, float, double,
+             st::complex<float>, st::complex<double>, uint16_t, uint32_t, uint64_t, st::Float8_e4m3fn, st::Float8_e5m2>;
 
 // Each source element sits in its own 16-byte slot; each pair writes its
 // own 16-byte slot of out.
@@ -39,7 +40,7 @@ __device__ void convert_all(unsigned char* out, const unsigned char* in, TypeLis
   (convert_row<Tos>(out, in, slot, AllElementTypes{}), ...);
 }
 
-// One kernel, all 144 instantiations.
+// One kernel, all 289 instantiations.
 __global__ void convert_all_pairs(unsigned char* out, const unsigned char* in) {
   convert_all(out, in, AllElementTypes{});
 }
@@ -54,7 +55,7 @@ __global__ void convert_elementwise(To* out, const From* in, int64_t n) {
 
 }  // namespace
 
-// Host side: the runtime dtype pair picks one of 144 kernel instantiations.
+// Host side: the runtime dtype pair picks one of 289 kernel instantiations.
 void launch_convert(st::ScalarType dst_type, void* out, st::ScalarType src_type, const void* in, int64_t n) {
   const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
   ST_DISPATCH_PAIR(dst_type, src_type, "convert_device", [&] {

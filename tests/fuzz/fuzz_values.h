@@ -3,11 +3,14 @@
 // must produce.
 //
 // The fuzzer keeps every tensor it checks inside a small domain: real and
-// imaginary parts are multiples of 1/2 in [0, 100]. Every dtype holds those
-// values exactly (float16 and bfloat16 included; integers hold their
-// truncation), so the conversion rules of API.md reduce to: → bool is
-// "either part nonzero", → integer truncates the real part, → float keeps the
-// real part, → complex keeps both parts (a real source has imaginary 0).
+// imaginary parts are multiples of 1/2 in [0, 100]. Every dtype but the
+// float8 ones holds those values exactly (float16 and bfloat16 included;
+// integers hold their truncation), so the conversion rules of API.md reduce
+// to: → bool is "either part nonzero", → integer truncates the real part,
+// → float keeps the real part, → complex keeps both parts (a real source
+// has imaginary 0). → float8 rounds the real part to 4 (e4m3fn) or 3 (e5m2)
+// significant bits, to nearest even; the result is again a domain value (at
+// most 96, a multiple of 1/2).
 // Values outside the domain (from st_fill with any double) mark a storage
 // unchecked instead of asking this file for saturation or rounding rules.
 #pragma once
@@ -30,7 +33,7 @@ inline bool in_domain(double v) { return v >= 0 && v <= 100 && std::floor(v * 2)
 inline bool is_complex(st_dtype d) { return d == ST_COMPLEX64 || d == ST_COMPLEX128; }
 
 inline size_t item_size(st_dtype d) {
-  static const size_t sizes[12] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+  static const size_t sizes[17] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1};
   return sizes[static_cast<int>(d)];
 }
 
@@ -74,6 +77,44 @@ inline uint16_t domain_to_bfloat16(double v) {
   return static_cast<uint16_t>(bits >> 16);  // the low half is zero for a domain value
 }
 
+// A float8 pattern's value (every class): `mant` mantissa bits, exponent
+// bias `bias`; e5m2 (mant 2) has IEEE inf and NaN, e4m3fn (mant 3) only the
+// NaN S.1111.111.
+inline double float8_to_double(uint8_t b, int mant, int bias) {
+  const int sign = b >> 7, exp = (b & 0x7f) >> mant, m = b & ((1 << mant) - 1);
+  double v;
+  if (mant == 2 && exp == 31) {
+    v = m ? NAN : INFINITY;
+  } else if (mant == 3 && (b & 0x7f) == 0x7f) {
+    v = NAN;
+  } else if (exp == 0) {
+    v = std::ldexp(m, 1 - bias - mant);
+  } else {
+    v = std::ldexp(m + (1 << mant), exp - bias - mant);
+  }
+  return sign ? -v : v;
+}
+
+// A domain value rounded to `mant` + 1 significant bits, ties to even
+// (nearbyint in the default rounding mode); domain values lie far inside
+// both float8 ranges, so neither subnormals nor overflow arise.
+inline double round_to_float8(double v, int mant) {
+  if (v == 0) return 0;
+  int e;
+  std::frexp(v, &e);  // 2^(e-1) <= v < 2^e
+  const double scale = std::ldexp(1.0, mant + 1 - e);
+  return std::nearbyint(v * scale) / scale;
+}
+
+// float8 bits of a value it holds (non-negative, normal).
+inline uint8_t domain_to_float8(double v, int mant, int bias) {
+  if (v == 0) return 0;
+  int e;
+  const double m = std::frexp(v, &e);  // v = m * 2^e, m in [0.5, 1)
+  const int mantissa = static_cast<int>((m * 2 - 1) * (1 << mant));
+  return static_cast<uint8_t>((e - 1 + bias) << mant | mantissa);
+}
+
 template <typename T>
 T load(const unsigned char* p) {
   T v;
@@ -100,6 +141,11 @@ inline Value decode(st_dtype d, const unsigned char* p) {
     case ST_FLOAT64: return {load<double>(p), 0};
     case ST_COMPLEX64: return {load<float>(p), load<float>(p + 4)};
     case ST_COMPLEX128: return {load<double>(p), load<double>(p + 8)};
+    case ST_UINT16: return {static_cast<double>(load<uint16_t>(p)), 0};
+    case ST_UINT32: return {static_cast<double>(load<uint32_t>(p)), 0};
+    case ST_UINT64: return {static_cast<double>(load<uint64_t>(p)), 0};
+    case ST_FLOAT8_E4M3FN: return {float8_to_double(p[0], 3, 7), 0};
+    case ST_FLOAT8_E5M2: return {float8_to_double(p[0], 2, 15), 0};
   }
   return {};
 }
@@ -112,7 +158,12 @@ inline Value convert(Value v, st_dtype d) {
     case ST_INT8:
     case ST_INT16:
     case ST_INT32:
-    case ST_INT64: return {std::trunc(v.re), 0};
+    case ST_INT64:
+    case ST_UINT16:
+    case ST_UINT32:
+    case ST_UINT64: return {std::trunc(v.re), 0};
+    case ST_FLOAT8_E4M3FN: return {round_to_float8(v.re, 3), 0};
+    case ST_FLOAT8_E5M2: return {round_to_float8(v.re, 2), 0};
     case ST_FLOAT16:
     case ST_BFLOAT16:
     case ST_FLOAT32:
@@ -144,6 +195,11 @@ inline void encode(st_dtype d, unsigned char* p, Value v) {
       store<double>(p, v.re);
       store<double>(p + 8, v.im);
       break;
+    case ST_UINT16: store<uint16_t>(p, static_cast<uint16_t>(v.re)); break;
+    case ST_UINT32: store<uint32_t>(p, static_cast<uint32_t>(v.re)); break;
+    case ST_UINT64: store<uint64_t>(p, static_cast<uint64_t>(v.re)); break;
+    case ST_FLOAT8_E4M3FN: p[0] = domain_to_float8(v.re, 3, 7); break;
+    case ST_FLOAT8_E5M2: p[0] = domain_to_float8(v.re, 2, 15); break;
   }
 }
 
