@@ -808,6 +808,23 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
 ST_API st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking);
 
 /**
+ * @brief A scale and a shift applied to every element a copy writes:
+ *        `dst = R(fma(x, scale[c], shift[c]))`, `c` the element's index
+ *        along `dim` of dst (or 0 when `n` is 1).
+ *
+ * Used by the scaled copies to normalize, quantize and dequantize in the
+ * same pass as the copy. The arrays are read during the call that receives
+ * them (a copy plan keeps its own copy); the caller may free them after.
+ */
+typedef struct st_scale_shift {
+  const double* scale; /**< `n` values; NULL: every scale is 1. */
+  const double* shift; /**< `n` values; NULL: every shift is 0. */
+  int64_t n;           /**< 1: one scale and shift for every element; otherwise dst's size along `dim`. */
+  int32_t dim;         /**< The channel dim of dst (negative counts from the end); ignored when `n` is 1. */
+  int32_t saturate;    /**< 0 or 1: whether a floating dst clamps overflow to its largest finite value. */
+} st_scale_shift;
+
+/**
  * @brief `src` converted to `dtype`, on `device`, laid out as `fmt` asks.
  *
  * When dtype and device already match and `src` is contiguous in `fmt`
@@ -1262,7 +1279,7 @@ ST_API st_status st_live_tensor_count(int64_t* out);
 /** @{ */
 
 /** The newest version of ::st_api this header describes. */
-#define ST_API_VERSION 1
+#define ST_API_VERSION 2
 
 /**
  * @brief Every public function as a pointer, each field named as its
@@ -1383,6 +1400,7 @@ typedef struct st_api {
   st_status (*to_dlpack_versioned)(st_tensor t, struct DLManagedTensorVersioned** out);
   /** st_from_dlpack_versioned() */
   st_status (*from_dlpack_versioned)(struct DLManagedTensorVersioned* in, st_tensor* out);
+  /* ---- Version 2 (stride 0.2) ---- */
   /** st_cuda_empty_cache() */
   st_status (*cuda_empty_cache)(int32_t device);
 } st_api;
