@@ -825,6 +825,51 @@ typedef struct st_scale_shift {
 } st_scale_shift;
 
 /**
+ * @brief dst[...] = R(fma(x, scale[c], shift[c])): a copy that normalizes,
+ *        quantizes or dequantizes in the same single pass.
+ *
+ * For every element of `dst`, `x` is the broadcast `src` element converted
+ * to the compute type and `c` the element's index along `ss->dim` (0 when
+ * `ss->n` is 1). The compute type is float64 when `src` or `dst` is
+ * float64, int32, int64, uint32 or uint64, else float32; the scales and
+ * shifts are rounded to it once, and one fused multiply-add gives the
+ * same bits on every CPU and on CUDA devices. R:
+ * - floating `dst`: rounded to nearest even as st_copy(); with
+ *   `ss->saturate` 1, a finite result beyond dst's largest finite value,
+ *   and ±inf, become that value with its sign (float8_e4m3fn ±448,
+ *   float8_e5m2 ±57344, float16 ±65504: ONNX's saturate=1), NaN stays NaN;
+ *   with 0 st_copy()'s rule (overflow to ±inf, NaN for float8_e4m3fn);
+ * - integer `dst`: rounded to nearest, ties to even (as QuantizeLinear;
+ *   st_copy() truncates instead), then clamped to its range; NaN gives 0;
+ *   `ss->saturate` is ignored;
+ * - bool `dst`: whether the result is nonzero.
+ *
+ * Broadcasting, overlap (`src` is read in full before `dst` is written),
+ * devices and `non_blocking` are as st_copy(). Nothing is written when the
+ * call fails.
+ * @param dst The tensor written; a live handle of a real dtype.
+ * @param src The tensor read; a live handle of a real dtype.
+ * @param ss  The scales and shifts; read during the call only.
+ * @param non_blocking As st_copy().
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `ss` NULL; `ss->saturate` not 0 or 1;
+ *         `ss->n` not 1 and `ss->dim` out of range for `dst`
+ *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`.
+ * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex.
+ * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
+ * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap (as st_copy()).
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY the prepared values, a temporary for
+ *         overlapping operands, or a staging buffer could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies between
+ *         the operands' memory.
+ */
+ST_API st_status st_copy_scaled(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t non_blocking);
+
+/**
  * @brief `src` converted to `dtype`, on `device`, laid out as `fmt` asks.
  *
  * When dtype and device already match and `src` is contiguous in `fmt`
@@ -1403,6 +1448,8 @@ typedef struct st_api {
   /* ---- Version 2 (stride 0.2) ---- */
   /** st_cuda_empty_cache() */
   st_status (*cuda_empty_cache)(int32_t device);
+  /** st_copy_scaled() */
+  st_status (*copy_scaled)(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t non_blocking);
 } st_api;
 
 /**

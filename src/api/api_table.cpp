@@ -62,6 +62,7 @@ constexpr st_api make_table() {
   t.to_dlpack_versioned = st_to_dlpack_versioned;
   t.from_dlpack_versioned = st_from_dlpack_versioned;
   t.cuda_empty_cache = st_cuda_empty_cache;
+  t.copy_scaled = st_copy_scaled;
   return t;
 }
 
@@ -129,8 +130,9 @@ ST_PIN(from_dlpack, 48);
 ST_PIN(to_dlpack_versioned, 49);
 ST_PIN(from_dlpack_versioned, 50);
 ST_PIN(cuda_empty_cache, 51);
+ST_PIN(copy_scaled, 52);
 
-static_assert(sizeof(st_api) == 52 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 53 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

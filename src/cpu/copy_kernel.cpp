@@ -57,8 +57,10 @@ namespace {
 
 void run_copy(const Tensor& dst, const Tensor& src) { copy_kernel(copy_geometry(dst, src), dst.dtype(), src.dtype()); }
 
-void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
-  const CopyAction action = check_copy(dst, src);
+}  // namespace
+
+void copy_on_host(const Tensor& dst, const Tensor& src, bool transforms, HostCopyRun run) {
+  const CopyAction action = check_copy(dst, src, transforms);
   if (action == CopyAction::Nothing) return;
   if (!dst.device().is_host() || !src.device().is_host()) {
     cuda_hooks().check_device(dst.device().is_host() ? src.device() : dst.device());
@@ -70,10 +72,16 @@ void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bo
     // (unbroadcast) shape, so it is as small as src.
     Tensor staged = empty_cpu(src.sizes(), contiguous_strides(src.sizes()), src.dtype());
     run_copy(staged, src);
-    run_copy(dst, staged);
+    run(dst, staged);
     return;
   }
-  run_copy(dst, src);
+  run(dst, src);
+}
+
+namespace {
+
+void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
+  copy_on_host(dst, src, false, [](const Tensor& d, const Tensor& s) { run_copy(d, s); });
 }
 ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
 
