@@ -595,7 +595,8 @@ def tensor(data, dtype=None, device=CPU):
     """A new tensor holding a copy of `data`: nested lists of numbers, a number, a NumPy array or a DLPack producer.
 
     Without `dtype`, as PyTorch infers it: bool, int64, float32 or complex64
-    for Python numbers, the source's dtype for arrays and tensors.
+    for Python numbers (uint64 for integers when one is 2**63 or more and
+    none is negative), the source's dtype for arrays and tensors.
     """
     if isinstance(data, Tensor) or hasattr(data, "__array_interface__") or hasattr(data, "__dlpack__"):
         src = as_tensor(data)
@@ -606,11 +607,9 @@ def tensor(data, dtype=None, device=CPU):
     kinds = {"c" if isinstance(v, complex) else "b" if isinstance(v, bool) else "i" if hasattr(v, "__index__")
              else "f" for v in values}
     kind = "c" if "c" in kinds else "f" if "f" in kinds or not kinds else "i" if "i" in kinds else "b"
-    dt = {"b": DType.BOOL, "i": DType.INT64, "f": DType.FLOAT32, "c": DType.COMPLEX64}[kind] if dtype is None \
-        else _dtype(dtype)
     if kind == "i":
         flat = [operator.index(v) for v in values]
-        # Integers travel as int64, or as uint64 when one needs it (2**63 up) and none is negative.
+        # Integers are int64, or uint64 when one needs it (2**63 up) and none is negative: held exactly.
         if flat and max(flat) >= 2 ** 63 and min(flat) >= 0:
             kind = "u"
         low, high = (0, 2 ** 64) if kind == "u" else (-2 ** 63, 2 ** 63)
@@ -621,6 +620,8 @@ def tensor(data, dtype=None, device=CPU):
         flat = [x for v in values for x in (complex(v).real, complex(v).imag)]
     else:
         flat = [float(v) for v in values]
+    dt = {"b": DType.BOOL, "i": DType.INT64, "u": DType.UINT64, "f": DType.FLOAT32, "c": DType.COMPLEX64}[kind] \
+        if dtype is None else _dtype(dtype)
     carrier, ctype = _CARRIER[kind]
     stage = empty(*shape, dtype=carrier)
     n = len(values)
