@@ -10,7 +10,7 @@ namespace {
 void check_real(ScalarType t, const char* name) {
   const int32_t v = static_cast<int32_t>(t);
   ST_CHECK(!is_complex(t), ST_ERROR_UNSUPPORTED_DTYPE,
-           "copy_scaled: %s has dtype %s (%d); scaled copies take real dtypes only", name, dtype_name(v),
+           "%s has dtype %s (%d); scaled copies take real dtypes only", name, dtype_name(v),
            static_cast<int>(v));
 }
 
@@ -29,7 +29,7 @@ ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const doubl
                                int64_t n, int32_t dim, int32_t saturate) {
   check_real(dst.dtype(), "dst");
   check_real(src.dtype(), "src");
-  ST_CHECK(saturate == 0 || saturate == 1, ST_ERROR_INVALID_ARGUMENT, "copy_scaled: ss->saturate = %d (expected 0 or 1)",
+  ST_CHECK(saturate == 0 || saturate == 1, ST_ERROR_INVALID_ARGUMENT, "ss->saturate = %d (expected 0 or 1)",
            static_cast<int>(saturate));
   ScaleShift ss;
   ss.compute = scaled_compute_type(dst.dtype(), src.dtype());
@@ -37,11 +37,11 @@ ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const doubl
   if (n != 1) {
     const int nd = dst.ndim();
     ST_CHECK(nd > 0 && dim >= -nd && dim < nd, ST_ERROR_INVALID_ARGUMENT,
-             "copy_scaled: ss->dim = %d is out of range for dst of %d dims (expected %d..%d)", static_cast<int>(dim),
+             "ss->dim = %d is out of range for dst of %d dims (expected %d..%d)", static_cast<int>(dim),
              nd, -nd, nd - 1);
     ss.dim = dim < 0 ? dim + nd : dim;
     ST_CHECK(n == dst.size(ss.dim), ST_ERROR_INVALID_ARGUMENT,
-             "copy_scaled: ss->n = %lld, expected 1 or dst's size %lld along dim %d", static_cast<long long>(n),
+             "ss->n = %lld, expected 1 or dst's size %lld along dim %d", static_cast<long long>(n),
              static_cast<long long>(dst.size(ss.dim)), static_cast<int>(dim));
   }
   ss.n = n;

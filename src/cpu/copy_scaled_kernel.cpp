@@ -8,6 +8,9 @@
 #include "core/parallel.h"
 #include "core/scaled_convert.h"
 #include "cpu/copy_kernel.h"
+#include "cpu/copy_kernel_table.h"
+#include "cpu/cpu_isa.h"
+#include "cpu/scaled_rows.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
 
@@ -16,13 +19,32 @@ namespace cpu {
 namespace {
 
 // Operands: 0 dst, 1 src, 2 scale, 3 shift; strides[k] along dim 0 and
-// strides[4 + k] along dim 1 (Loop2d).
+// strides[4 + k] along dim 1 (Loop2d). The vector rows (cpu/scaled_rows.h)
+// take contiguous rows of their pairs, and the planes kernel blocks of
+// 3-channel uint8 pixels read into float32 planes (NHWC -> NCHW).
 template <typename D, typename S, typename C>
 void scaled_loop(const Geometry& g, bool saturate) {
-  for_each(g, [saturate](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+  constexpr int64_t kD = static_cast<int64_t>(sizeof(D)), kS = static_cast<int64_t>(sizeof(S));
+  const ScaledRowFn row =
+      std::is_same<C, float>::value ? scaled_row_kernel(scalar_type_of<D>, scalar_type_of<S>) : nullptr;
+  const ScaledPlanesFn planes =
+      std::is_same<D, float>::value && std::is_same<S, uint8_t>::value ? scaled_u8_planes_kernel() : nullptr;
+  const bool nt = g.numel() * kD >= kStreamingThresholdBytes;
+  for_each(g, [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
     const int64_t ds = strides[0], ss = strides[1], as = strides[2], bs = strides[3];
-    constexpr int64_t kD = static_cast<int64_t>(sizeof(D)), kS = static_cast<int64_t>(sizeof(S));
+    if (planes && n1 == 3 && ds == kD && ss == 3 && strides[5] == 1 && as == 0 && bs == 0 &&
+        strides[6] == static_cast<int64_t>(sizeof(float)) && strides[7] == static_cast<int64_t>(sizeof(float))) {
+      return planes(data[0], strides[4], reinterpret_cast<const uint8_t*>(data[1]), n0,
+                    reinterpret_cast<const float*>(data[2]), reinterpret_cast<const float*>(data[3]), nt);
+    }
+    const bool rows = row && ds == kD && ss == kS && as == bs && (as == 0 || as == static_cast<int64_t>(sizeof(C)));
     for (int64_t j = 0; j < n1; ++j) {
+      if (rows) {
+        row(data[0] + j * strides[4], data[1] + j * strides[5], n0,
+            reinterpret_cast<const float*>(data[2] + j * strides[6]),
+            reinterpret_cast<const float*>(data[3] + j * strides[7]), as == 0 ? 0 : 1, saturate, nt);
+        continue;
+      }
       char* d = data[0] + j * strides[4];
       const char* s = data[1] + j * strides[5];
       const char* a = data[2] + j * strides[6];
@@ -45,6 +67,16 @@ void scaled_loop(const Geometry& g, bool saturate) {
     }
   }, kGrainSize);
 }
+
+}  // namespace
+
+ScaledRowFn scaled_row_kernel(ScalarType dst, ScalarType src) {
+  return cpu_isa() >= CpuIsa::Avx2 ? avx2_scaled_row_kernel(dst, src) : nullptr;
+}
+
+ScaledPlanesFn scaled_u8_planes_kernel() { return cpu_isa() >= CpuIsa::Avx2 ? avx2_scaled_u8_planes_kernel() : nullptr; }
+
+namespace {
 
 void run_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
   copy_scaled_kernel(scaled_copy_geometry(dst, src, ss), dst.dtype(), src.dtype(), ss);

@@ -601,6 +601,30 @@ static void overlapping_operands_read_src_first(void** state) {
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) EXPECT_OK(st_tensor_release(all[i]));
 }
 
+/* db (rows x cols, row-major) against the reference from sb; mode 0: one
+ * scale and shift, 1: one per row, 2: one per column. */
+static void expect_row_major_result(const buffer* db, const buffer* sb, int64_t rows, int64_t cols, int mode,
+                                    const double* scale, const double* shift, int saturate, const char* context) {
+  const size_t de = itemsize_of(db->dtype), se = itemsize_of(sb->dtype);
+  unsigned char want[8];
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    const int64_t c = mode == 0 ? 0 : mode == 1 ? i / cols : i % cols;
+    int dbl;
+    const double y = scaled_reference(db->dtype, sb->dtype, sb->bytes + i * (int64_t)se, scale[c], shift[c], &dbl);
+    write_result(db->dtype, want, y, saturate, dbl);
+    expect_scaled_element(db->dtype, db->bytes + i * (int64_t)de, want, context);
+  }
+}
+
+static void finish_case(st_tensor d, st_tensor s, buffer* sb, buffer* db, double* scale, double* shift) {
+  EXPECT_OK(st_tensor_release(d));
+  EXPECT_OK(st_tensor_release(s));
+  buffer_destroy(sb);
+  buffer_destroy(db);
+  free(scale);
+  free(shift);
+}
+
 static void large_copies_match_across_threads(void** state) {
   (void)state;
   /* big enough for the parallel and vector paths: per row, per column, per tensor */
@@ -627,23 +651,92 @@ static void large_copies_match_across_threads(void** state) {
       st_tensor d = buffer_view(&db, &l), s = buffer_view(&sb, &l);
       EXPECT_OK(st_copy_scaled(d, s, &ss, 0));
       snprintf(context, sizeof context, "%s <- %s, mode %d", st_dtype_name(dt), st_dtype_name(st), mode);
-      const size_t de = itemsize_of(dt), se = itemsize_of(st);
-      unsigned char want[8];
-      for (int64_t i = 0; i < rows * cols; ++i) {
-        const int64_t c = mode == 0 ? 0 : mode == 1 ? i / cols : i % cols;
-        int dbl;
-        const double y = scaled_reference(dt, st, sb.bytes + i * (int64_t)se, scale[c], shift[c], &dbl);
-        write_result(dt, want, y, ss.saturate, dbl);
-        expect_scaled_element(dt, db.bytes + i * (int64_t)de, want, context);
-      }
-      EXPECT_OK(st_tensor_release(d));
-      EXPECT_OK(st_tensor_release(s));
-      buffer_destroy(&sb);
-      buffer_destroy(&db);
-      free(scale);
-      free(shift);
+      expect_row_major_result(&db, &sb, rows, cols, mode, scale, shift, ss.saturate, context);
+      finish_case(d, s, &sb, &db, scale, shift);
     }
   }
+}
+
+/* NHWC uint8 pixels into NCHW float32 planes, per channel: small images
+ * (vector blocks and tails) and one whose output (18 MB) is streamed. */
+static void nhwc_images_into_planes_match_the_reference(void** state) {
+  (void)state;
+  uint64_t rng = test_seed("nhwc_images_into_planes_match_the_reference", 0x1a9e5ULL);
+  const int64_t shapes[2][4] = {{2, 37, 41, 3}, {10, 224, 224, 3}};
+  const double scale[3] = {1 / (255 * 0.229), 1 / (255 * 0.224), 1 / (255 * 0.225)};
+  const double shift[3] = {-0.485 / 0.229, -0.456 / 0.224, -0.406 / 0.225};
+  for (int k = 0; k < 2; ++k) {
+    const int64_t* sz = shapes[k];
+    const int64_t n = sz[0] * sz[1] * sz[2] * sz[3];
+    uint8_t* px = malloc((size_t)n);
+    float* out = malloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) px[i] = (uint8_t)rng_next(&rng);
+    st_tensor nhwc = wrap(px, ST_UINT8, 4, sz), src, d = wrap(out, ST_FLOAT32, 4, DIMS(sz[0], 3, sz[1], sz[2]));
+    EXPECT_OK(st_permute(nhwc, (const int32_t[]){0, 3, 1, 2}, 4, &src));
+    const st_scale_shift ss = {scale, shift, 3, 1, 0};
+    EXPECT_OK(st_copy_scaled(d, src, &ss, 0));
+    const int64_t hw = sz[1] * sz[2];
+    for (int64_t b = 0; b < sz[0]; ++b)
+      for (int c = 0; c < 3; ++c)
+        for (int64_t p = 0; p < hw; ++p) {
+          const float want = fmaf((float)px[(b * hw + p) * 3 + c], (float)scale[c], (float)shift[c]);
+          const float got = out[(b * 3 + c) * hw + p];
+          if (memcmp(&got, &want, 4) != 0) fail_msg("image %lld channel %d pixel %lld: %.9g, expected %.9g", (long long)b, c, (long long)p, got, want);
+        }
+    EXPECT_OK(st_tensor_release(d));
+    EXPECT_OK(st_tensor_release(src));
+    EXPECT_OK(st_tensor_release(nhwc));
+    free(px);
+    free(out);
+  }
+}
+
+/* Outputs of 16 MB and more are streamed: float32 -> int8 and
+ * float8_e4m3fn per tensor, int8 -> float32 per column. */
+static void streamed_outputs_match_the_reference(void** state) {
+  (void)state;
+  uint64_t rng = test_seed("streamed_outputs_match_the_reference", 0x57ea3ULL);
+  const int64_t rows = 1025, cols = 4099;
+  const st_dtype pairs[3][2] = {{ST_INT8, ST_FLOAT32}, {ST_FLOAT8_E4M3FN, ST_FLOAT32}, {ST_FLOAT32, ST_INT8}};
+  char context[96];
+  for (int p = 0; p < 3; ++p) {
+    const st_dtype dt = pairs[p][0], st = pairs[p][1];
+    const int64_t r = dt == ST_FLOAT32 ? rows : 4 * rows;
+    buffer sb = buffer_create(st, r * cols, &rng), db = buffer_create(dt, r * cols, &rng);
+    fill_values(&sb, &rng);
+    double* scale = malloc((size_t)cols * sizeof(double));
+    double* shift = malloc((size_t)cols * sizeof(double));
+    for (int64_t i = 0; i < cols; ++i) {
+      scale[i] = random_scale(&rng);
+      shift[i] = (double)(rng_below(&rng, 9) - 4) * 0.5;
+    }
+    const int per_column = dt == ST_FLOAT32;
+    const st_scale_shift ss = {scale, shift, per_column ? cols : 1, 1, 1};
+    layout l = row_major(2, DIMS(r, cols), 0);
+    st_tensor d = buffer_view(&db, &l), s = buffer_view(&sb, &l);
+    EXPECT_OK(st_copy_scaled(d, s, &ss, 0));
+    snprintf(context, sizeof context, "%s <- %s, streamed", st_dtype_name(dt), st_dtype_name(st));
+    expect_row_major_result(&db, &sb, r, cols, per_column ? 2 : 0, scale, shift, 1, context);
+    finish_case(d, s, &sb, &db, scale, shift);
+  }
+}
+
+static void record_op(void* ctx, const char* op_name, int64_t duration_ns) {
+  (void)duration_ns;
+  if (strcmp(op_name, "copy_scaled_") == 0) ++*(int*)ctx;
+}
+
+static void tracing_reports_the_operator(void** state) {
+  (void)state;
+  float v[2] = {1, 2}, out[2];
+  st_tensor s = wrap(v, ST_FLOAT32, 1, DIMS(2)), d = wrap(out, ST_FLOAT32, 1, DIMS(2));
+  int seen = 0;
+  EXPECT_OK(st_set_trace_callback(record_op, &seen));
+  EXPECT_OK(st_copy_scaled(d, s, &kIdentity, 0));
+  EXPECT_OK(st_set_trace_callback(NULL, NULL));
+  assert_int_equal(seen, 1);
+  EXPECT_OK(st_tensor_release(s));
+  EXPECT_OK(st_tensor_release(d));
 }
 
 static void the_api_table_has_it(void** state) {
@@ -664,6 +757,9 @@ int main(void) {
       cmocka_unit_test(every_real_pair_matches_the_reference),
       cmocka_unit_test(overlapping_operands_read_src_first),
       cmocka_unit_test(large_copies_match_across_threads),
+      cmocka_unit_test(nhwc_images_into_planes_match_the_reference),
+      cmocka_unit_test(streamed_outputs_match_the_reference),
+      cmocka_unit_test(tracing_reports_the_operator),
       cmocka_unit_test(the_api_table_has_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
