@@ -117,6 +117,8 @@ void fill_pattern(st_tensor t) {
   switch (l.dtype) {
     case ST_UINT8:
       return fill_as<uint8_t>(l.data, l.numel);
+    case ST_INT8:
+      return fill_as<int8_t>(l.data, l.numel);  // 0..250 wraps to -128..127: both signs
     case ST_INT32:
       return fill_as<int32_t>(l.data, l.numel);
     case ST_INT64:

@@ -14,6 +14,8 @@
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
 
+#include <xmmintrin.h>
+
 namespace st {
 namespace cpu {
 namespace {
@@ -34,8 +36,10 @@ void scaled_loop(const Geometry& g, bool saturate) {
     const int64_t ds = strides[0], ss = strides[1], as = strides[2], bs = strides[3];
     if (planes && n1 == 3 && ds == kD && ss == 3 && strides[5] == 1 && as == 0 && bs == 0 &&
         strides[6] == static_cast<int64_t>(sizeof(float)) && strides[7] == static_cast<int64_t>(sizeof(float))) {
-      return planes(data[0], strides[4], reinterpret_cast<const uint8_t*>(data[1]), n0,
-                    reinterpret_cast<const float*>(data[2]), reinterpret_cast<const float*>(data[3]), nt);
+      planes(data[0], strides[4], reinterpret_cast<const uint8_t*>(data[1]), n0,
+             reinterpret_cast<const float*>(data[2]), reinterpret_cast<const float*>(data[3]), nt);
+      if (nt) _mm_sfence();  // the streamed stores are visible before the task ends
+      return;
     }
     const bool rows = row && ds == kD && ss == kS && as == bs && (as == 0 || as == static_cast<int64_t>(sizeof(C)));
     for (int64_t j = 0; j < n1; ++j) {
@@ -43,6 +47,7 @@ void scaled_loop(const Geometry& g, bool saturate) {
         row(data[0] + j * strides[4], data[1] + j * strides[5], n0,
             reinterpret_cast<const float*>(data[2] + j * strides[6]),
             reinterpret_cast<const float*>(data[3] + j * strides[7]), as == 0 ? 0 : 1, saturate, nt);
+        if (nt && j + 1 == n1) _mm_sfence();
         continue;
       }
       char* d = data[0] + j * strides[4];

@@ -66,17 +66,17 @@ void to_f32(char* dst, const char* src, int64_t n, const float* scale, const flo
   int64_t i = head_for<float>(dst, n, nt);
   by_rule<float, S>(dst, src, 0, i, scale, shift, step, saturate);
   float* d = reinterpret_cast<float*>(dst);
-  for (; i + 8 <= n; i += 8) {
-    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
-    const __m256i ints = std::is_signed<S>::value ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
-    __m256 y = affine(_mm256_cvtepi32_ps(ints), scale, shift, i, step);
-    if (saturate) {  // only ±inf from a huge scale clamps; NaN stays (min/max answer their second operand)
-      const __m256 m = _mm256_set1_ps(3.4028234663852886e38f);
-      y = _mm256_min_ps(m, _mm256_max_ps(_mm256_sub_ps(_mm256_setzero_ps(), m), y));
+  const __m256 m = _mm256_set1_ps(3.4028234663852886e38f), neg_m = _mm256_set1_ps(-3.4028234663852886e38f);
+  for (; i + 32 <= n; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i + 8 * k));
+      const __m256i ints = std::is_signed<S>::value ? _mm256_cvtepi8_epi32(q) : _mm256_cvtepu8_epi32(q);
+      __m256 y = affine(_mm256_cvtepi32_ps(ints), scale, shift, i + 8 * k, step);
+      // Only ±inf from a huge scale clamps; NaN stays (min/max answer their second operand).
+      if (saturate) y = _mm256_min_ps(m, _mm256_max_ps(neg_m, y));
+      store_f32(d + i + 8 * k, y, nt);
     }
-    store_f32(d + i, y, nt);
   }
-  if (nt) _mm_sfence();
   by_rule<float, S>(dst, src, i, n, scale, shift, step, saturate);
 }
 
@@ -104,7 +104,6 @@ void from_f32_to_8bit(char* dst, const char* src, int64_t n, const float* scale,
     const __m256i w01 = _mm256_packs_epi32(q[0], q[1]), w23 = _mm256_packs_epi32(q[2], q[3]);
     store_packed(dst + i, std::is_signed<D>::value ? _mm256_packs_epi16(w01, w23) : _mm256_packus_epi16(w01, w23), nt);
   }
-  if (nt) _mm_sfence();
   by_rule<D, float>(dst, src, i, n, scale, shift, step, saturate);
 }
 
@@ -145,7 +144,6 @@ void f32_to_e4m3(char* dst, const char* src, int64_t n, const float* scale, cons
     }
     store_packed(dst + i, _mm256_packus_epi16(_mm256_packus_epi32(c[0], c[1]), _mm256_packus_epi32(c[2], c[3])), nt);
   }
-  if (nt) _mm_sfence();
   by_rule<D, float>(dst, src, i, n, scale, shift, step, saturate);
 }
 
@@ -181,7 +179,6 @@ void u8_planes(char* dst, int64_t plane_bytes, const uint8_t* src, int64_t n, co
       store_f32(planes[c] + i + 8, hi, stream);
     }
   }
-  if (stream) _mm_sfence();
   for (; i < n; ++i)
     for (int c = 0; c < 3; ++c) planes[c][i] = scaled_convert<float>(src[3 * i + c], scale[c], shift[c], false);
 }
