@@ -76,7 +76,12 @@ void scaled_loop(const Geometry& g, bool saturate) {
 }  // namespace
 
 ScaledRowFn scaled_row_kernel(ScalarType dst, ScalarType src) {
-  return cpu_isa() >= CpuIsa::Avx2 ? avx2_scaled_row_kernel(dst, src) : nullptr;
+  switch (cpu_isa()) {
+    case CpuIsa::Avx512: return avx512_scaled_row_kernel(dst, src);
+    case CpuIsa::Avx2: return avx2_scaled_row_kernel(dst, src);
+    case CpuIsa::Scalar: break;
+  }
+  return nullptr;
 }
 
 ScaledPlanesFn scaled_u8_planes_kernel() { return cpu_isa() >= CpuIsa::Avx2 ? avx2_scaled_u8_planes_kernel() : nullptr; }

@@ -31,8 +31,10 @@ using ScaledPlanesFn = void (*)(char* dst, int64_t plane_bytes, const uint8_t* s
 ScaledRowFn scaled_row_kernel(ScalarType dst, ScalarType src);
 ScaledPlanesFn scaled_u8_planes_kernel();
 
-// The AVX2 level's (call only at CpuIsa::Avx2 or above).
+// The AVX2 level's (call only at CpuIsa::Avx2 or above), and the AVX-512
+// level's (only at CpuIsa::Avx512).
 ScaledRowFn avx2_scaled_row_kernel(ScalarType dst, ScalarType src);
+ScaledRowFn avx512_scaled_row_kernel(ScalarType dst, ScalarType src);
 ScaledPlanesFn avx2_scaled_u8_planes_kernel();
 
 }  // namespace cpu

@@ -1,0 +1,91 @@
+// The AVX-512 rows of cpu/scaled_rows.h for the narrowing pairs (float32 ->
+// int8 / uint8 / float8_e4m3fn): sixteen lanes, mask blends and one
+// narrowing move per vector (vpmovdb) where AVX2 needs packs and a permute.
+// Every other pair takes the AVX2 row. Same bits as core/scaled_convert.h.
+#include "core/scaled_convert.h"
+#include "cpu/element_access.h"
+#include "cpu/scaled_rows.h"
+#include "cpu/x86_intrinsics.h"
+
+namespace st {
+namespace cpu {
+namespace avx512 {
+namespace {
+
+template <typename D>
+void by_rule(char* dst, const char* src, int64_t from, int64_t to, const float* scale, const float* shift, int64_t step,
+             bool saturate) {
+  for (int64_t i = from; i < to; ++i)
+    store<D>(dst + i * static_cast<int64_t>(sizeof(D)),
+             scaled_convert<D>(load<float>(src + i * 4), scale[i * step], shift[i * step], saturate));
+}
+
+// float32 -> int8 / uint8: round half to even, NaN -> 0, clamp.
+template <typename D>
+struct Quantize {
+  static ST_FORCE_INLINE __m512i codes(__m512 y, bool) {
+    constexpr float lo = static_cast<float>(detail::IntRange<D>::min), hi = static_cast<float>(detail::IntRange<D>::max);
+    __m512 r = _mm512_roundscale_ps(y, kRoundNearest);
+    r = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(r, r, _CMP_ORD_Q), r);  // NaN -> +0
+    r = _mm512_min_ps(_mm512_max_ps(r, _mm512_set1_ps(lo)), _mm512_set1_ps(hi));
+    return _mm512_cvttps_epi32(r);
+  }
+};
+
+// float32 -> float8_e4m3fn (as the AVX2 row; Note [Rounding to float8]).
+struct E4m3 {
+  static ST_FORCE_INLINE __m512i codes(__m512 y, bool saturate) {
+    if (saturate) y = _mm512_min_ps(_mm512_set1_ps(448.0f), _mm512_max_ps(_mm512_set1_ps(-448.0f), y));  // NaN stays
+    const __m512i bits = _mm512_castps_si512(y);
+    const __m512i sign = _mm512_and_si512(_mm512_srli_epi32(bits, 24), _mm512_set1_epi32(0x80));
+    const __m512i mag = _mm512_and_si512(bits, _mm512_set1_epi32(0x7FFFFFFF));
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(mag, 20), _mm512_set1_epi32(1));
+    const __m512i rounded =
+        _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(mag, _mm512_set1_epi32(0x7FFFF)), odd), 20);
+    const __m512i normal = _mm512_sub_epi32(rounded, _mm512_set1_epi32(120 << 3));
+    const __m512 a = _mm512_castsi512_ps(mag);
+    const __m512i sub = _mm512_cvttps_epi32(_mm512_roundscale_ps(_mm512_mul_ps(a, _mm512_set1_ps(512.0f)), kRoundNearest));
+    __m512i code = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(mag, _mm512_set1_epi32(121 << 23)), normal, sub);
+    const __mmask16 over = _mm512_cmpgt_epi32_mask(code, _mm512_set1_epi32(0x7E)) |
+                           _mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(0x7F7FFFFF));
+    code = _mm512_mask_blend_epi32(over, code, _mm512_set1_epi32(0x7F));
+    return _mm512_or_si512(code, sign);
+  }
+};
+
+template <typename D, class P>
+void narrow_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+                bool saturate, bool nt) {
+  int64_t i = 0;
+  if (nt) {  // 16-byte streaming stores: the elements before dst reaches that alignment by the rule
+    const int64_t head = static_cast<int64_t>((16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16);
+    i = head < n ? head : n;
+    by_rule<D>(dst, src, 0, i, scale, shift, step, saturate);
+  }
+  const float* s = reinterpret_cast<const float*>(src);
+  for (; i + 16 <= n; i += 16) {
+    const __m512 a = step ? _mm512_loadu_ps(scale + i) : _mm512_set1_ps(*scale);
+    const __m512 b = step ? _mm512_loadu_ps(shift + i) : _mm512_set1_ps(*shift);
+    const __m128i v = _mm512_cvtepi32_epi8(P::codes(_mm512_fmadd_ps(_mm512_loadu_ps(s + i), a, b), saturate));
+    if (nt) {
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), v);
+    } else {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), v);
+    }
+  }
+  by_rule<D>(dst, src, i, n, scale, shift, step, saturate);
+}
+
+}  // namespace
+}  // namespace avx512
+
+ScaledRowFn avx512_scaled_row_kernel(ScalarType dst, ScalarType src) {
+  using S = ScalarType;
+  if (src == S::Float32 && dst == S::Int8) return avx512::narrow_row<int8_t, avx512::Quantize<int8_t>>;
+  if (src == S::Float32 && dst == S::UInt8) return avx512::narrow_row<uint8_t, avx512::Quantize<uint8_t>>;
+  if (src == S::Float32 && dst == S::Float8_e4m3fn) return avx512::narrow_row<Float8_e4m3fn, avx512::E4m3>;
+  return avx2_scaled_row_kernel(dst, src);
+}
+
+}  // namespace cpu
+}  // namespace st
