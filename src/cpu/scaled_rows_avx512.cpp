@@ -53,27 +53,48 @@ struct E4m3 {
   }
 };
 
-template <typename D, class P>
-void narrow_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
-                bool saturate, bool nt) {
+template <typename D, class P, bool kPerElement, bool kSaturate>
+void narrow_row_as(char* dst, const char* src, int64_t n, const float* scale, const float* shift, bool nt) {
+  constexpr int64_t step = kPerElement ? 1 : 0;
+  constexpr bool saturate = kSaturate;
   int64_t i = 0;
-  if (nt) {  // 16-byte streaming stores: the elements before dst reaches that alignment by the rule
-    const int64_t head = static_cast<int64_t>((16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16);
+  if (nt) {  // whole 64-byte lines streamed: the elements before dst reaches one by the rule
+    const int64_t head = static_cast<int64_t>((64 - reinterpret_cast<uintptr_t>(dst) % 64) % 64);
     i = head < n ? head : n;
     by_rule<D>(dst, src, 0, i, scale, shift, step, saturate);
   }
   const float* s = reinterpret_cast<const float*>(src);
-  for (; i + 16 <= n; i += 16) {
-    const __m512 a = step ? _mm512_loadu_ps(scale + i) : _mm512_set1_ps(*scale);
-    const __m512 b = step ? _mm512_loadu_ps(shift + i) : _mm512_set1_ps(*shift);
-    const __m128i v = _mm512_cvtepi32_epi8(P::codes(_mm512_fmadd_ps(_mm512_loadu_ps(s + i), a, b), saturate));
+  auto sixteen = [&](int64_t at) {
+    const __m512 a = step ? _mm512_loadu_ps(scale + at) : _mm512_set1_ps(*scale);
+    const __m512 b = step ? _mm512_loadu_ps(shift + at) : _mm512_set1_ps(*shift);
+    return _mm512_cvtepi32_epi8(P::codes(_mm512_fmadd_ps(_mm512_loadu_ps(s + at), a, b), saturate));
+  };
+  // A line of 64 results a step: a partial line streamed costs a partial
+  // write-combining flush.
+  for (; i + 64 <= n; i += 64) {
+    __m512i line = _mm512_castsi128_si512(sixteen(i));
+    line = _mm512_inserti32x4(line, sixteen(i + 16), 1);
+    line = _mm512_inserti32x4(line, sixteen(i + 32), 2);
+    line = _mm512_inserti32x4(line, sixteen(i + 48), 3);
     if (nt) {
-      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), v);
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i), line);
     } else {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), v);
+      _mm512_storeu_si512(dst + i, line);
     }
   }
+  for (; i + 16 <= n; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), sixteen(i));
   by_rule<D>(dst, src, i, n, scale, shift, step, saturate);
+}
+
+// The row's constant choices as template arguments: no test in the loop.
+template <typename D, class P>
+void narrow_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+                bool saturate, bool nt) {
+  if (step) {
+    (saturate ? narrow_row_as<D, P, true, true> : narrow_row_as<D, P, true, false>)(dst, src, n, scale, shift, nt);
+  } else {
+    (saturate ? narrow_row_as<D, P, false, true> : narrow_row_as<D, P, false, false>)(dst, src, n, scale, shift, nt);
+  }
 }
 
 }  // namespace
