@@ -1,7 +1,8 @@
-// The AVX-512 rows of cpu/scaled_rows.h for the narrowing pairs (float32 ->
-// int8 / uint8 / float8_e4m3fn): sixteen lanes, mask blends and one
-// narrowing move per vector (vpmovdb) where AVX2 needs packs and a permute.
-// Every other pair takes the AVX2 row. Same bits as core/scaled_convert.h.
+// The AVX-512 rows of cpu/scaled_rows.h: the narrowing pairs (float32 ->
+// int8 / uint8 / float8_e4m3fn) with sixteen lanes, mask blends and one
+// narrowing move per vector (vpmovdb) where AVX2 needs packs and a permute,
+// and the widening ones (int8 / uint8 -> float32) a 64-byte line a step.
+// The pixel planes take the AVX2 kernel. Same bits as core/scaled_convert.h.
 #include "core/scaled_convert.h"
 #include "cpu/element_access.h"
 #include "cpu/scaled_rows.h"
@@ -12,12 +13,19 @@ namespace cpu {
 namespace avx512 {
 namespace {
 
+template <typename D, typename S>
+void by_rule_from(char* dst, const char* src, int64_t from, int64_t to, const float* scale, const float* shift,
+                  int64_t step, bool saturate) {
+  for (int64_t i = from; i < to; ++i)
+    store<D>(dst + i * static_cast<int64_t>(sizeof(D)),
+             scaled_convert<D>(load<S>(src + i * static_cast<int64_t>(sizeof(S))), scale[i * step], shift[i * step],
+                               saturate));
+}
+
 template <typename D>
 void by_rule(char* dst, const char* src, int64_t from, int64_t to, const float* scale, const float* shift, int64_t step,
              bool saturate) {
-  for (int64_t i = from; i < to; ++i)
-    store<D>(dst + i * static_cast<int64_t>(sizeof(D)),
-             scaled_convert<D>(load<float>(src + i * 4), scale[i * step], shift[i * step], saturate));
+  by_rule_from<D, float>(dst, src, from, to, scale, shift, step, saturate);
 }
 
 // float32 -> int8 / uint8: round half to even, NaN -> 0, clamp.
@@ -86,6 +94,45 @@ void narrow_row_as(char* dst, const char* src, int64_t n, const float* scale, co
   by_rule<D>(dst, src, i, n, scale, shift, step, saturate);
 }
 
+// uint8 / int8 -> float32: 16 bytes widened to one line of 16 floats a step.
+template <typename S, bool kPerElement, bool kSaturate>
+void widen_row_as(char* dst, const char* src, int64_t n, const float* scale, const float* shift, bool nt) {
+  constexpr int64_t step = kPerElement ? 1 : 0;
+  int64_t i = 0;
+  if (nt) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(dst);
+    const int64_t head = at % 4 ? n : static_cast<int64_t>((64 - at % 64) % 64 / 4);
+    i = head < n ? head : n;
+    by_rule_from<float, S>(dst, src, 0, i, scale, shift, step, kSaturate);
+  }
+  float* d = reinterpret_cast<float*>(dst);
+  const __m512 m = _mm512_set1_ps(3.4028234663852886e38f), neg_m = _mm512_set1_ps(-3.4028234663852886e38f);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m512i ints = std::is_signed<S>::value ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+    const __m512 a = kPerElement ? _mm512_loadu_ps(scale + i) : _mm512_set1_ps(*scale);
+    const __m512 b = kPerElement ? _mm512_loadu_ps(shift + i) : _mm512_set1_ps(*shift);
+    __m512 y = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ints), a, b);
+    if (kSaturate) y = _mm512_min_ps(m, _mm512_max_ps(neg_m, y));  // ±inf only; NaN stays
+    if (nt) {
+      _mm512_stream_ps(d + i, y);
+    } else {
+      _mm512_storeu_ps(d + i, y);
+    }
+  }
+  by_rule_from<float, S>(dst, src, i, n, scale, shift, step, kSaturate);
+}
+
+template <typename S>
+void widen_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+               bool saturate, bool nt) {
+  if (step) {
+    (saturate ? widen_row_as<S, true, true> : widen_row_as<S, true, false>)(dst, src, n, scale, shift, nt);
+  } else {
+    (saturate ? widen_row_as<S, false, true> : widen_row_as<S, false, false>)(dst, src, n, scale, shift, nt);
+  }
+}
+
 // The row's constant choices as template arguments: no test in the loop.
 template <typename D, class P>
 void narrow_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
@@ -105,6 +152,8 @@ ScaledRowFn avx512_scaled_row_kernel(ScalarType dst, ScalarType src) {
   if (src == S::Float32 && dst == S::Int8) return avx512::narrow_row<int8_t, avx512::Quantize<int8_t>>;
   if (src == S::Float32 && dst == S::UInt8) return avx512::narrow_row<uint8_t, avx512::Quantize<uint8_t>>;
   if (src == S::Float32 && dst == S::Float8_e4m3fn) return avx512::narrow_row<Float8_e4m3fn, avx512::E4m3>;
+  if (src == S::Int8 && dst == S::Float32) return avx512::widen_row<int8_t>;
+  if (src == S::UInt8 && dst == S::Float32) return avx512::widen_row<uint8_t>;
   return avx2_scaled_row_kernel(dst, src);
 }
 
