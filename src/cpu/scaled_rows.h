@@ -1,4 +1,4 @@
-// The vectorized rows of the scaled copies' hot pairs (stride-bench K1-K4):
+// The vectorized rows of the scaled copies' hot pairs (stride-bench S1-S4):
 // uint8/int8 -> float32 (normalize, dequantize), float32 -> int8/uint8
 // (quantize) and float32 -> float8_e4m3fn, all in float32 compute. Each
 // row gives the bits of core/scaled_convert.h (Note [The scaled copy's
