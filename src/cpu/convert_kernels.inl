@@ -75,6 +75,162 @@ struct BF16ToF32 : Rule<uint16_t, float, bfloat16_bits_to_float> {
   }
 };
 
+// float32 <-> float8 on 32-bit lanes, by the steps of the scalar rules
+// (Note [Float8 kernels on float32 bits]): float32 bits in, float8 bits in
+// the low byte of each lane out, and back.
+template <class V, class B>
+typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
+  using Vec = typename V::Vec;
+  const Vec one = V::splat32(1);
+  const Vec sign = V::and32(V::template srl32<24>(x), V::splat32(0x80));
+  const Vec a = V::and32(x, V::splat32(0x7fffffff));
+  // Normal: rebias in place and round; lanes below the smallest normal
+  // wrap around here and take the other branch.
+  const Vec rounded = V::template srl32<B::kShift>(V::add32(
+      V::add32(a, V::splat32((1u << (B::kShift - 1)) - 1)), V::and32(V::template srl32<B::kShift>(a), one)));
+  const Vec normal = V::min_u32(V::sub32(rounded, V::splat32(B::kRebias >> B::kShift)), V::splat32(B::kOverflow));
+  // Subnormal: m / 2^s, s clamped to 31 (it wraps around for normals).
+  const Vec s = V::min_u32(V::sub32(V::splat32(B::kSubnormalShift), V::template srl32<23>(a)), V::splat32(31));
+  const Vec m = V::or32(V::and32(a, V::splat32(0x7fffff)), V::splat32(0x800000));
+  const Vec half_less_one = V::sub32(V::sllv32(one, V::sub32(s, one)), one);
+  const Vec sub = V::srlv32(V::add32(V::add32(m, half_less_one), V::and32(V::srlv32(m, s), one)), s);
+  Vec r = V::select(V::gt_u32(a, V::splat32(B::kMinNormal - 1)), normal, sub);
+  if constexpr (B::kHasInf) {
+    const Vec nan = V::or32(V::splat32(B::kQuietNaN), V::and32(V::template srl32<B::kShift>(a), V::splat32(B::kMantMask)));
+    r = V::select(V::gt_u32(a, V::splat32(0x7f800000)), nan, r);
+  }
+  return V::or32(r, sign);
+}
+
+// Bytes widened to lanes (float8 bits) to float32 bits.
+template <class V, class B>
+typename V::Vec f8_lanes_to_f32(typename V::Vec v) {
+  using Vec = typename V::Vec;
+  const Vec sign = V::shl32(V::and32(v, V::splat32(0x80)), 24);
+  const Vec a = V::and32(v, V::splat32(0x7f));
+  const Vec normal = V::add32(V::shl32(a, B::kShift), V::splat32(B::kRebias));
+  const Vec sub = V::f32_mul(V::i32_to_f32(a), V::splat32(float_bits(B::kSubnormalUnit)));
+  Vec r = V::select(V::gt_u32(a, V::splat32(B::kMantMask)), normal, sub);
+  const Vec special = B::kHasInf ? V::add32(normal, V::splat32(B::kRebias)) : V::splat32(0x7ff00000);
+  r = V::select(V::gt_u32(a, V::splat32(B::kOverflow - 1)), special, r);
+  return V::or32(r, sign);
+}
+
+// float8 rules composed with the 16-bit ones (both exact where they must
+// be: float16/bfloat16 -> float32 and float8 -> float32 are exact, so one
+// rounding happens, as the core rules do).
+template <class B>
+inline uint8_t half_to_float8_bits(uint16_t h) {
+  return float_to_float8_bits<B>(half_bits_to_float(h));
+}
+template <class B>
+inline uint8_t bfloat16_to_float8_bits(uint16_t h) {
+  return float_to_float8_bits<B>(bfloat16_bits_to_float(h));
+}
+template <class B>
+inline uint16_t float8_to_half_bits(uint8_t b) {
+  return float_to_half_bits(float8_bits_to_float<B>(b));
+}
+template <class B>
+inline uint16_t float8_to_bfloat16_bits(uint8_t b) {
+  return float_to_bfloat16_bits(float8_bits_to_float<B>(b));
+}
+
+template <class B>
+struct F32ToF8 : Rule<float, uint8_t, float_to_float8_bits<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b, typename V::Vec c, typename V::Vec d) {
+    return V::pack_u32_u8(f32_to_f8_lanes<V, B>(a), f32_to_f8_lanes<V, B>(b), f32_to_f8_lanes<V, B>(c),
+                          f32_to_f8_lanes<V, B>(d));
+  }
+};
+
+template <class B>
+struct F8ToF32 : Rule<uint8_t, float, float8_bits_to_float<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Quarter q) {
+    return f8_lanes_to_f32<V, B>(V::widen_u8(q));
+  }
+};
+
+// 16-bit floats to float8: each half vector widened to float32 first.
+template <class B, bool kHalf>
+struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat16_to_float8_bits<B>> {
+  template <class V>
+  static typename V::Vec widen(typename V::Half h) {
+    if constexpr (kHalf) {
+      return V::f16_to_f32(h);
+    } else {
+      return V::shl32(V::widen_u16(h), 16);
+    }
+  }
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
+    return V::pack_u32_u8(f32_to_f8_lanes<V, B>(widen<V>(V::lo_half(a))), f32_to_f8_lanes<V, B>(widen<V>(V::hi_half(a))),
+                          f32_to_f8_lanes<V, B>(widen<V>(V::lo_half(b))), f32_to_f8_lanes<V, B>(widen<V>(V::hi_half(b))));
+  }
+};
+
+// float8 to 16-bit floats: through float32, exactly, then the 16-bit rule.
+template <class B, bool kHalf>
+struct F8ToF16 : Rule<uint8_t, uint16_t, kHalf ? float8_to_half_bits<B> : float8_to_bfloat16_bits<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    const typename V::Vec lo = f8_lanes_to_f32<V, B>(V::widen_u8(V::lo_quarter(h)));
+    const typename V::Vec hi = f8_lanes_to_f32<V, B>(V::widen_u8(V::hi_quarter(h)));
+    if constexpr (kHalf) {
+      return V::concat(V::f32_to_f16(lo), V::f32_to_f16(hi));
+    } else {
+      return V::narrow_u32_u16(V::bf16_round(lo), V::bf16_round(hi));
+    }
+  }
+};
+
+struct U16ToF32 : Rule<uint16_t, float, unsigned_to_float<uint16_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::i32_to_f32(V::widen_u16(h));
+  }
+};
+
+struct U16ToF64 : Rule<uint16_t, double, unsigned_to_float<uint16_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Quarter q) {
+    return V::u16_to_f64(q);
+  }
+};
+
+struct U32ToF32 : Rule<uint32_t, float, unsigned_to_float<uint32_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec v) {
+    return V::u32_to_f32(v);
+  }
+};
+
+struct U32ToF64 : Rule<uint32_t, double, unsigned_to_float<uint32_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::u32_to_f64(h);
+  }
+};
+
+struct U64ToF64 : Rule<uint64_t, double, unsigned_to_float<uint64_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec v) {
+    return V::u64_to_f64(v);
+  }
+};
+
+// One rounding from 64 bits to float32 needs the level's instruction.
+struct U64ToF32 : Rule<uint64_t, float, unsigned_to_float<uint64_t, float>> {
+  template <class V>
+  static constexpr bool vectorized = V::kConvert && V::kConvertU64ToF32;
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
+    return V::concat(V::u64_to_f32(a), V::u64_to_f32(b));
+  }
+};
+
 // n elements by the scalar rule.
 template <class P>
 void by_rule(char* d, const char* s, int64_t n) {
@@ -145,7 +301,12 @@ constexpr ConvertDeinterleaveFn fused_deinterleave() {
 template <class V>
 constexpr ConvertKernelTable kConvertKernels = {
     V::kName,
-    {row<V, F32ToF16>, row<V, F32ToBF16>, row<V, I64ToF64>, row<V, U8ToF32>, row<V, F16ToF32>, row<V, BF16ToF32>},
+    {row<V, F32ToF16>, row<V, F32ToBF16>, row<V, I64ToF64>, row<V, U8ToF32>, row<V, F16ToF32>, row<V, BF16ToF32>,
+     row<V, F32ToF8<E4M3Bits>>, row<V, F32ToF8<E5M2Bits>>, row<V, F8ToF32<E4M3Bits>>, row<V, F8ToF32<E5M2Bits>>,
+     row<V, F16ToF8<E4M3Bits, true>>, row<V, F16ToF8<E5M2Bits, true>>, row<V, F16ToF8<E4M3Bits, false>>,
+     row<V, F16ToF8<E5M2Bits, false>>, row<V, F8ToF16<E4M3Bits, true>>, row<V, F8ToF16<E5M2Bits, true>>,
+     row<V, F8ToF16<E4M3Bits, false>>, row<V, F8ToF16<E5M2Bits, false>>, row<V, U16ToF32>, row<V, U32ToF32>,
+     row<V, U64ToF32>, row<V, U16ToF64>, row<V, U32ToF64>, row<V, U64ToF64>},
     fused_deinterleave<V>(),
 };
 

@@ -226,6 +226,46 @@ struct VecAvx512 : VecBase {
   static Vec shl32(Vec v, int n) { return _mm512_slli_epi32(v, static_cast<unsigned>(n)); }
   static Vec i32_to_f32(Vec v) { return _mm512_castps_si512(_mm512_cvtepi32_ps(v)); }
   static Vec i64_to_f64(Vec v) { return _mm512_castpd_si512(_mm512_cvt_roundepi64_pd(v, kRoundNearest)); }
+
+  // Unsigned integers to floats: exact (the 32-bit ones to float64, 16-bit
+  // ones to either), or one rounding given in the instruction.
+  static constexpr bool kConvertU64ToF32 = true;
+  static Vec u16_to_f64(Quarter q) { return _mm512_castpd_si512(_mm512_cvtepi32_pd(_mm256_cvtepu16_epi32(q))); }
+  static Vec u32_to_f32(Vec v) { return _mm512_castps_si512(_mm512_cvt_roundepu32_ps(v, kRoundNearest)); }
+  static Vec u32_to_f64(Half h) { return _mm512_castpd_si512(_mm512_cvtepu32_pd(h)); }
+  static Vec u64_to_f64(Vec v) { return _mm512_castpd_si512(_mm512_cvt_roundepu64_pd(v, kRoundNearest)); }
+  static Half u64_to_f32(Vec v) { return _mm256_castps_si256(_mm512_cvt_roundepu64_ps(v, kRoundNearest)); }
+
+  // 32-bit lanes in integer steps, for the float8 conversions
+  // (convert_kernels.inl); Lanes is a predicate per lane.
+  using Lanes = __mmask16;
+  static Vec splat32(uint32_t v) { return _mm512_set1_epi32(static_cast<int>(v)); }
+  static Vec and32(Vec a, Vec b) { return _mm512_and_si512(a, b); }
+  static Vec or32(Vec a, Vec b) { return _mm512_or_si512(a, b); }
+  static Vec add32(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
+  static Vec sub32(Vec a, Vec b) { return _mm512_sub_epi32(a, b); }
+  template <int n>
+  static Vec srl32(Vec v) {
+    return _mm512_srli_epi32(v, n);
+  }
+  static Vec srlv32(Vec v, Vec s) { return _mm512_srlv_epi32(v, s); }
+  static Vec sllv32(Vec v, Vec s) { return _mm512_sllv_epi32(v, s); }
+  static Vec min_u32(Vec a, Vec b) { return _mm512_min_epu32(a, b); }
+  static Lanes gt_u32(Vec a, Vec b) { return _mm512_cmpgt_epu32_mask(a, b); }
+  static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
+  static Vec f32_mul(Vec a, Vec b) {
+    return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order.
+  static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
+    const __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(a)), _mm512_cvtepi32_epi8(b), 1);
+    const __m256i cd = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(c)), _mm512_cvtepi32_epi8(d), 1);
+    return concat(ab, cd);
+  }
+  static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
+  static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
+  static Quarter lo_quarter(Half h) { return _mm256_castsi256_si128(h); }
+  static Quarter hi_quarter(Half h) { return _mm256_extracti128_si256(h, 1); }
 };
 
 }  // namespace
