@@ -89,11 +89,12 @@ typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
   const Vec rounded = V::template srl32<B::kShift>(V::add32(
       V::add32(a, V::splat32((1u << (B::kShift - 1)) - 1)), V::and32(V::template srl32<B::kShift>(a), one)));
   const Vec normal = V::min_u32(V::sub32(rounded, V::splat32(B::kRebias >> B::kShift)), V::splat32(B::kOverflow));
-  // Subnormal: m / 2^s, s clamped to 31 (it wraps around for normals).
-  const Vec s = V::min_u32(V::sub32(V::splat32(B::kSubnormalShift), V::template srl32<23>(a)), V::splat32(31));
-  const Vec m = V::or32(V::and32(a, V::splat32(0x7fffff)), V::splat32(0x800000));
-  const Vec half_less_one = V::sub32(V::sllv32(one, V::sub32(s, one)), one);
-  const Vec sub = V::srlv32(V::add32(V::add32(m, half_less_one), V::and32(V::srlv32(m, s), one)), s);
+  // Subnormal: |x| + 2^(23 - kSubnormalExp) rounds |x| to a multiple of
+  // the smallest subnormal, to nearest even; its bits less the magic's are
+  // that multiple (float32 subnormals give 0 either way, so a host's
+  // denormals-are-zero flag changes nothing).
+  const Vec magic = V::splat32(B::kSubnormalMagic);
+  const Vec sub = V::sub32(V::f32_add_nearest(a, magic), magic);
   Vec r = V::select(V::gt_u32(a, V::splat32(B::kMinNormal - 1)), normal, sub);
   if constexpr (B::kHasInf) {
     const Vec nan = V::or32(V::splat32(B::kQuietNaN), V::and32(V::template srl32<B::kShift>(a), V::splat32(B::kMantMask)));

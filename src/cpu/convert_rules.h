@@ -88,9 +88,10 @@ static inline F unsigned_to_float(U v) {
 
 // Note [Float8 kernels on float32 bits]
 // float32 <-> float8 in 32-bit integer steps, the same in the scalar rules
-// below and in every vector level (convert_kernels.inl), so that no
-// rounding mode or denormal flag of the host matters; test_copy_convert
-// checks them against core's rounding (Note [Rounding to float8]).
+// below and in every vector level (convert_kernels.inl) but for one, so
+// that no rounding mode or denormal flag of the host matters;
+// test_copy_convert checks them against core's rounding (Note [Rounding
+// to float8]).
 // float32 -> float8, with a = |x| as bits:
 // - a float8 normal (a at least the smallest normal's bits): rebias the
 //   exponent in place and round the exponent|mantissa bits as one integer
@@ -104,7 +105,11 @@ static inline F unsigned_to_float(U v) {
 //   the normal shift, and a carry encodes the smallest normal). s is
 //   clamped to 31, where every m gives 0 as it must: from s = 25 on the
 //   value is below half the smallest subnormal (float32 zero and
-//   subnormals included);
+//   subnormals included). The vector levels take the cheaper float way:
+//   |x| plus the power of two whose ulp is the smallest subnormal, added
+//   with rounding to nearest even (given in the instruction at AVX-512;
+//   MXCSR's default, which the drivers set, at AVX2), has the multiple
+//   in its low bits;
 // - NaN: e4m3fn's one NaN, or e5m2's quiet NaN with the top payload bit.
 // float8 -> float32 is exact: a normal rebiased (e5m2's inf and NaNs
 // rebiased twice, to the top exponent), a subnormal m as the float32 of
@@ -126,6 +131,8 @@ struct Float8Bits {
   static constexpr uint32_t kOverflow = kHasInfinity ? ((1u << kExpBits) - 1) << kMantBits : 0x7fu;
   static constexpr uint32_t kQuietNaN = kHasInfinity ? kOverflow | (1u << (kMantBits - 1)) : 0x7fu;
   static constexpr float kSubnormalUnit = 1.0f / static_cast<float>(1u << (kBias + kMantBits - 1));
+  // The float32 2^(23 + 1 - bias - kMant), whose ulp is the smallest subnormal.
+  static constexpr uint32_t kSubnormalMagic = (127u + 24 - kBias - kMantBits) << 23;
 };
 using E4M3Bits = Float8Bits<4, 3, false>;
 using E5M2Bits = Float8Bits<5, 2, true>;

@@ -157,8 +157,6 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
   static Vec srl32(Vec v) {
     return _mm256_srli_epi32(v, n);
   }
-  static Vec srlv32(Vec v, Vec s) { return _mm256_srlv_epi32(v, s); }
-  static Vec sllv32(Vec v, Vec s) { return _mm256_sllv_epi32(v, s); }
   static Vec min_u32(Vec a, Vec b) { return _mm256_min_epu32(a, b); }
   // Unsigned a > b, by the signed comparison of both with the top bit flipped.
   static Lanes gt_u32(Vec a, Vec b) {
@@ -166,6 +164,10 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
     return _mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip));
   }
   static Vec select(Lanes m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  // Rounds by MXCSR, which the drivers keep at its default (nearest even).
+  static Vec f32_add_nearest(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
   static Vec f32_mul(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }

@@ -248,11 +248,12 @@ struct VecAvx512 : VecBase {
   static Vec srl32(Vec v) {
     return _mm512_srli_epi32(v, n);
   }
-  static Vec srlv32(Vec v, Vec s) { return _mm512_srlv_epi32(v, s); }
-  static Vec sllv32(Vec v, Vec s) { return _mm512_sllv_epi32(v, s); }
   static Vec min_u32(Vec a, Vec b) { return _mm512_min_epu32(a, b); }
   static Lanes gt_u32(Vec a, Vec b) { return _mm512_cmpgt_epu32_mask(a, b); }
   static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
+  static Vec f32_add_nearest(Vec a, Vec b) {
+    return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), kRoundNearest));
+  }
   static Vec f32_mul(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
