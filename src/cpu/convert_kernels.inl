@@ -13,7 +13,9 @@
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
+#include "core/macros.h"
 #include "cpu/convert_kernel_table.h"
 #include "cpu/convert_rules.h"
 #include "cpu/vec_lines.h"
@@ -75,11 +77,14 @@ struct BF16ToF32 : Rule<uint16_t, float, bfloat16_bits_to_float> {
   }
 };
 
+// The lane helpers below are forced inline: called several times per
+// line, they were otherwise kept out of line, constants reloaded per call.
+//
 // float32 <-> float8 on 32-bit lanes, by the steps of the scalar rules
 // (Note [Float8 kernels on float32 bits]): float32 bits in, float8 bits in
 // the low byte of each lane out, and back.
 template <class V, class B>
-typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
+ST_FORCE_INLINE typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
   using Vec = typename V::Vec;
   const Vec one = V::splat32(1);
   const Vec sign = V::and32(V::template srl32<24>(x), V::splat32(0x80));
@@ -103,9 +108,81 @@ typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
   return V::or32(r, sign);
 }
 
+// A 16-bit source format: float16 (5 exponent bits, 10 mantissa bits) or
+// bfloat16 (8, 7).
+template <int kExpBits, int kMantBits>
+struct Bits16 {
+  static constexpr int kMant = kMantBits;
+  static constexpr int kBias = (1 << (kExpBits - 1)) - 1;
+  static constexpr uint16_t kInf = static_cast<uint16_t>(((1u << kExpBits) - 1) << kMantBits);
+  // The bits of (2j + 1) · 2^e, j < 8, in this format (subnormal or normal).
+  static constexpr uint16_t odd_times_power(int j, int e) {
+    const uint32_t odd = 2u * static_cast<uint32_t>(j) + 1;
+    int p = 0;  // the leading bit of odd
+    while ((odd >> (p + 1)) != 0) ++p;
+    const int field = e + p + kBias;
+    if (field <= 0) return static_cast<uint16_t>(odd << (e - 1 + kBias + kMantBits));
+    return static_cast<uint16_t>((static_cast<uint32_t>(field) << kMantBits) |
+                                 ((odd << (kMantBits - p)) & ((1u << kMantBits) - 1)));
+  }
+};
+using HalfBits16 = Bits16<5, 10>;
+using BFloat16Bits16 = Bits16<8, 7>;
+
+// The thresholds of the count below: midpoint j less 1 for odd j.
+struct Midpoints {
+  uint16_t at[8];
+};
+template <class B, class S>
+constexpr Midpoints midpoints() {
+  Midpoints m{};
+  for (int j = 0; j < (1 << B::kMant); ++j) {
+    m.at[j] = static_cast<uint16_t>(S::odd_times_power(j, -static_cast<int>(B::kBias) - B::kMant) - (j & 1));
+  }
+  return m;
+}
+
+// 16-bit float bits (format S) to float8 bits in the low byte of each
+// word, by the steps of Note [Float8 kernels on float32 bits] on 16-bit
+// words (one rounding: both formats have fewer significant bits than
+// float32, and the rounding is the same integer step), except below the
+// float8's smallest normal: there the result is a count of the rounding
+// midpoints (j + 1/2) · the smallest subnormal that |x| passes, strictly
+// for j even (a tie rounds down to the even j) and from the midpoint on
+// for j odd (up to the even j + 1).
+template <class V, class B, class S>
+ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
+  using Vec = typename V::Vec;
+  constexpr int kShift = S::kMant - B::kMant;
+  constexpr uint16_t kRebias = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias)) << S::kMant);
+  constexpr uint16_t kMinNormal = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias) + 1) << S::kMant);
+  const Vec one = V::splat_u16(1);
+  const Vec sign = V::and32(V::template srl16<8>(h), V::splat_u16(0x80));
+  const Vec a = V::and32(h, V::splat_u16(0x7fff));
+  const Vec rounded = V::template srl16<kShift>(V::add16(
+      V::add16(a, V::splat_u16((1u << (kShift - 1)) - 1)), V::and32(V::template srl16<kShift>(a), one)));
+  const Vec normal =
+      V::min_u16(V::sub16(rounded, V::splat_u16(kRebias >> kShift)), V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
+  constexpr Midpoints kMid = midpoints<B, S>();
+  // Two running counts, for shorter dependency chains.
+  Vec sub = V::zero(), sub_odd = V::zero();
+  for (int j = 0; j < (1 << B::kMant); j += 2) {
+    sub = V::count_gt_u16(sub, a, V::splat_u16(kMid.at[j]));
+    sub_odd = V::count_gt_u16(sub_odd, a, V::splat_u16(kMid.at[j + 1]));
+  }
+  sub = V::add16(sub, sub_odd);
+  Vec r = V::select16(V::gt_u16(a, V::splat_u16(kMinNormal - 1)), normal, sub);
+  if constexpr (B::kHasInf) {
+    const Vec nan = V::or32(V::splat_u16(static_cast<uint16_t>(B::kQuietNaN)),
+                            V::and32(V::template srl16<kShift>(a), V::splat_u16(static_cast<uint16_t>(B::kMantMask))));
+    r = V::select16(V::gt_u16(a, V::splat_u16(S::kInf)), nan, r);
+  }
+  return V::or32(r, sign);
+}
+
 // Bytes widened to lanes (float8 bits) to float32 bits.
 template <class V, class B>
-typename V::Vec f8_lanes_to_f32(typename V::Vec v) {
+ST_FORCE_INLINE typename V::Vec f8_lanes_to_f32(typename V::Vec v) {
   using Vec = typename V::Vec;
   const Vec sign = V::shl32(V::and32(v, V::splat32(0x80)), 24);
   const Vec a = V::and32(v, V::splat32(0x7f));
@@ -154,21 +231,13 @@ struct F8ToF32 : Rule<uint8_t, float, float8_bits_to_float<B>> {
   }
 };
 
-// 16-bit floats to float8: each half vector widened to float32 first.
+// 16-bit floats to float8, on 16-bit words.
 template <class B, bool kHalf>
 struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat16_to_float8_bits<B>> {
   template <class V>
-  static typename V::Vec widen(typename V::Half h) {
-    if constexpr (kHalf) {
-      return V::f16_to_f32(h);
-    } else {
-      return V::shl32(V::widen_u16(h), 16);
-    }
-  }
-  template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
-    return V::pack_u32_u8(f32_to_f8_lanes<V, B>(widen<V>(V::lo_half(a))), f32_to_f8_lanes<V, B>(widen<V>(V::hi_half(a))),
-                          f32_to_f8_lanes<V, B>(widen<V>(V::lo_half(b))), f32_to_f8_lanes<V, B>(widen<V>(V::hi_half(b))));
+    using S = typename std::conditional<kHalf, HalfBits16, BFloat16Bits16>::type;
+    return V::pack_u16_u8(f16_to_f8_words<V, B, S>(a), f16_to_f8_words<V, B, S>(b));
   }
 };
 

@@ -177,6 +177,21 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
     const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
     return _mm256_permutevar8x32_epi32(bytes, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
   }
+  // 16-bit lanes, for 16-bit floats to float8 (values below 2^15 where
+  // compared, so the signed comparison serves).
+  using Lanes16 = __m256i;
+  static Vec splat_u16(uint16_t v) { return _mm256_set1_epi16(static_cast<short>(v)); }
+  static Vec add16(Vec a, Vec b) { return _mm256_add_epi16(a, b); }
+  static Vec sub16(Vec a, Vec b) { return _mm256_sub_epi16(a, b); }
+  template <int n>
+  static Vec srl16(Vec v) {
+    return _mm256_srli_epi16(v, n);
+  }
+  static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
+  static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
+  static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
+  static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
   static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
   static Half hi_half(Vec v) { return _mm256_extracti128_si256(v, 1); }
   static Quarter lo_quarter(Half h) { return h; }

@@ -257,11 +257,33 @@ struct VecAvx512 : VecBase {
   static Vec f32_mul(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
-  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order.
+  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
+  // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
+  // d), one permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
-    const __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(a)), _mm512_cvtepi32_epi8(b), 1);
-    const __m256i cd = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(c)), _mm512_cvtepi32_epi8(d), 1);
-    return concat(ab, cd);
+    const __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+    return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), bytes);
+  }
+  // 16-bit lanes, for 16-bit floats to float8.
+  using Lanes16 = __mmask32;
+  static Vec splat_u16(uint16_t v) { return _mm512_set1_epi16(static_cast<short>(v)); }
+  static Vec add16(Vec a, Vec b) { return _mm512_add_epi16(a, b); }
+  static Vec sub16(Vec a, Vec b) { return _mm512_sub_epi16(a, b); }
+  template <int n>
+  static Vec srl16(Vec v) {
+    return _mm512_srli_epi16(v, n);
+  }
+  static Vec min_u16(Vec a, Vec b) { return _mm512_min_epu16(a, b); }
+  static Lanes16 gt_u16(Vec a, Vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
+  static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm512_mask_blend_epi16(m, b, a); }
+  // q plus 1 in the lanes where a > t.
+  static Vec count_gt_u16(Vec q, Vec a, Vec t) {
+    return _mm512_mask_add_epi16(q, _mm512_cmpgt_epu16_mask(a, t), q, _mm512_set1_epi16(1));
+  }
+  // The low bytes of the words of a, then of b (each below 2^8): the pack
+  // works within 16-byte lanes, one permute puts the qwords back.
+  static Vec pack_u16_u8(Vec a, Vec b) {
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b));
   }
   static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
   static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
