@@ -163,19 +163,27 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
       V::add16(a, V::splat_u16((1u << (kShift - 1)) - 1)), V::and32(V::template srl16<kShift>(a), one)));
   const Vec normal =
       V::min_u16(V::sub16(rounded, V::splat_u16(kRebias >> kShift)), V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
-  constexpr Midpoints kMid = midpoints<B, S>();
-  // Two running counts, for shorter dependency chains.
-  Vec sub = V::zero(), sub_odd = V::zero();
-  for (int j = 0; j < (1 << B::kMant); j += 2) {
-    sub = V::count_gt_u16(sub, a, V::splat_u16(kMid.at[j]));
-    sub_odd = V::count_gt_u16(sub_odd, a, V::splat_u16(kMid.at[j + 1]));
-  }
-  sub = V::add16(sub, sub_odd);
-  Vec r = V::select16(V::gt_u16(a, V::splat_u16(kMinNormal - 1)), normal, sub);
-  if constexpr (B::kHasInf) {
-    const Vec nan = V::or32(V::splat_u16(static_cast<uint16_t>(B::kQuietNaN)),
-                            V::and32(V::template srl16<kShift>(a), V::splat_u16(static_cast<uint16_t>(B::kMantMask))));
-    r = V::select16(V::gt_u16(a, V::splat_u16(S::kInf)), nan, r);
+  // Zero and the subnormal range take 0 here, and a line with a nonzero
+  // magnitude below the smallest normal or a NaN, rare in practice, takes
+  // the longer way.
+  const typename V::Lanes16 below = V::gt_u16(V::splat_u16(kMinNormal), a);
+  Vec r = V::select16(below, V::zero(), normal);
+  const typename V::Lanes16 tiny = V::and16(below, V::gt_u16(a, V::zero()));
+  const typename V::Lanes16 nan = V::gt_u16(a, V::splat_u16(S::kInf));
+  if (ST_UNLIKELY(V::any16(V::or16(tiny, B::kHasInf ? nan : tiny)))) {
+    constexpr Midpoints kMid = midpoints<B, S>();
+    // Two running counts, for shorter dependency chains.
+    Vec sub = V::zero(), sub_odd = V::zero();
+    for (int j = 0; j < (1 << B::kMant); j += 2) {
+      sub = V::count_gt_u16(sub, a, V::splat_u16(kMid.at[j]));
+      sub_odd = V::count_gt_u16(sub_odd, a, V::splat_u16(kMid.at[j + 1]));
+    }
+    r = V::select16(tiny, V::add16(sub, sub_odd), r);
+    if constexpr (B::kHasInf) {
+      const Vec quiet = V::or32(V::splat_u16(static_cast<uint16_t>(B::kQuietNaN)),
+                                V::and32(V::template srl16<kShift>(a), V::splat_u16(static_cast<uint16_t>(B::kMantMask))));
+      r = V::select16(nan, quiet, r);
+    }
   }
   return V::or32(r, sign);
 }

@@ -189,6 +189,9 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
+  static Lanes16 and16(Lanes16 a, Lanes16 b) { return _mm256_and_si256(a, b); }
+  static Lanes16 or16(Lanes16 a, Lanes16 b) { return _mm256_or_si256(a, b); }
+  static bool any16(Lanes16 m) { return !_mm256_testz_si256(m, m); }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
   static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }

@@ -275,6 +275,9 @@ struct VecAvx512 : VecBase {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm512_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
+  static Lanes16 and16(Lanes16 a, Lanes16 b) { return a & b; }
+  static Lanes16 or16(Lanes16 a, Lanes16 b) { return a | b; }
+  static bool any16(Lanes16 m) { return m != 0; }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm512_mask_blend_epi16(m, b, a); }
   // q plus 1 in the lanes where a > t.
   static Vec count_gt_u16(Vec q, Vec a, Vec t) {
