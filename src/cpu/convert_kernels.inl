@@ -86,26 +86,27 @@ struct BF16ToF32 : Rule<uint16_t, float, bfloat16_bits_to_float> {
 template <class V, class B>
 ST_FORCE_INLINE typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
   using Vec = typename V::Vec;
-  const Vec one = V::splat32(1);
-  const Vec sign = V::and32(V::template srl32<24>(x), V::splat32(0x80));
   const Vec a = V::and32(x, V::splat32(0x7fffffff));
-  // Normal: rebias in place and round; lanes below the smallest normal
-  // wrap around here and take the other branch.
-  const Vec rounded = V::template srl32<B::kShift>(V::add32(
-      V::add32(a, V::splat32((1u << (B::kShift - 1)) - 1)), V::and32(V::template srl32<B::kShift>(a), one)));
-  const Vec normal = V::min_u32(V::sub32(rounded, V::splat32(B::kRebias >> B::kShift)), V::splat32(B::kOverflow));
+  // Normal: rebias in place and round, the rebias folded into the rounding
+  // constant (bit kShift of the rebias is 0, so the lowest kept bit is
+  // a's); lanes below the smallest normal wrap around here and take the
+  // other branch.
+  static_assert(((B::kRebias >> B::kShift) & 1) == 0, "the rebias leaves the lowest kept bit alone");
+  const Vec lowest_kept = V::and32(V::template srl32<B::kShift>(a), V::splat32(1));
+  const Vec rounded = V::template srl32<B::kShift>(
+      V::add32(V::add32(a, V::splat32((1u << (B::kShift - 1)) - 1 - B::kRebias)), lowest_kept));
+  const Vec normal = V::min_u32(rounded, V::splat32(B::kOverflow));
   // Subnormal: |x| + 2^(23 - kSubnormalExp) rounds |x| to a multiple of
   // the smallest subnormal, to nearest even; its bits less the magic's are
   // that multiple (float32 subnormals give 0 either way, so a host's
   // denormals-are-zero flag changes nothing).
   const Vec magic = V::splat32(B::kSubnormalMagic);
-  const Vec sub = V::sub32(V::f32_add_nearest(a, magic), magic);
-  Vec r = V::select(V::gt_u32(a, V::splat32(B::kMinNormal - 1)), normal, sub);
+  Vec r = V::select_sub32(V::gt_u32(V::splat32(B::kMinNormal), a), V::f32_add_nearest(a, magic), magic, normal);
   if constexpr (B::kHasInf) {
     const Vec nan = V::or32(V::splat32(B::kQuietNaN), V::and32(V::template srl32<B::kShift>(a), V::splat32(B::kMantMask)));
     r = V::select(V::gt_u32(a, V::splat32(0x7f800000)), nan, r);
   }
-  return V::or32(r, sign);
+  return V::or_and32(r, V::template srl32<24>(x), V::splat32(0x80));  // the sign
 }
 
 // A 16-bit source format: float16 (5 exponent bits, 10 mantissa bits) or

@@ -164,6 +164,9 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
     return _mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip));
   }
   static Vec select(Lanes m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  // m ? a - b : c, and a | (b & c).
+  static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, _mm256_sub_epi32(a, b), c); }
+  static Vec or_and32(Vec a, Vec b, Vec c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); }
   // Rounds by MXCSR, which the drivers keep at its default (nearest even).
   static Vec f32_add_nearest(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
