@@ -720,7 +720,14 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * converted by the conversion rules: float → integer truncates and
  * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
  * float32 is to nearest even from the exact value, → bool is "nonzero",
- * complex → real keeps the real part. An operator whose operands include
+ * complex → real keeps the real part. The rules hold whatever
+ * floating-point environment the calling thread, or a thread of a job
+ * system (st_set_parallel_for()), is in: its rounding mode, the x86
+ * MXCSR's denormals-are-zero and flush-to-zero bits and its exception
+ * masks change no result (subnormals are kept); a call leaves the
+ * environment as it found it, and may raise exception flags but never
+ * clears one. (Elsewhere than on x86-64, only the rounding mode is
+ * covered.) An operator whose operands include
  * memory that this build has no kernel for answers
  * ST_ERROR_NOT_IMPLEMENTED, naming the operator and the backend.
  */

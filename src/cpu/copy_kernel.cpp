@@ -14,6 +14,7 @@
 #include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/float_env.h"
 #include "core/parallel.h"
 #include "cpu/copy_convert.h"
 #include "cpu/copy_same_dtype.h"
@@ -49,6 +50,7 @@ void copy_kernel(const Geometry& g, ScalarType dt, ScalarType st) {
   // The fast kernels split the work across threads themselves, so they
   // take the whole copy at once rather than for_each's chunks.
   if (dt == st) return copy_same_dtype(g, static_cast<int64_t>(itemsize(dt)));
+  const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   if (has_fast_convert(dt, st) && copy_convert(g, dt, st)) return;
   ST_DISPATCH_PAIR(dt, st, "copy", [&] { convert_loop<dst_t, src_t>(g); });
 }
