@@ -2,6 +2,7 @@
 
 #include "core/dtype_dispatch.h"
 #include "core/error.h"
+#include "core/float_env.h"
 #include "core/scaled_convert.h"
 
 namespace st {
@@ -53,7 +54,9 @@ ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const doubl
       v[n + i] = shift ? shift[i] : 0.0;
     }
   } else {
-    // Rounded to float once, here.
+    // Rounded to float once, here, to nearest even whatever the caller's mode
+    // (Note [The caller's floating-point environment]).
+    const DefaultFloatEnvironment float_env;
     float* v = reinterpret_cast<float*>(ss.storage.data());
     for (int64_t i = 0; i < n; ++i) {
       v[i] = static_cast<float>(scale ? scale[i] : 1.0);

@@ -60,20 +60,6 @@ int pair_index(ScalarType dst, ScalarType src) {
   return -1;
 }
 
-// Conversions that round by MXCSR (int64 -> float64 below AVX-512) must
-// round to nearest even whatever mode the host left its threads in; each
-// task sets the default and restores the caller's.
-class DefaultFloatMode {
- public:
-#if defined(__x86_64__)
-  DefaultFloatMode() : saved_(_mm_getcsr()) { _mm_setcsr(0x1F80); }
-  ~DefaultFloatMode() { _mm_setcsr(saved_); }
-
- private:
-  unsigned saved_;
-#endif
-};
-
 constexpr int64_t kScratchBytes = 32 * 1024;
 constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 
@@ -92,7 +78,6 @@ void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row
   // Each task range's scratch: kChunk source elements, then kChunk converted.
   const int64_t in_bytes = (kChunk * se + 63) / 64 * 64;
   run_row_tasks(g, de + se, in_bytes + kChunk * de, [&](char* dst, const char* src, int64_t n, int64_t m, char* scratch) {
-    DefaultFloatMode mode;
     char* const in = scratch;
     char* const out = scratch + in_bytes;
     const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
@@ -158,7 +143,6 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
   // deinterleave needs none, but a level may refuse a pair and fall back).
   run_tasks_with_scratch(outer.count() * per_outer, grain_for_bytes(bi_task * bj * (de + se)), bi * bj * de,
                          [&](int64_t begin, int64_t end, char* scratch) {
-    DefaultFloatMode mode;
     StridedWalk<2> walk = outer;
     walk.seek(begin / per_outer);
     int64_t blk = begin % per_outer;
@@ -213,13 +197,11 @@ bool copy_convert(const Geometry& g, ScalarType dst_type, ScalarType src_type) {
   const ConvertRowFn row = active_convert_kernels().row[pair];
   const bool stream = numel * de >= kStreamingThresholdBytes;
   if (g.ndim() == 0) {
-    DefaultFloatMode mode;
     row(g.data[0], g.data[1], 1, false);
     return true;
   }
   if (g.strides[0][0] == de && g.strides[1][0] == se) {
     run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
-      DefaultFloatMode mode;
       const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
       for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, n, stream);
     });

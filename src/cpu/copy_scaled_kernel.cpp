@@ -3,6 +3,8 @@
 // channel operands, then the element rule of core/scaled_convert.h over it.
 #include "cpu/copy_scaled_kernel.h"
 
+#include "core/float_env.h"
+
 #include "core/dtype_dispatch.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -111,6 +113,7 @@ Geometry scaled_copy_geometry(const Tensor& dst, const Tensor& src, const ScaleS
 }
 
 void copy_scaled_kernel(const Geometry& g, ScalarType dt, ScalarType st, const ScaleShift& ss) {
+  const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_PAIR(dt, st, "copy_scaled", [&] {
     if constexpr (IsComplex<dst_t>::value || IsComplex<src_t>::value) {
       fail(ST_ERROR_UNSUPPORTED_DTYPE, "copy_scaled: complex dtypes are not supported");

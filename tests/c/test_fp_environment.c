@@ -62,6 +62,37 @@ static void fills_follow_the_rules(void** state) {
   for (int e = 0; e < fp_env_count(); ++e) fill_rows_under(fp_env_at(e));
 }
 
+/* A scaled copy rounds its scale (double to the float32 compute type) and
+ * its one fma to nearest even, and keeps subnormal sources: 1 + 2^-30 as a
+ * scale is 1.0f, 1 · 1 + 2^-30 is 1.0f, 2^-140 · 1 + 0 stays 2^-140 (every
+ * value worked out by hand; an upward mode would give 1 + 2^-23, DAZ 0). */
+static void scaled_copies_follow_the_rules(void** state) {
+  (void)state;
+  const float one_bits_src[3] = {1.0f, 1.0f, 0x1p-140f};
+  const float want[3] = {1.0f, 1.0f, 0x1p-140f};
+  for (int e = 0; e < fp_env_count(); ++e) {
+    const fp_env env = fp_env_at(e);
+    float src[3], dst[3] = {-1, -1, -1};
+    memcpy(src, one_bits_src, sizeof src);
+    const int64_t n = 3;
+    st_tensor s = {0}, d = {0};
+    EXPECT_OK(st_tensor_from_data(src, &n, NULL, 1, ST_FLOAT32, CPU, NULL, NULL, &s));
+    EXPECT_OK(st_tensor_from_data(dst, &n, NULL, 1, ST_FLOAT32, CPU, NULL, NULL, &d));
+    const double scale[3] = {1.0 + 0x1p-30, 1.0, 1.0}, shift[3] = {0.0, 0x1p-30, 0.0};
+    const st_scale_shift ss = {scale, shift, 3, 0, 0};
+    fp_env_enter(env);
+    const st_status status = st_copy_scaled(d, s, &ss, 0);
+    expect_fp_env_is(env, "st_copy_scaled");
+    fp_env_leave();
+    EXPECT_OK(status);
+    if (memcmp(dst, want, sizeof want) != 0)
+      fail_msg("%s: st_copy_scaled gave %a %a %a, expected %a %a %a", fp_env_name(env), (double)dst[0],
+               (double)dst[1], (double)dst[2], (double)want[0], (double)want[1], (double)want[2]);
+    EXPECT_OK(st_tensor_release(s));
+    EXPECT_OK(st_tensor_release(d));
+  }
+}
+
 /* The cases of the report that found it, spelled out. */
 static void the_reported_cases(void** state) {
   (void)state;
@@ -136,6 +167,7 @@ int main(void) {
       cmocka_unit_test(large_strided_copies_follow_the_rules),
       cmocka_unit_test(large_transposed_copies_follow_the_rules),
       cmocka_unit_test(fills_follow_the_rules),
+      cmocka_unit_test(scaled_copies_follow_the_rules),
       cmocka_unit_test(copies_on_two_threads_follow_the_rules),
   };
   return cmocka_run_group_tests(tests, set_one_thread, NULL);
