@@ -38,12 +38,27 @@ void run_tasks_with_scratch(int64_t num_tasks, int64_t grain, int64_t scratch_by
   const int64_t stride = (scratch_bytes + 63) / 64 * 64;
   std::unique_ptr<char[]> block(new char[static_cast<size_t>(ranges * stride + 64)]);
   char* const base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(block.get()) + 63) & ~uintptr_t{63});
-  std::atomic<int64_t> next{0};
+  // Each chunk takes a free slot and gives it back when done, so a job
+  // system that cuts smaller chunks than asked (an exact cover all the same)
+  // still runs, as long as no more than `ranges` chunks run at once.
+  std::unique_ptr<std::atomic<bool>[]> busy(new std::atomic<bool>[static_cast<size_t>(ranges)]);
+  for (int64_t i = 0; i < ranges; ++i) busy[i].store(false, std::memory_order_relaxed);
   parallel_for(0, num_tasks, range_grain, [&](int64_t begin, int64_t end) {
-    const int64_t slot = next.fetch_add(1, std::memory_order_relaxed);
-    ST_CHECK(slot < ranges, ST_ERROR_INTERNAL,
-             "the job system installed with st_set_parallel_for ran more chunks than [0, %lld) in chunks of at least "
-             "%lld makes", static_cast<long long>(num_tasks), static_cast<long long>(range_grain));
+    int64_t slot = -1;
+    for (int64_t i = 0; i < ranges && slot < 0; ++i) {
+      bool expected = false;
+      if (!busy[i].load(std::memory_order_relaxed) &&
+          busy[i].compare_exchange_strong(expected, true, std::memory_order_acquire)) {
+        slot = i;
+      }
+    }
+    ST_CHECK(slot >= 0, ST_ERROR_INTERNAL,
+             "the job system installed with st_set_parallel_for ran more than %lld chunks of [0, %lld) at once",
+             static_cast<long long>(ranges), static_cast<long long>(num_tasks));
+    struct GiveBack {
+      std::atomic<bool>& flag;
+      ~GiveBack() { flag.store(false, std::memory_order_release); }
+    } give_back{busy[slot]};
     fn(begin, end, base + slot * stride);
   });
 }

@@ -26,8 +26,9 @@ void run_tasks(int64_t num_tasks, int64_t grain, TaskRange fn);
 // `scratch_bytes` of its own (64-byte aligned), all of it allocated before
 // the first range runs, so that a failed allocation throws before anything
 // is written. Ranges are made large enough that there are no more of them
-// than threads; a job system that runs more ranges than that (it broke its
-// contract) gets ST_ERROR_INTERNAL, as parallel_for gives it anyway.
+// than threads, and a range gives its scratch back when it ends: a job
+// system that cuts smaller chunks still runs, and one that runs more chunks
+// at once than that gets ST_ERROR_INTERNAL.
 using ScratchTaskRange = FunctionRef<void(int64_t begin, int64_t end, char* scratch)>;
 void run_tasks_with_scratch(int64_t num_tasks, int64_t grain, int64_t scratch_bytes, ScratchTaskRange fn);
 

@@ -323,6 +323,29 @@ static void a_job_system_that_runs_a_chunk_twice_and_skips_another_gets_internal
   EXPECT_OK(st_tensor_release(dst));
 }
 
+/* Chunks of a third of the grain, in order on the calling thread: smaller
+ * than the contract asks, yet an exact cover, so every copy still runs,
+ * the converting transpose (whose ranges each take working memory) too. */
+static void run_small_chunks(void* ctx, int64_t n, int64_t grain, st_parallel_task task, void* task_ctx) {
+  ++*(int*)ctx;
+  const int64_t size = grain / 3 > 0 ? grain / 3 : 1;
+  for (int64_t b = 0; b < n; b += size) task(task_ctx, b, b + size < n ? b + size : n);
+}
+
+static void a_job_system_that_cuts_smaller_chunks_still_copies(void** state) {
+  (void)state;
+  const int32_t threads_before = st_get_num_threads();
+  int calls = 0;
+  EXPECT_OK(st_set_num_threads(2));
+  EXPECT_OK(st_set_parallel_for(run_small_chunks, &calls));
+  EXPECT_OK(large_copy(ST_FLOAT32, row_major(2, DIMS(700, 700), 0), 700 * 700, ST_FLOAT16,
+                       transposed(row_major(2, DIMS(700, 700), 0)), 700 * 700, "converting transpose, small chunks"));
+  EXPECT_OK(nchw_to_nhwc(ST_FLOAT32, ST_UINT8));
+  assert_true(calls >= 2);
+  EXPECT_OK(st_set_parallel_for(NULL, NULL));
+  EXPECT_OK(st_set_num_threads(threads_before));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(install_replace_and_remove),
@@ -340,6 +363,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(a_job_system_that_skips_a_chunk_makes_the_copy_fail_with_internal,
                                       install_job_system, remove_job_system),
       cmocka_unit_test(a_job_system_that_runs_a_chunk_twice_and_skips_another_gets_internal),
+      cmocka_unit_test(a_job_system_that_cuts_smaller_chunks_still_copies),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
