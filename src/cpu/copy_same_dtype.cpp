@@ -94,6 +94,37 @@ void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(c
 
 }  // namespace
 
+bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out) {
+  const int64_t out_bytes = g.numel() * itemsize;
+  if (out_bytes == 0 || out_bytes > kTinyBytes || g.ndim() > 2) return false;
+  *out = TinyCopy{};
+  if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
+    out->memcpy_bytes = out_bytes;
+    return true;
+  }
+  Rows2d& r = out->rows;
+  r.n = g.shape[0];
+  r.m = g.ndim() > 1 ? g.shape[1] : 1;
+  r.dst_inner = g.strides[0][0];
+  r.src_inner = g.strides[1][0];
+  r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
+  r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
+  r.itemsize = itemsize;
+  out->kernel = strided_rows;
+  return true;
+}
+
+void run_tiny_copy(const TinyCopy& t, char* dst, const char* src) {
+  if (t.memcpy_bytes > 0) {
+    std::memcpy(dst, src, static_cast<size_t>(t.memcpy_bytes));
+    return;
+  }
+  Rows2d r = t.rows;
+  r.dst = dst;
+  r.src = src;
+  t.kernel(r);
+}
+
 const char* copy_path_name(CopyPath p) {
   switch (p) {
     case CopyPath::Empty: return "empty";
@@ -112,24 +143,8 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
            "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
   const int64_t out_bytes = g.numel() * itemsize;
   if (out_bytes == 0) return;
-  if (out_bytes <= kTinyBytes && g.ndim() <= 2) {
-    // One memcpy when both sides are one run, else element by element.
-    if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
-      std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
-      return;
-    }
-    Rows2d r{};
-    r.dst = g.data[0];
-    r.src = g.data[1];
-    r.n = g.shape[0];
-    r.m = g.ndim() > 1 ? g.shape[1] : 1;
-    r.dst_inner = g.strides[0][0];
-    r.src_inner = g.strides[1][0];
-    r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
-    r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
-    r.itemsize = itemsize;
-    return strided_rows(r);
-  }
+  TinyCopy tiny;
+  if (plan_tiny_copy(g, itemsize, &tiny)) return run_tiny_copy(tiny, g.data[0], g.data[1]);
   const CopyPath path = plan_same_dtype_copy(g, itemsize);
   const bool stream = out_bytes >= kStreamingThresholdBytes;
   const CopyKernelTable& kernels = active_copy_kernels();
