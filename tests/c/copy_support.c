@@ -689,7 +689,7 @@ void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy
 }
 
 void run_random_copy_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind,
-                           void (*check)(copy_case* c, int index, const char* what)) {
+                           void (*check)(const copy_case* c, int index, const char* what)) {
   uint64_t seed = test_seed(name, fixed_seed);
   for (int i = 0; i < cases; ++i) {
     uint64_t rng = seed ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull);

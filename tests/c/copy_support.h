@@ -107,7 +107,7 @@ void copy_case_destroy(copy_case* c);
  * and hands each to `check` with its index and a description naming the
  * seed and the case. */
 void run_random_copy_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind,
-                           void (*check)(copy_case* c, int index, const char* what));
+                           void (*check)(const copy_case* c, int index, const char* what));
 
 /* ---- Values and the reference copy ---------------------------------------- */
 

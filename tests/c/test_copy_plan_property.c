@@ -29,7 +29,7 @@ static void expect_ok_or_fail(st_status s, const char* call, const char* context
   fail();
 }
 
-static void check_plan(copy_case* c, int32_t flags, const char* what) {
+static void check_plan(const copy_case* c, int32_t flags, const char* what) {
   char context[1024];
   describe_case(context, sizeof context, what, c);
   const size_t dbytes = (size_t)c->db.numel * c->db.itemsize, sbytes = (size_t)c->sb.numel * c->sb.itemsize;
@@ -74,7 +74,7 @@ static void check_plan(copy_case* c, int32_t flags, const char* what) {
   free(src_before);
 }
 
-static void check_random_case(copy_case* c, int index, const char* what) {
+static void check_random_case(const copy_case* c, int index, const char* what) {
   check_plan(c, (index & 1) ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE, what);
 }
 

@@ -38,7 +38,7 @@ static int describe_layout(char* out, size_t cap, const char* name, const layout
 
 /* Copies c's src into its dst on one thread and on two; each time dst's
  * whole buffer must equal the reference's and src's buffer must not change. */
-static void check_copy(copy_case* c, const char* what) {
+static void check_copy(const copy_case* c, const char* what) {
   char context[1024];
   int n = snprintf(context, sizeof context, "%s: %s <- %s; ", what, st_dtype_name(c->dst_dtype),
                    st_dtype_name(c->src_dtype));
@@ -76,7 +76,7 @@ static void check_copy(copy_case* c, const char* what) {
   free(src_before);
 }
 
-static void check_random_case(copy_case* c, int index, const char* what) {
+static void check_random_case(const copy_case* c, int index, const char* what) {
   (void)index;
   check_copy(c, what);
 }
