@@ -64,7 +64,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv")
     parser.add_argument("out")
-    parser.add_argument("--mode", default="prealloc", choices=["prealloc", "alloc"])
+    parser.add_argument("--mode", default="prealloc", choices=["prealloc", "plan", "alloc"])
     parser.add_argument("--title", default="stride-bench: each case against the best copy of its bytes")
     args = parser.parse_args(argv[1:])
     values, cases, threads = read_rows(args.csv, args.mode)
