@@ -1,5 +1,7 @@
 #include "api/plan_table.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -145,9 +147,112 @@ st_status PlanTable::release(uint64_t id) {
 
 int64_t PlanTable::live_count() const { return g_live.load(std::memory_order_relaxed); }
 
-PinnedPlan::PinnedPlan(st_copy_plan plan, const char* arg) : plan_(PlanTable::instance().pin(plan.id, &slot_)) {
+namespace {
+
+// Note [Plan leases]
+// Pinning and unpinning are two atomic read-modify-writes, as much time as
+// the rest of executing a small plan. So a thread keeps the pin of the
+// plan it executed last: its lease. An execute of the same id then only
+// reads the slot's word to see that the handle is still live (a release
+// moves the generation on), and runs the plan, which the lease's pin keeps
+// in memory. Using another plan moves the lease (unpinning the old plan),
+// a dead id drops it, and a pthread key's destructor drops it when the
+// thread ends; so a released plan's memory may wait until each thread
+// that executed it last does one of these. A call made while this thread
+// is inside another plan call (from an allocator, job system or trace
+// callback) pins and unpins instead: moving the lease there could free the
+// plan the outer call is running.
+struct Lease {
+  uint64_t id;        // 0: none
+  Slot* slot;         // pinned while id != 0
+  const ops::CopyPlan* plan;
+  int depth;          // plan calls running on this thread
+  bool key_set;       // the thread's exit destructor is registered
+};
+thread_local Lease t_lease;  // zeroed, trivially destructible: no guard to read it
+
+pthread_key_t g_lease_key;
+bool g_lease_key_ok = false;
+
+void drop_lease() {
+  Lease& l = t_lease;
+  if (l.id == 0) return;
+  Slot* slot = l.slot;
+  l.id = 0;
+  l.slot = nullptr;
+  l.plan = nullptr;
+  PlanTable::instance().unpin(slot);
+}
+
+void lease_at_thread_exit(void*) {
+  t_lease.key_set = false;
+  drop_lease();
+}
+
+bool register_lease_exit() {
+  static const bool ok = [] {
+    g_lease_key_ok = pthread_key_create(&g_lease_key, lease_at_thread_exit) == 0;
+    return g_lease_key_ok;
+  }();
+  Lease& l = t_lease;
+  if (!ok) return false;
+  if (!l.key_set) l.key_set = pthread_setspecific(g_lease_key, &l) == 0;
+  return l.key_set;
+}
+
+}  // namespace
+
+const ops::CopyPlan* PlanTable::lease(uint64_t id) {
+  Lease& l = t_lease;
+  if (ST_LIKELY(l.id == id && id != 0)) {
+    const uint64_t w = l.slot->word.load(std::memory_order_acquire);
+    if (ST_LIKELY(generation_of(w) == generation_of(id) && (w & kLive))) return l.plan;
+    drop_lease();
+    return nullptr;
+  }
+  Slot* slot = nullptr;
+  const ops::CopyPlan* plan = pin(id, &slot);
+  if (!plan) return nullptr;
+  drop_lease();
+  // Without an exit destructor a lease would outlive its thread: then the
+  // caller unpins at once.
+  if (!register_lease_exit()) {
+    unpin(slot);
+    return nullptr;
+  }
+  l.id = id;
+  l.slot = slot;
+  l.plan = plan;
+  return plan;
+}
+
+PinnedPlan::PinnedPlan(st_copy_plan plan, const char* arg) {
+  Lease& l = t_lease;
+  depth_ = &l.depth;
+  if (ST_LIKELY(l.depth == 0 && l.id == plan.id && plan.id != 0)) {
+    // The plan this thread used last (the same test as lease(), inline).
+    const uint64_t w = l.slot->word.load(std::memory_order_acquire);
+    if (ST_LIKELY(generation_of(w) == generation_of(plan.id) && (w & kLive))) {
+      plan_ = l.plan;
+      ++l.depth;
+      return;
+    }
+  }
+  if (l.depth == 0) {
+    plan_ = PlanTable::instance().lease(plan.id);
+    // lease() answers null for a thread it cannot register either: pin then.
+    if (!plan_) plan_ = PlanTable::instance().pin(plan.id, &slot_);
+  } else {
+    plan_ = PlanTable::instance().pin(plan.id, &slot_);
+  }
   ST_CHECK(plan_ != nullptr, ST_ERROR_INVALID_HANDLE, "%s (id %#llx) is not a live copy plan", arg,
            static_cast<unsigned long long>(plan.id));
+  ++l.depth;
+}
+
+PinnedPlan::~PinnedPlan() {
+  --*depth_;
+  if (slot_) PlanTable::instance().unpin(slot_);
 }
 
 }  // namespace api

@@ -4,8 +4,10 @@
 // {0} is never issued. A slot holds one plan and one 64-bit word: the
 // generation, a live bit, a pending bit and the pins of the executions
 // running the plan now (Note [Pinning a plan]). Pinning is one atomic add
-// on that word and unpinning one atomic subtract, with no lock; creating
-// and releasing, which are rare, take a mutex for the free slots.
+// on that word and unpinning one atomic subtract, with no lock; a thread
+// that executes one plan again and again keeps its pin between calls
+// (Note [Plan leases]) and only reads the word. Creating and releasing,
+// which are rare, take a mutex for the free slots.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,9 @@ class PlanTable {
   // The plan of a live handle, kept until unpin(slot); null for any other id.
   const ops::CopyPlan* pin(uint64_t id, Slot** slot);
   void unpin(Slot* slot);
+  // The plan of a live handle, kept by this thread's lease until the
+  // thread leases another plan or ends; null for any other id.
+  const ops::CopyPlan* lease(uint64_t id);
 
   // Handles created and not released.
   int64_t live_count() const;
@@ -38,12 +43,15 @@ class PlanTable {
   PlanTable() = default;
 };
 
-// Pins a plan for the length of one C call. Throws ST_ERROR_INVALID_HANDLE
-// naming the argument.
+// The plan of one C call. Throws ST_ERROR_INVALID_HANDLE naming the
+// argument. Outside any other plan call on this thread it takes the
+// plan through this thread's lease (Note [Plan leases]), with no atomic
+// read-modify-write when the thread used the same plan last; a nested
+// call (from a callback) pins and unpins instead.
 class PinnedPlan {
  public:
   PinnedPlan(st_copy_plan plan, const char* arg);
-  ~PinnedPlan() { PlanTable::instance().unpin(slot_); }
+  ~PinnedPlan();
   PinnedPlan(const PinnedPlan&) = delete;
   PinnedPlan& operator=(const PinnedPlan&) = delete;
 
@@ -51,8 +59,9 @@ class PinnedPlan {
   const ops::CopyPlan* operator->() const { return plan_; }
 
  private:
-  PlanTable::Slot* slot_ = nullptr;
+  PlanTable::Slot* slot_ = nullptr;  // pinned by this object; null when leased
   const ops::CopyPlan* plan_;
+  int* depth_;  // this thread's count of plan calls running
 };
 
 }  // namespace api

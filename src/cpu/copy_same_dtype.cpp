@@ -73,6 +73,46 @@ void strided_rows(const Rows2d& r) {
   }
 }
 
+// Rows of exactly N elements of E bytes, unrolled: the rows of a tiny copy
+// are short, and a loop of a few steps per row ends each row with a
+// mispredicted branch (half the time of a 4x4 float32 transpose). dst and
+// src share no memory here, so a row is read whole before it is written.
+template <int E, int N>
+void short_rows(const Rows2d& r) {
+  // Locals, so that the stores (through char*) do not make the compiler
+  // read r again.
+  const int64_t dstep = r.dst_inner, sstep = r.src_inner, dout = r.dst_outer, sout = r.src_outer, m = r.m;
+  char* d = r.dst;
+  const char* s = r.src;
+  for (int64_t k = 0; k < m; ++k, d += dout, s += sout) {
+    unsigned char v[N][E];
+    for (int i = 0; i < N; ++i) std::memcpy(v[i], s + i * sstep, E);
+    for (int i = 0; i < N; ++i) std::memcpy(d + i * dstep, v[i], E);
+  }
+}
+
+template <int E>
+void (*short_rows_kernel(int64_t n))(const Rows2d&) {
+  switch (n) {
+    case 2: return short_rows<E, 2>;
+    case 3: return short_rows<E, 3>;
+    case 4: return short_rows<E, 4>;
+    case 8: return short_rows<E, 8>;
+    default: return strided_rows;
+  }
+}
+
+// The kernel for tiny rows of n elements of `itemsize` bytes.
+void (*tiny_rows_kernel(int64_t itemsize, int64_t n))(const Rows2d&) {
+  switch (itemsize) {
+    case 1: return short_rows_kernel<1>(n);
+    case 2: return short_rows_kernel<2>(n);
+    case 4: return short_rows_kernel<4>(n);
+    case 8: return short_rows_kernel<8>(n);
+    default: return short_rows_kernel<16>(n);
+  }
+}
+
 void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(const Rows2d&)) {
   Rows2d base{};
   base.n = g.shape[0];
@@ -110,7 +150,7 @@ bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out) {
   r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
   r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
   r.itemsize = itemsize;
-  out->kernel = strided_rows;
+  out->kernel = tiny_rows_kernel(itemsize, r.n);
   return true;
 }
 
