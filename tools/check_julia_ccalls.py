@@ -39,7 +39,8 @@ JULIA_SCALARS = {
     "UInt64": "u64", "Culonglong": "u64", "Csize_t": "size", "UInt": "size", "Cdouble": "f64",
     "Float64": "f64", "Cvoid": "void", "UInt8": "char", "Cchar": "char", "Cstring": ("ptr", "char"),
 }
-JULIA_STRUCTS = {"StTensor": "st_tensor", "StDevice": "st_device", "StAllocator": "st_allocator"}
+JULIA_STRUCTS = {"StTensor": "st_tensor", "StDevice": "st_device", "StAllocator": "st_allocator",
+                 "StScaleShift": "st_scale_shift"}
 # Julia enum type -> (C enum type name, prefix of its C values)
 JULIA_ENUMS = {"DType": ("st_dtype", "ST_"), "DeviceType": ("st_device_type", "ST_DEVICE_"),
                "MemoryFormat": ("st_memory_format", "ST_MEMORY_FORMAT_")}

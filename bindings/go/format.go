@@ -25,7 +25,7 @@ const (
 // of the slices is set); cut[d] says dim d shows edgeItems items at each end.
 type shown struct {
 	bools     []bool
-	ints      []int64
+	ints      []string // in decimal: int64 and uint64 alike
 	floats    []float64
 	complexes []complex128
 	shape     []int64
@@ -34,7 +34,7 @@ type shown struct {
 }
 
 // roundBinary rounds x to nearest even in a binary format of manBits
-// mantissa bits whose smallest normal number is 2**minExp.
+// mantissa bits whose smallest normal number is 2**minExp; beyond max, ±inf.
 func roundBinary(x float64, manBits, minExp int, max float64) float64 {
 	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
 		return x
@@ -63,6 +63,14 @@ func stored(x float64, dtype DType) float64 {
 		return roundBinary(x, 10, -14, 65504)
 	case BFloat16:
 		return roundBinary(x, 7, -126, 3.3895313892515355e38)
+	case Float8E5M2:
+		return roundBinary(x, 2, -14, 57344)
+	case Float8E4M3FN:
+		// No infinity: what rounds beyond 448 is NaN.
+		if r := roundBinary(x, 3, -6, 448); !math.IsInf(r, 0) {
+			return r
+		}
+		return math.NaN()
 	case Float32, Complex64:
 		return float64(float32(x))
 	}
@@ -117,9 +125,9 @@ func positional(x float64, dtype DType) (string, string) {
 }
 
 type floatFormat struct {
-	dtype                                DType
-	exp, sign                            bool
-	precision, expDigits, left, right    int
+	dtype                             DType
+	exp, sign                         bool
+	precision, expDigits, left, right int
 }
 
 func newFloatFormat(values []float64, dtype DType, sign bool) floatFormat {
@@ -238,10 +246,10 @@ func (s *shown) words() []string {
 	case s.ints != nil:
 		width := 0
 		for _, v := range s.ints {
-			width = max(width, len(strconv.FormatInt(v, 10)))
+			width = max(width, len(v))
 		}
 		for _, v := range s.ints {
-			out = append(out, fmt.Sprintf("%*d", width, v))
+			out = append(out, fmt.Sprintf("%*s", width, v))
 		}
 	case s.floats != nil:
 		f := newFloatFormat(s.floats, s.dtype, false)
@@ -346,10 +354,12 @@ func (t *Tensor) values(summarize bool) (*shown, error) {
 	switch dtype {
 	case Bool:
 		carrier = Bool
-	case Float16, BFloat16, Float32, Float64:
+	case Float16, BFloat16, Float32, Float64, Float8E4M3FN, Float8E5M2:
 		carrier = Float64
 	case Complex64, Complex128:
 		carrier = Complex128
+	case Uint8, Uint16, Uint32, Uint64:
+		carrier = Uint64
 	}
 	numel := t.Numel()
 	s := &shown{shape: make([]int64, len(shape)), cut: make([]bool, len(shape)), dtype: dtype}
@@ -374,7 +384,7 @@ func (t *Tensor) values(summarize bool) (*shown, error) {
 	}
 	n := int(out.Numel())
 	if n == 0 {
-		s.ints = []int64{}
+		s.ints = []string{}
 		return s, nil
 	}
 	// The library wrote out (contiguous, on the CPU); nothing else sees it.
@@ -388,8 +398,14 @@ func (t *Tensor) values(summarize bool) (*shown, error) {
 		s.floats = append([]float64(nil), unsafe.Slice((*float64)(p), n)...)
 	case Complex128:
 		s.complexes = append([]complex128(nil), unsafe.Slice((*complex128)(p), n)...)
+	case Uint64:
+		for _, v := range unsafe.Slice((*uint64)(p), n) {
+			s.ints = append(s.ints, strconv.FormatUint(v, 10))
+		}
 	default:
-		s.ints = append([]int64(nil), unsafe.Slice((*int64)(p), n)...)
+		for _, v := range unsafe.Slice((*int64)(p), n) {
+			s.ints = append(s.ints, strconv.FormatInt(v, 10))
+		}
 	}
 	return s, nil
 }

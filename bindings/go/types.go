@@ -21,10 +21,24 @@ const (
 	Float64    DType = C.ST_FLOAT64
 	Complex64  DType = C.ST_COMPLEX64
 	Complex128 DType = C.ST_COMPLEX128
+	Uint16     DType = C.ST_UINT16
+	Uint32     DType = C.ST_UINT32
+	Uint64     DType = C.ST_UINT64
+	// Float8E4M3FN: 1 byte, sign, 4 exponent bits (bias 7), 3 mantissa bits; no infinity; max 448.
+	Float8E4M3FN DType = C.ST_FLOAT8_E4M3FN
+	// Float8E5M2: 1 byte, sign, 5 exponent bits (bias 15), 2 mantissa bits; inf and NaN; max 57344.
+	Float8E5M2 DType = C.ST_FLOAT8_E5M2
 )
 
+// APIVersion is ST_API_VERSION: the newest st_api table the header describes.
+const APIVersion = C.ST_API_VERSION
+
+// ScaleShift is the header's st_scale_shift, the argument of the scaled copies.
+type ScaleShift = C.st_scale_shift
+
 // AllDTypes lists every dtype in st_dtype order.
-var AllDTypes = []DType{Bool, Uint8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, Complex64, Complex128}
+var AllDTypes = []DType{Bool, Uint8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, Complex64, Complex128,
+	Uint16, Uint32, Uint64, Float8E4M3FN, Float8E5M2}
 
 // Itemsize is the number of bytes per element.
 func (d DType) Itemsize() int { return int(C.st_dtype_itemsize(C.st_dtype(d))) }
@@ -80,9 +94,18 @@ const (
 	Preserve       MemoryFormat = C.ST_MEMORY_FORMAT_PRESERVE
 )
 
+// F8E4M3FN is one float8_e4m3fn element as its raw byte: Go has no 8-bit
+// float, so its values are read and written by converting through the
+// library (To(Float32, ...)).
+type F8E4M3FN uint8
+
+// F8E5M2 is one float8_e5m2 element as its raw byte (see F8E4M3FN).
+type F8E5M2 uint8
+
 // Element is a Go type that is the element of a dtype, for typed access.
 type Element interface {
-	bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64 | complex64 | complex128
+	bool | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float32 | float64 | complex64 |
+		complex128 | F8E4M3FN | F8E5M2
 }
 
 func dtypeOf[T Element]() DType {
@@ -92,6 +115,16 @@ func dtypeOf[T Element]() DType {
 		return Bool
 	case uint8:
 		return Uint8
+	case uint16:
+		return Uint16
+	case uint32:
+		return Uint32
+	case uint64:
+		return Uint64
+	case F8E4M3FN:
+		return Float8E4M3FN
+	case F8E5M2:
+		return Float8E5M2
 	case int8:
 		return Int8
 	case int16:

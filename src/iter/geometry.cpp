@@ -1,6 +1,8 @@
 // The steps of Note [The canonical geometry], and the loops over a geometry.
 #include "iter/geometry.h"
 
+#include <utility>
+
 #include "core/checked_math.h"
 #include "core/error.h"
 #include "core/macros.h"
@@ -69,8 +71,6 @@ ST_FORCE_INLINE int operands_of(const Geometry& g) {
 template <int kOps>
 void sort_dims(Geometry& g, unsigned abstain, InlineVector<int>* perm_out) {
   const int ndim = g.shape.size(), nops = operands_of<kOps>(g);
-  int perm[kMaxDims];
-  for (int i = 0; i < ndim; ++i) perm[i] = i;
   // 1 when dim0 must move after dim1, -1 when it must stay before, 0 when
   // no operand tells.
   auto should_swap = [&](int dim0, int dim1) {
@@ -84,8 +84,17 @@ void sort_dims(Geometry& g, unsigned abstain, InlineVector<int>* perm_out) {
     }
     return 0;
   };
+  if (ndim == 2 && !perm_out) {  // most copies: one comparison, nothing to permute through
+    if (should_swap(0, 1) <= 0) return;
+    std::swap(g.shape[0], g.shape[1]);
+    for (int k = 0; k < nops; ++k)
+      if (!(abstain & (1u << k))) std::swap(g.strides[k][0], g.strides[k][1]);
+    return;
+  }
   // Insertion sort of the dims: the dims the operands leave ambiguous keep
   // their order.
+  int perm[kMaxDims];
+  for (int i = 0; i < ndim; ++i) perm[i] = i;
   bool moved = false;
   for (int i = 1; i < ndim; ++i) {
     int dim1 = i;

@@ -68,6 +68,18 @@ struct StAllocator
     ctx::Ptr{Cvoid}
 end
 
+"""st_scale_shift: `dst = R(fma(x, scale[c], shift[c]))` of the scaled copies (see stride.h)."""
+struct StScaleShift
+    scale::Ptr{Cdouble}
+    shift::Ptr{Cdouble}
+    n::Int64
+    dim::Int32
+    saturate::Int32
+end
+
+"""ST_API_VERSION: the newest `st_api` table the header describes."""
+const API_VERSION = 2
+
 @enum DType::Int32 begin
     BOOL = 0
     UINT8 = 1
@@ -81,6 +93,11 @@ end
     FLOAT64 = 9
     COMPLEX64 = 10
     COMPLEX128 = 11
+    UINT16 = 12
+    UINT32 = 13
+    UINT64 = 14
+    FLOAT8_E4M3FN = 15
+    FLOAT8_E5M2 = 16
 end
 
 @enum DeviceType::Int32 begin
@@ -105,11 +122,16 @@ stdevice(d::Device) = StDevice(Int32(d.type), d.index)
 
 const JULIA_DTYPES = Dict{DataType,DType}(
     Bool => BOOL, UInt8 => UINT8, Int8 => INT8, Int16 => INT16, Int32 => INT32, Int64 => INT64,
-    Float16 => FLOAT16, Float32 => FLOAT32, Float64 => FLOAT64,
+    UInt16 => UINT16, UInt32 => UINT32, UInt64 => UINT64, Float16 => FLOAT16, Float32 => FLOAT32, Float64 => FLOAT64,
     ComplexF32 => COMPLEX64, ComplexF64 => COMPLEX128)
 
-"""The Julia type of a dtype's elements; Float32 for BFLOAT16, which Base lacks (its values are exact in Float32)."""
-julia_type(d::DType) = d == BFLOAT16 ? Float32 : only(k for (k, v) in JULIA_DTYPES if v == d)
+"""
+The Julia type of a dtype's elements; Float32 for BFLOAT16, FLOAT8_E4M3FN and
+FLOAT8_E5M2, which Base lacks (their values are exact in Float32): `Array(t)`
+converts them, and `copyto!` from a Float32 array rounds into them.
+"""
+julia_type(d::DType) =
+    d in (BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2) ? Float32 : only(k for (k, v) in JULIA_DTYPES if v == d)
 stride_dtype(::Type{T}) where {T} =
     haskey(JULIA_DTYPES, T) ? JULIA_DTYPES[T] : throw(ArgumentError("no stride dtype for $T"))
 
@@ -447,7 +469,7 @@ function Base.copyto!(dst::StridedArray, src::Tensor)
     return dst
 end
 
-"""A Julia `Array` holding a copy of the values (BFLOAT16 as Float32)."""
+"""A Julia `Array` holding a copy of the values (BFLOAT16 and the float8 dtypes as Float32)."""
 Base.Array(t::Tensor) = copyto!(Array{eltype(t)}(undef, size(t)), t)
 Base.collect(t::Tensor) = Array(t)
 

@@ -68,4 +68,20 @@ using Stride
     @test strides(contiguous(a)) == (4, 1)           # stride's CONTIGUOUS is row-major
     @test Array(copy(r)) == reverse(A; dims=2)
     @test Stride.library_path() != ""
+
+    # The unsigned widths and float8 (values worked by hand from the formats).
+    U = UInt64[typemax(UInt64), 1]
+    @test dtype(Tensor(U)) == Stride.UINT64 && Array(Tensor(U)) == U
+    w = similar(Tensor(Int64[-1, 65541]), UInt16)
+    copyto!(w, Tensor(Int64[-1, 65541]))             # two's complement wrap
+    @test Array(w) == UInt16[65535, 5]
+    f8 = Tensor(undef, Stride.FLOAT8_E4M3FN, 4)
+    @test eltype(f8) == Float32
+    copyto!(f8, Float32[1, 464, 500, 2^-9])          # 464 ties to 448; 500 is NaN (no infinity)
+    V = Array(f8)
+    @test V[[1, 2, 4]] == Float32[1, 448, 2^-9] && isnan(V[3])
+    e5 = Tensor(undef, Stride.FLOAT8_E5M2, 2)
+    copyto!(e5, Float32[61440, -3])                  # 61440 ties up to inf
+    @test Array(e5) == Float32[Inf, -3]
+    @test Stride.API_VERSION == 2
 end

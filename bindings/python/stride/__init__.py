@@ -33,6 +33,11 @@ float32 = DType.FLOAT32
 float64 = DType.FLOAT64
 complex64 = DType.COMPLEX64
 complex128 = DType.COMPLEX128
+uint16 = DType.UINT16
+uint32 = DType.UINT32
+uint64 = DType.UINT64
+float8_e4m3fn = DType.FLOAT8_E4M3FN
+float8_e5m2 = DType.FLOAT8_E5M2
 
 contiguous_format = MemoryFormat.CONTIGUOUS
 channels_last = MemoryFormat.CHANNELS_LAST

@@ -28,10 +28,36 @@ def _bfloat16(x):
     return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
 
 
-def _round_trip(itemsize, bfloat):
-    """A function giving the value a float becomes when stored in the dtype."""
-    if bfloat:
-        return _bfloat16
+def _float8(mantissa_bits, min_exponent, largest, overflow):
+    """A function rounding a float to a float8 format (to nearest even), as a float.
+
+    `min_exponent` is the exponent of the smallest normal number; a value
+    that rounds above `largest` becomes `overflow` (with the value's sign).
+    """
+
+    def store(x):
+        if x == 0 or not math.isfinite(x):
+            return x if not math.isinf(x) else math.copysign(overflow, x)
+        exponent = max(math.frexp(x)[1] - 1, min_exponent)
+        quantum = math.ldexp(1.0, exponent - mantissa_bits)
+        v = round(abs(x) / quantum) * quantum  # round() ties to even
+        return math.copysign(v if v <= largest else overflow, x)
+
+    return store
+
+
+# The formats NumPy has no type for, by dtype name.
+_STORES = {
+    "bfloat16": _bfloat16,
+    "float8_e4m3fn": _float8(3, -6, 448.0, math.nan),  # no infinity: overflow is NaN
+    "float8_e5m2": _float8(2, -14, 57344.0, math.inf),
+}
+
+
+def _round_trip(itemsize, name):
+    """A function giving the value a float becomes when stored in the dtype called `name`."""
+    if name in _STORES:
+        return _STORES[name]
     if itemsize == 8:
         return lambda v: v
     fmt = {2: "<e", 4: "<f"}[itemsize]
@@ -175,14 +201,14 @@ class _ComplexFormat:
         return r + i[:cut] + "j" + i[cut:]
 
 
-def _formatter(values, kind, itemsize, bfloat):
+def _formatter(values, kind, itemsize, name):
     if kind == "b":
         pad = " " if any(values) else ""
         return lambda v: pad + "True" if v else "False"
     if kind in "iu":
         width = max((len(str(v)) for v in values), default=0)
         return lambda v: str(v).rjust(width)
-    store = _round_trip(itemsize // 2 if kind == "c" else itemsize, bfloat)
+    store = _round_trip(itemsize // 2 if kind == "c" else itemsize, name)
     if kind == "c":
         return _ComplexFormat(values, store)
     return _FloatFormat(values, store)
@@ -241,11 +267,11 @@ def layout(values, shape, summarized, fmt, separator, prefix, width):
     return recurse(0, 0, " " + " " * len(prefix), width)
 
 
-def format_values(values, shape, summarized, kind, itemsize, bfloat, separator, prefix="", suffix=""):
-    """NumPy's array2string of the displayed values."""
+def format_values(values, shape, summarized, kind, itemsize, name, separator, prefix="", suffix=""):
+    """NumPy's array2string of the displayed values; `name` is their dtype's (as st_dtype_name)."""
     if any(n == 0 for n in shape) and shape:
         return "[]"
-    fmt = _formatter(values, kind, itemsize, bfloat)
+    fmt = _formatter(values, kind, itemsize, name)
     if not shape:
         return fmt(values[0]).strip()
     return layout(values, shape, summarized, fmt, separator, prefix, LINE_WIDTH - len(suffix))

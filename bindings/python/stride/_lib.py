@@ -14,6 +14,8 @@ from . import _errors
 
 # The SONAME: libstride.so.<ST_VERSION_MAJOR> (checked by tests/test_header.py).
 SONAME = "libstride.so.0"
+# ST_API_VERSION: the newest st_api table these declarations know (checked by tests/test_header.py).
+API_VERSION = 2
 
 class st_tensor(ctypes.Structure):
     _fields_ = [("id", ctypes.c_uint64)]
@@ -30,6 +32,12 @@ st_free_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_s
 
 class st_allocator(ctypes.Structure):
     _fields_ = [("alloc", st_alloc_fn), ("free", st_free_fn), ("ctx", ctypes.c_void_p)]
+
+
+class st_scale_shift(ctypes.Structure):
+    """The scale and shift of the scaled copies (see include/stride.h)."""
+    _fields_ = [("scale", ctypes.POINTER(ctypes.c_double)), ("shift", ctypes.POINTER(ctypes.c_double)),
+                ("n", ctypes.c_int64), ("dim", ctypes.c_int32), ("saturate", ctypes.c_int32)]
 
 
 st_parallel_task = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)

@@ -11,7 +11,7 @@ import threading
 from . import _dlpack
 from ._lib import CPU_DEVICE, lib, st_deleter, st_tensor
 from ._tensor import Tensor
-from ._types import dlpack_code, dtype_from_numpy
+from ._types import DType, dlpack_code, dtype as as_dtype, dtype_from_numpy
 
 _alive = {}
 _tokens = itertools.count(1)
@@ -46,18 +46,32 @@ def kept_alive():
         return len(_alive)
 
 
-def from_numpy(a):
+def _dtype_of(a, dtype):
+    """The DType a tensor over `a` has: NumPy's, or float8 over uint8 bytes when `dtype` asks."""
+    own = dtype_from_numpy(a.dtype)
+    if dtype is None:
+        return own
+    wanted = as_dtype(dtype)
+    if wanted != own and not (own == DType.UINT8 and wanted in (DType.FLOAT8_E4M3FN, DType.FLOAT8_E5M2)):
+        raise TypeError(f"from_numpy: a {a.dtype} array cannot be read as {wanted} (only uint8 bytes as float8)")
+    return wanted
+
+
+def from_numpy(a, dtype=None):
     """A Tensor over the memory of the NumPy array `a`, without copying.
 
     Any strides NumPy allows that are whole multiples of the item size,
     negative ones included. `a` stays alive until the last tensor using its
     memory is released. A read-only array gives a read-only tensor.
+    NumPy has no float8: `dtype` (stride.float8_e4m3fn or
+    stride.float8_e5m2) reads the bytes of a uint8 array as float8, the
+    way back from ``numpy.asarray`` of a float8 tensor (a uint8 view).
     """
     import numpy
 
     if not isinstance(a, numpy.ndarray):
         raise TypeError(f"from_numpy takes a numpy.ndarray, not {type(a).__name__}")
-    dtype = dtype_from_numpy(a.dtype)
+    dtype = _dtype_of(a, dtype)
     item = a.itemsize
     for s in a.strides:
         if s % item:

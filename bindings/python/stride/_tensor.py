@@ -16,7 +16,7 @@ _NO_ELEMENTS = (ctypes.c_longdouble * 1)()
 
 # The dtype Python numbers of each kind travel through, and the ctypes type
 # that reads it: every value of the kind is exact in it.
-_CARRIER = {"b": (DType.BOOL, ctypes.c_bool), "u": (DType.INT64, ctypes.c_int64), "i": (DType.INT64, ctypes.c_int64),
+_CARRIER = {"b": (DType.BOOL, ctypes.c_bool), "u": (DType.UINT64, ctypes.c_uint64), "i": (DType.INT64, ctypes.c_int64),
             "f": (DType.FLOAT64, ctypes.c_double), "c": (DType.COMPLEX128, ctypes.c_double)}
 
 
@@ -239,7 +239,7 @@ class Tensor:
     def _text(self, separator, prefix="", suffix=""):
         values, shown, cut = self._values(summarize=True)
         dt = self.dtype
-        return _format.format_values(values, shown, cut, dt.kind, dt.itemsize, dt == DType.BFLOAT16, separator,
+        return _format.format_values(values, shown, cut, dt.kind, dt.itemsize, str(dt), separator,
                                      prefix, suffix)
 
     def __repr__(self):
@@ -450,7 +450,14 @@ class Tensor:
 
     @property
     def __array_interface__(self):
-        """NumPy's view of the same memory (host tensors only, not bfloat16)."""
+        """NumPy's view of the same memory (host tensors only, not bfloat16).
+
+        NumPy has no float8 type: a float8_e4m3fn or float8_e5m2 tensor shows
+        as a uint8 array of its bytes. Read them as float8 with
+        ``arr.view(ml_dtypes.float8_e4m3fn)`` (the ml_dtypes package) or
+        ``torch.from_numpy(arr).view(torch.float8_e4m3fn)``; the way back is
+        ``stride.from_numpy(arr, dtype=stride.float8_e4m3fn)``.
+        """
         dev = self.device
         if dev.type == DeviceType.CUDA:
             raise TypeError(f"a tensor on {dev} is not in host memory: copy it with .to('cpu') first")
@@ -465,7 +472,7 @@ class Tensor:
         }
 
     def numpy(self):
-        """A NumPy array sharing this tensor's memory (it keeps the tensor alive)."""
+        """A NumPy array sharing this tensor's memory (it keeps the tensor alive); float8 shows as uint8."""
         import numpy
 
         return numpy.asarray(self)
@@ -588,7 +595,8 @@ def tensor(data, dtype=None, device=CPU):
     """A new tensor holding a copy of `data`: nested lists of numbers, a number, a NumPy array or a DLPack producer.
 
     Without `dtype`, as PyTorch infers it: bool, int64, float32 or complex64
-    for Python numbers, the source's dtype for arrays and tensors.
+    for Python numbers (uint64 for integers when one is 2**63 or more and
+    none is negative), the source's dtype for arrays and tensors.
     """
     if isinstance(data, Tensor) or hasattr(data, "__array_interface__") or hasattr(data, "__dlpack__"):
         src = as_tensor(data)
@@ -599,20 +607,24 @@ def tensor(data, dtype=None, device=CPU):
     kinds = {"c" if isinstance(v, complex) else "b" if isinstance(v, bool) else "i" if hasattr(v, "__index__")
              else "f" for v in values}
     kind = "c" if "c" in kinds else "f" if "f" in kinds or not kinds else "i" if "i" in kinds else "b"
-    dt = {"b": DType.BOOL, "i": DType.INT64, "f": DType.FLOAT32, "c": DType.COMPLEX64}[kind] if dtype is None \
-        else _dtype(dtype)
+    if kind == "i":
+        flat = [operator.index(v) for v in values]
+        # Integers are int64, or uint64 when one needs it (2**63 up) and none is negative: held exactly.
+        if flat and max(flat) >= 2 ** 63 and min(flat) >= 0:
+            kind = "u"
+        low, high = (0, 2 ** 64) if kind == "u" else (-2 ** 63, 2 ** 63)
+        for v in flat:
+            if not low <= v < high:
+                raise OverflowError(f"tensor: {v} does not fit in {'uint64' if kind == 'u' else 'int64'}")
+    elif kind == "c":
+        flat = [x for v in values for x in (complex(v).real, complex(v).imag)]
+    else:
+        flat = [float(v) for v in values]
+    dt = {"b": DType.BOOL, "i": DType.INT64, "u": DType.UINT64, "f": DType.FLOAT32, "c": DType.COMPLEX64}[kind] \
+        if dtype is None else _dtype(dtype)
     carrier, ctype = _CARRIER[kind]
     stage = empty(*shape, dtype=carrier)
     n = len(values)
-    if kind == "c":
-        flat = [x for v in values for x in (complex(v).real, complex(v).imag)]
-    elif kind == "i":
-        flat = [operator.index(v) for v in values]
-        for v in flat:
-            if not -2 ** 63 <= v < 2 ** 63:
-                raise OverflowError(f"tensor: {v} does not fit in int64")
-    else:
-        flat = [float(v) for v in values]
     if n:
         (ctype * len(flat)).from_address(stage.data_ptr)[:] = flat
     out = empty(*shape, dtype=dt, device=device)

@@ -23,6 +23,11 @@ class DType(enum.IntEnum):
     FLOAT64 = 9
     COMPLEX64 = 10
     COMPLEX128 = 11
+    UINT16 = 12
+    UINT32 = 13
+    UINT64 = 14
+    FLOAT8_E4M3FN = 15
+    FLOAT8_E5M2 = 16
 
     @property
     def itemsize(self):
@@ -43,7 +48,7 @@ class DType(enum.IntEnum):
 class _Row(NamedTuple):
     kind: str
     itemsize: int
-    typestr: str  # NumPy's array-interface type string, "" where NumPy has none
+    typestr: str  # NumPy's array-interface type string, "" where NumPy has none; float8's bytes show as uint8
     dlpack_code: int  # DLDataTypeCode
 
 
@@ -62,6 +67,12 @@ _ROWS = {
     DType.FLOAT64: _Row("f", 8, _E + "f8", 2),
     DType.COMPLEX64: _Row("c", 8, _E + "c8", 5),
     DType.COMPLEX128: _Row("c", 16, _E + "c16", 5),
+    DType.UINT16: _Row("u", 2, _E + "u2", 1),
+    DType.UINT32: _Row("u", 4, _E + "u4", 1),
+    DType.UINT64: _Row("u", 8, _E + "u8", 1),
+    # NumPy has no float8: it sees the bytes as uint8 (see Tensor.__array_interface__).
+    DType.FLOAT8_E4M3FN: _Row("f", 1, "|u1", 10),
+    DType.FLOAT8_E5M2: _Row("f", 1, "|u1", 12),
 }
 
 # Other spellings ("f4", "double", "float") are NumPy's, read by NumPy.
@@ -71,7 +82,10 @@ _BY_PYTHON_TYPE = {bool: DType.BOOL, int: DType.INT64, float: DType.FLOAT64, com
 
 
 def typestr(dtype):
-    """The __array_interface__ type string of a dtype; TypeError where NumPy has none (bfloat16)."""
+    """The __array_interface__ type string of a dtype; TypeError where NumPy has none (bfloat16).
+
+    A float8 dtype answers "|u1": NumPy sees its bytes as uint8.
+    """
     s = _ROWS[dtype].typestr
     if not s:
         raise TypeError(f"NumPy has no {dtype} type")

@@ -175,7 +175,7 @@ class WithNumpy(unittest.TestCase):
 
     def test_numpy_dtypes(self):
         for dt in (np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64,
-                   np.complex64, np.complex128):
+                   np.complex64, np.complex128, np.uint16, np.uint32, np.uint64):
             with self.subTest(dtype=dt):
                 a = np.arange(5).astype(dt)
                 np.testing.assert_array_equal(np.from_dlpack(stride.from_dlpack(a)), a)

@@ -16,7 +16,8 @@ import stride_header  # noqa: E402
 
 SCALARS = {"i32": ctypes.c_int32, "u32": ctypes.c_uint32, "i64": ctypes.c_int64, "u64": ctypes.c_uint64,
            "size": ctypes.c_size_t, "f64": ctypes.c_double}
-STRUCTS = {"st_tensor": _lib.st_tensor, "st_device": _lib.st_device, "st_allocator": _lib.st_allocator}
+STRUCTS = {"st_tensor": _lib.st_tensor, "st_device": _lib.st_device, "st_allocator": _lib.st_allocator,
+           "st_scale_shift": _lib.st_scale_shift}
 
 
 def matches(ctype, c):
@@ -81,6 +82,7 @@ class Header(unittest.TestCase):
         defines = stride_header.defines()
         version = "{ST_VERSION_MAJOR}.{ST_VERSION_MINOR}.{ST_VERSION_PATCH}".format(**defines)
         self.assertEqual(_lib.SONAME, f"libstride.so.{defines['ST_VERSION_MAJOR']}")
+        self.assertEqual(_lib.API_VERSION, defines["ST_API_VERSION"])
         with open(os.path.join(ROOT, "bindings", "python", "pyproject.toml")) as f:
             self.assertIn(f'\nversion = "{version}"\n', f.read())
         with open(os.path.join(ROOT, "bindings", "python", "setup.py")) as f:

@@ -9,7 +9,7 @@ import torch
 import stride
 
 NUMPY_DTYPES = [np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64,
-                np.complex64, np.complex128]
+                np.complex64, np.complex128, np.uint16, np.uint32, np.uint64]
 
 
 def numpy_repr_body(a):
@@ -79,6 +79,17 @@ class Printing(unittest.TestCase):
         t = stride.tensor([0.1, 0.2, 1.5]).to(stride.bfloat16)  # 0.1 is 0.10009765625 in bfloat16
         self.assertEqual(str(t), "[0.1 0.2 1.5]")
 
+    def test_float8_prints_its_shortest_form(self):
+        # The shortest decimals, worked by hand: in float8_e4m3fn 0.1 is 0.1015625 (13 * 2**-7, neighbours
+        # 0.09375 and 0.109375) and 3.2 is 3.25 (neighbours 3 and 3.5): "0.1" and "3.2" read back as them;
+        # 500 is past 448: NaN. In float8_e5m2 0.1 is 0.09375 (neighbours 0.078125 and 0.109375): "0.09" and
+        # "0.1" both read back and 0.09 is the nearer; -1e6 is past 57344: -inf. Each shortest decimal is
+        # also float16's, so NumPy's float16 printing gives the layout.
+        for dt, values, shown in ((stride.float8_e4m3fn, [0.1, -1.5, 3.2, 500], [0.1, -1.5, 3.2, math.nan]),
+                                  (stride.float8_e5m2, [0.1, -1.5, 3.5, -1e6], [0.09, -1.5, 3.5, -math.inf])):
+            with self.subTest(dtype=dt):
+                self.assertEqual(str(stride.tensor(values).to(dt)), str(np.array(shown, dtype=np.float16)))
+
     def test_every_dtype(self):
         for dt in stride.DType:
             with self.subTest(dtype=dt):
@@ -103,6 +114,19 @@ class ToPython(unittest.TestCase):
         self.assertEqual(stride.from_dlpack(x).tolist(), x.float().tolist())
         h = np.array([0.1, 65504, 6e-8], dtype=np.float16)
         self.assertEqual(stride.from_numpy(h).tolist(), h.astype(np.float64).tolist())
+
+    def test_uint64_beyond_int64(self):
+        top = 2 ** 64 - 1
+        t = stride.tensor([top, 2 ** 63, 0], dtype=stride.uint64)
+        self.assertEqual(t.tolist(), [top, 2 ** 63, 0])
+        np.testing.assert_array_equal(np.asarray(t), np.array([top, 2 ** 63, 0], dtype=np.uint64))
+        self.assertEqual(stride.tensor([top, 1]).dtype, stride.uint64)  # the one dtype that holds them all
+        self.assertEqual(stride.tensor(top).item(), top)
+        self.assertEqual(stride.tensor([2 ** 63 - 1, 0]).dtype, stride.int64)
+        with self.assertRaises(OverflowError):
+            stride.tensor([2 ** 64])
+        with self.assertRaises(OverflowError):
+            stride.tensor([-1, 2 ** 63])
 
     def test_item_and_scalars(self):
         t = stride.tensor([[2.75]])

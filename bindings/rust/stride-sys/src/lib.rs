@@ -43,6 +43,13 @@ pub const ST_FLOAT32: st_dtype = 8;
 pub const ST_FLOAT64: st_dtype = 9;
 pub const ST_COMPLEX64: st_dtype = 10;
 pub const ST_COMPLEX128: st_dtype = 11;
+pub const ST_UINT16: st_dtype = 12;
+pub const ST_UINT32: st_dtype = 13;
+pub const ST_UINT64: st_dtype = 14;
+/// 1 byte: sign, 4 exponent bits (bias 7), 3 mantissa bits; no infinity, S.1111.111 is NaN; max 448.
+pub const ST_FLOAT8_E4M3FN: st_dtype = 15;
+/// 1 byte: sign, 5 exponent bits (bias 15), 2 mantissa bits; IEEE-like with inf and NaN; max 57344.
+pub const ST_FLOAT8_E5M2: st_dtype = 16;
 
 pub type st_device_type = i32;
 pub const ST_DEVICE_CPU: st_device_type = 1;
@@ -60,7 +67,7 @@ pub const ST_VERSION_MINOR: u32 = 1;
 pub const ST_VERSION_PATCH: u32 = 0;
 pub const ST_MAX_DIMS: usize = 25;
 pub const ST_MAX_THREADS: i32 = 1024;
-pub const ST_API_VERSION: u32 = 1;
+pub const ST_API_VERSION: u32 = 2;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -83,6 +90,22 @@ pub struct st_allocator {
     pub alloc: Option<unsafe extern "C" fn(ctx: *mut c_void, nbytes: usize, alignment: usize) -> *mut c_void>,
     pub free: Option<unsafe extern "C" fn(ctx: *mut c_void, ptr: *mut c_void, nbytes: usize)>,
     pub ctx: *mut c_void,
+}
+
+/// The scale and shift of the scaled copies: `dst = R(fma(x, scale[c], shift[c]))`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct st_scale_shift {
+    /// `n` values; null: every scale is 1.
+    pub scale: *const c_double,
+    /// `n` values; null: every shift is 0.
+    pub shift: *const c_double,
+    /// 1: one scale and shift for every element; otherwise dst's size along `dim`.
+    pub n: i64,
+    /// The channel dim of dst (negative counts from the end); ignored when `n` is 1.
+    pub dim: i32,
+    /// 0 or 1: whether a floating dst clamps overflow to its largest finite value.
+    pub saturate: i32,
 }
 
 pub type st_parallel_task = Option<unsafe extern "C" fn(task_ctx: *mut c_void, begin: i64, end: i64)>;

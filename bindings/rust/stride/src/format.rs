@@ -16,7 +16,7 @@ const PRECISION: usize = 8;
 /// The displayed values, read through a dtype that holds each exactly.
 pub(crate) enum Values {
     Bool(Vec<bool>),
-    Int(Vec<i64>),
+    Int(Vec<i128>), // every int64 and uint64
     Float(Vec<f64>),
     Complex(Vec<[f64; 2]>),
 }
@@ -33,7 +33,7 @@ pub(crate) struct Shown {
 // ---- floats ------------------------------------------------------------------------
 
 /// `x` rounded (to nearest even) to a binary format with `man_bits` mantissa
-/// bits, `min_exp` the exponent of its smallest normal number.
+/// bits, `min_exp` the exponent of its smallest normal number; beyond `max`, ±inf.
 fn round_binary(x: f64, man_bits: i32, min_exp: i32, max: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
@@ -55,6 +55,12 @@ fn store(x: f64, dtype: DType) -> f64 {
     match dtype {
         DType::Float16 => round_binary(x, 10, -14, 65504.0),
         DType::BFloat16 => round_binary(x, 7, -126, 3.3895313892515355e38),
+        DType::Float8E5M2 => round_binary(x, 2, -14, 57344.0),
+        // No infinity: what rounds beyond 448 is NaN.
+        DType::Float8E4M3Fn => match round_binary(x, 3, -6, 448.0) {
+            r if r.is_infinite() => f64::NAN,
+            r => r,
+        },
         DType::Float32 | DType::Complex64 => x as f32 as f64,
         _ => x,
     }

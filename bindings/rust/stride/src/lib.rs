@@ -28,4 +28,4 @@ pub use runtime::{
 };
 pub use stride_sys as sys;
 pub use tensor::Tensor;
-pub use types::{DType, Device, DeviceType, Element, MemoryFormat};
+pub use types::{DType, Device, DeviceType, Element, Float8E4M3Fn, Float8E5M2, MemoryFormat};

@@ -493,8 +493,10 @@ impl Tensor {
         let (shape, dtype) = (self.shape(), self.dtype());
         let carrier = match dtype {
             DType::Bool => DType::Bool,
-            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => DType::Float64,
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 | DType::Float8E4M3Fn
+            | DType::Float8E5M2 => DType::Float64,
             DType::Complex64 | DType::Complex128 => DType::Complex128,
+            DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => DType::UInt64,
             _ => DType::Int64,
         };
         let numel = self.numel();
@@ -521,7 +523,8 @@ impl Tensor {
                 DType::Bool => Values::Bool((0..n).map(|i| *(p as *const u8).add(i) != 0).collect()),
                 DType::Float64 => Values::Float(std::slice::from_raw_parts(p as *const f64, n).to_vec()),
                 DType::Complex128 => Values::Complex(std::slice::from_raw_parts(p as *const [f64; 2], n).to_vec()),
-                _ => Values::Int(std::slice::from_raw_parts(p as *const i64, n).to_vec()),
+                DType::UInt64 => Values::Int(std::slice::from_raw_parts(p as *const u64, n).iter().map(|&x| x.into()).collect()),
+                _ => Values::Int(std::slice::from_raw_parts(p as *const i64, n).iter().map(|&x| x.into()).collect()),
             }
         };
         Ok(Shown { values, shape: shown_shape, cut, dtype })

@@ -18,12 +18,20 @@ pub enum DType {
     Float64 = 9,
     Complex64 = 10,
     Complex128 = 11,
+    UInt16 = 12,
+    UInt32 = 13,
+    UInt64 = 14,
+    /// 1 byte: sign, 4 exponent bits (bias 7), 3 mantissa bits; no infinity; max 448 (see [`Float8E4M3Fn`]).
+    Float8E4M3Fn = 15,
+    /// 1 byte: sign, 5 exponent bits (bias 15), 2 mantissa bits; inf and NaN; max 57344 (see [`Float8E5M2`]).
+    Float8E5M2 = 16,
 }
 
 impl DType {
-    pub const ALL: [DType; 12] = [
+    pub const ALL: [DType; 17] = [
         DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16,
-        DType::BFloat16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128,
+        DType::BFloat16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128, DType::UInt16,
+        DType::UInt32, DType::UInt64, DType::Float8E4M3Fn, DType::Float8E5M2,
     ];
 
     pub fn from_code(code: i32) -> Option<DType> {
@@ -136,6 +144,15 @@ unsafe impl Element for bool {
 unsafe impl Element for u8 {
     const DTYPE: DType = DType::UInt8;
 }
+unsafe impl Element for u16 {
+    const DTYPE: DType = DType::UInt16;
+}
+unsafe impl Element for u32 {
+    const DTYPE: DType = DType::UInt32;
+}
+unsafe impl Element for u64 {
+    const DTYPE: DType = DType::UInt64;
+}
 unsafe impl Element for i8 {
     const DTYPE: DType = DType::Int8;
 }
@@ -161,4 +178,24 @@ unsafe impl Element for [f32; 2] {
 /// complex128 as [re, im].
 unsafe impl Element for [f64; 2] {
     const DTYPE: DType = DType::Complex128;
+}
+
+/// One float8_e4m3fn element as its raw byte (sign, 4 exponent bits, 3
+/// mantissa bits). Rust has no 8-bit float: the values are read and written
+/// by converting through the library, e.g. `t.to(DType::Float32, Device::CPU, MemoryFormat::Preserve)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Float8E4M3Fn(pub u8);
+
+/// One float8_e5m2 element as its raw byte (sign, 5 exponent bits, 2
+/// mantissa bits): the upper byte of the float16 of the same value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Float8E5M2(pub u8);
+
+unsafe impl Element for Float8E4M3Fn {
+    const DTYPE: DType = DType::Float8E4M3Fn;
+}
+unsafe impl Element for Float8E5M2 {
+    const DTYPE: DType = DType::Float8E5M2;
 }

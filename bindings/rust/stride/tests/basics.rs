@@ -56,13 +56,20 @@ fn strided_and_like() {
 
 #[test]
 fn every_dtype() {
-    let sizes = [1usize, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16];
+    let sizes = [1usize, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1];
     for (dt, size) in DType::ALL.iter().zip(sizes) {
         let t = Tensor::empty(&[3], *dt, Device::CPU).unwrap();
         assert_eq!(t.dtype(), *dt);
         assert_eq!(dt.itemsize(), size);
     }
     assert_eq!(DType::BFloat16.name(), "bfloat16");
+    assert_eq!(DType::UInt64.name(), "uint64");
+    assert_eq!(DType::Float8E4M3Fn.name(), "float8_e4m3fn");
+    assert_eq!(DType::Float8E5M2.name(), "float8_e5m2");
+    for dt in DType::ALL {
+        assert_eq!(DType::from_code(dt as i32), Some(dt));
+    }
+    assert_eq!(DType::from_code(17), None);
 }
 
 #[test]
