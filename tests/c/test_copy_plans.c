@@ -371,6 +371,69 @@ static void live_plan_count_refuses_null(void** state) {
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_live_plan_count(NULL));
 }
 
+/* ---- Plan calls from inside a plan call ------------------------------------ */
+
+/* An allocator that, on its first call, executes another plan and releases
+ * the plan whose execute is allocating (its staging temporary). */
+typedef struct nested_calls {
+  st_copy_plan inner, outer;
+  float inner_src[4], inner_dst[4];
+  int calls;
+  st_status inner_status, release_status;
+} nested_calls;
+
+static void* nested_alloc(void* ctx, size_t nbytes, size_t alignment) {
+  nested_calls* n = (nested_calls*)ctx;
+  if (n->calls++ == 0) {
+    n->inner_status = st_copy_plan_execute_raw(n->inner, n->inner_dst, n->inner_src, 0);
+    n->release_status = st_copy_plan_release(n->outer);
+  }
+  return aligned_alloc(alignment, (nbytes + alignment - 1) / alignment * alignment);
+}
+
+static void nested_free(void* ctx, void* ptr, size_t nbytes) {
+  (void)ctx;
+  (void)nbytes;
+  free(ptr);
+}
+
+/* The outer plan is this thread's last (its lease) when its execute
+ * stages: the nested execute of another plan and the release of the outer
+ * one, from the allocator, must neither disturb the outer copy nor free
+ * the plan under it. */
+static void plan_calls_from_an_allocator_inside_an_execute(void** state) {
+  (void)state;
+  st_tensor whole = make_iota_f32(DIMS(4097), 1), dst, src;
+  EXPECT_OK(st_slice(whole, 0, 0, 4096, 1, &dst));
+  EXPECT_OK(st_slice(whole, 0, 1, 4097, 1, &src));
+  st_tensor a = make_tensor(DIMS(4), 1, ST_FLOAT32), b = make_tensor(DIMS(4), 1, ST_FLOAT32);
+  nested_calls n;
+  memset(&n, 0, sizeof n);
+  for (int k = 0; k < 4; ++k) n.inner_src[k] = (float)(k + 1);
+  EXPECT_OK(st_copy_plan_create(a, b, NULL, ST_PLAN_ESTIMATE, &n.inner));
+  EXPECT_OK(st_copy_plan_create(dst, src, NULL, ST_PLAN_ESTIMATE, &n.outer));
+  static float x[4096], y[4096]; /* laid out as the outer plan's dst and src */
+  EXPECT_OK(st_copy_plan_execute_raw(n.outer, x, y, 0)); /* no overlap: no allocation; takes the lease */
+  EXPECT_OK(st_copy_plan_execute_raw(n.outer, x, y, 0));
+
+  st_allocator alloc = {nested_alloc, nested_free, &n};
+  EXPECT_OK(st_set_cpu_allocator(&alloc));
+  EXPECT_OK(st_copy_plan_execute(n.outer, dst, src, 0)); /* stages: allocates */
+  EXPECT_OK(st_set_cpu_allocator(NULL));
+  assert_true(n.calls >= 1);
+  assert_int_equal(n.inner_status, ST_OK);
+  assert_int_equal(n.release_status, ST_OK);
+  for (int k = 0; k < 4; ++k) assert_true(n.inner_dst[k] == (float)(k + 1));
+  const float* w = (const float*)data_ptr(whole);
+  for (int k = 0; k < 4096; ++k) assert_true(w[k] == (float)(k + 1));
+  EXPECT_STATUS(ST_ERROR_INVALID_HANDLE, st_copy_plan_execute_raw(n.outer, x, y, 0));
+  EXPECT_STATUS(ST_ERROR_INVALID_HANDLE, st_copy_plan_release(n.outer));
+  EXPECT_OK(st_copy_plan_release(n.inner));
+  assert_int_equal(live_plans(), 0);
+  st_tensor ts[] = {whole, dst, src, a, b};
+  for (size_t k = 0; k < sizeof ts / sizeof ts[0]; ++k) EXPECT_OK(st_tensor_release(ts[k]));
+}
+
 /* ---- Tracing and the table ------------------------------------------------- */
 
 typedef struct trace_log {
@@ -432,6 +495,7 @@ int main(void) {
       cmocka_unit_test(execute_refuses_a_read_only_dst),
       cmocka_unit_test(release_refuses_null_forged_and_released_plans),
       cmocka_unit_test(live_plan_count_refuses_null),
+      cmocka_unit_test(plan_calls_from_an_allocator_inside_an_execute),
       cmocka_unit_test(an_execute_is_traced_as_one_call),
       cmocka_unit_test(the_api_table_holds_the_plan_calls),
   };
