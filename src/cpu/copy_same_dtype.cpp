@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/macros.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
@@ -134,13 +135,14 @@ void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(c
 
 }  // namespace
 
-bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out) {
-  const int64_t out_bytes = g.numel() * itemsize;
-  if (out_bytes == 0 || out_bytes > kTinyBytes || g.ndim() > 2) return false;
+namespace {
+
+// The TinyCopy of g, a copy of out_bytes <= kTinyBytes over at most two dims.
+ST_FORCE_INLINE void tiny_copy_of(const Geometry& g, int64_t itemsize, int64_t out_bytes, TinyCopy* out) {
   *out = TinyCopy{};
   if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
     out->memcpy_bytes = out_bytes;
-    return true;
+    return;
   }
   Rows2d& r = out->rows;
   r.n = g.shape[0];
@@ -151,18 +153,15 @@ bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out) {
   r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
   r.itemsize = itemsize;
   out->kernel = tiny_rows_kernel(itemsize, r.n);
-  return true;
 }
 
-void run_tiny_copy(const TinyCopy& t, char* dst, const char* src) {
-  if (t.memcpy_bytes > 0) {
-    std::memcpy(dst, src, static_cast<size_t>(t.memcpy_bytes));
-    return;
-  }
-  Rows2d r = t.rows;
-  r.dst = dst;
-  r.src = src;
-  t.kernel(r);
+}  // namespace
+
+bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out) {
+  const int64_t out_bytes = g.numel() * itemsize;
+  if (out_bytes == 0 || out_bytes > kTinyBytes || g.ndim() > 2) return false;
+  tiny_copy_of(g, itemsize, out_bytes, out);
+  return true;
 }
 
 const char* copy_path_name(CopyPath p) {
@@ -183,8 +182,11 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
            "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
   const int64_t out_bytes = g.numel() * itemsize;
   if (out_bytes == 0) return;
-  TinyCopy tiny;
-  if (plan_tiny_copy(g, itemsize, &tiny)) return run_tiny_copy(tiny, g.data[0], g.data[1]);
+  if (out_bytes <= kTinyBytes && g.ndim() <= 2) {
+    TinyCopy tiny;
+    tiny_copy_of(g, itemsize, out_bytes, &tiny);
+    return run_tiny_copy(tiny, g.data[0], g.data[1]);
+  }
   const CopyPath path = plan_same_dtype_copy(g, itemsize);
   const bool stream = out_bytes >= kStreamingThresholdBytes;
   const CopyKernelTable& kernels = active_copy_kernels();

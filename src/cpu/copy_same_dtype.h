@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "cpu/copy_kernel_table.h"
 #include "iter/geometry.h"
@@ -34,7 +35,16 @@ struct TinyCopy {
 };
 // False when g is not such a copy (the rows then say nothing).
 bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out);
-void run_tiny_copy(const TinyCopy& t, char* dst, const char* src);
+inline void run_tiny_copy(const TinyCopy& t, char* dst, const char* src) {
+  if (t.memcpy_bytes > 0) {
+    std::memcpy(dst, src, static_cast<size_t>(t.memcpy_bytes));
+    return;
+  }
+  Rows2d r = t.rows;
+  r.dst = dst;
+  r.src = src;
+  t.kernel(r);
+}
 
 // Which kernel copy_same_dtype picks for a geometry (for tests and probes).
 enum class CopyPath {
