@@ -1407,8 +1407,11 @@ ST_API st_status st_copy_plan_execute_raw(st_copy_plan plan, void* dst_data, con
 /**
  * @brief Releases a plan; its handle is dead from then on.
  *
- * Executions of the plan already running on other threads finish first;
- * the plan's memory goes when the last of them returns.
+ * Executions of the plan already running on other threads finish
+ * normally. Its memory goes once they have returned and each thread whose
+ * last executed plan it was has executed another plan, been given this
+ * dead handle, or ended (a thread keeps the plan it ran last at hand, so
+ * that executing it again takes no atomic read-modify-write).
  *
  * @param plan A live plan.
  * @retval ST_OK
