@@ -1,5 +1,6 @@
 // Cases I and J: copies that convert the dtype, from a
-// contiguous source (I) and from a uint8 NHWC image batch into float32
+// contiguous source (I: I1-I4 the first pairs, I5-I22 those of the float8
+// and unsigned dtypes) and from a uint8 NHWC image batch into float32
 // NCHW, layout and dtype changed in one copy (J).
 #include "copy_case.h"
 #include "labels.h"
@@ -34,6 +35,78 @@ BENCH_CASE(I3_i64_to_f64, "int64 -> float64, 64M elements") {
 
 BENCH_CASE(I4_u8_to_f32, "uint8 -> float32, 64M elements") {
   run_convert_case(table, options, "I4 u8->f32", ST_UINT8, ST_FLOAT32);
+}
+
+BENCH_CASE(I5_f32_to_e4m3, "float32 -> float8_e4m3fn, 64M elements") {
+  run_convert_case(table, options, "I5 f32->e4m3", ST_FLOAT32, ST_FLOAT8_E4M3FN);
+}
+
+BENCH_CASE(I6_e4m3_to_f32, "float8_e4m3fn -> float32, 64M elements") {
+  run_convert_case(table, options, "I6 e4m3->f32", ST_FLOAT8_E4M3FN, ST_FLOAT32);
+}
+
+BENCH_CASE(I7_bf16_to_e5m2, "bfloat16 -> float8_e5m2, 64M elements") {
+  run_convert_case(table, options, "I7 bf16->e5m2", ST_BFLOAT16, ST_FLOAT8_E5M2);
+}
+
+BENCH_CASE(I8_u16_to_f32, "uint16 -> float32, 64M elements") {
+  run_convert_case(table, options, "I8 u16->f32", ST_UINT16, ST_FLOAT32);
+}
+
+BENCH_CASE(I9_u64_to_f64, "uint64 -> float64, 64M elements") {
+  run_convert_case(table, options, "I9 u64->f64", ST_UINT64, ST_FLOAT64);
+}
+
+BENCH_CASE(I10_f32_to_e5m2, "float32 -> float8_e5m2, 64M elements") {
+  run_convert_case(table, options, "I10 f32->e5m2", ST_FLOAT32, ST_FLOAT8_E5M2);
+}
+
+BENCH_CASE(I11_e5m2_to_f32, "float8_e5m2 -> float32, 64M elements") {
+  run_convert_case(table, options, "I11 e5m2->f32", ST_FLOAT8_E5M2, ST_FLOAT32);
+}
+
+BENCH_CASE(I12_f16_to_e4m3, "float16 -> float8_e4m3fn, 64M elements") {
+  run_convert_case(table, options, "I12 f16->e4m3", ST_FLOAT16, ST_FLOAT8_E4M3FN);
+}
+
+BENCH_CASE(I13_f16_to_e5m2, "float16 -> float8_e5m2, 64M elements") {
+  run_convert_case(table, options, "I13 f16->e5m2", ST_FLOAT16, ST_FLOAT8_E5M2);
+}
+
+BENCH_CASE(I14_bf16_to_e4m3, "bfloat16 -> float8_e4m3fn, 64M elements") {
+  run_convert_case(table, options, "I14 bf16->e4m3", ST_BFLOAT16, ST_FLOAT8_E4M3FN);
+}
+
+BENCH_CASE(I15_e4m3_to_f16, "float8_e4m3fn -> float16, 64M elements") {
+  run_convert_case(table, options, "I15 e4m3->f16", ST_FLOAT8_E4M3FN, ST_FLOAT16);
+}
+
+BENCH_CASE(I16_e5m2_to_f16, "float8_e5m2 -> float16, 64M elements") {
+  run_convert_case(table, options, "I16 e5m2->f16", ST_FLOAT8_E5M2, ST_FLOAT16);
+}
+
+BENCH_CASE(I17_e4m3_to_bf16, "float8_e4m3fn -> bfloat16, 64M elements") {
+  run_convert_case(table, options, "I17 e4m3->bf16", ST_FLOAT8_E4M3FN, ST_BFLOAT16);
+}
+
+BENCH_CASE(I18_e5m2_to_bf16, "float8_e5m2 -> bfloat16, 64M elements") {
+  run_convert_case(table, options, "I18 e5m2->bf16", ST_FLOAT8_E5M2, ST_BFLOAT16);
+}
+
+BENCH_CASE(I19_u32_to_f32, "uint32 -> float32, 64M elements") {
+  run_convert_case(table, options, "I19 u32->f32", ST_UINT32, ST_FLOAT32);
+}
+
+BENCH_CASE(I20_u64_to_f32, "uint64 -> float32, 64M elements") {
+  run_convert_case(table, options, "I20 u64->f32", ST_UINT64, ST_FLOAT32);
+}
+
+BENCH_CASE(I21_u16_to_f64, "uint16 -> float64, 64M elements") {
+  run_convert_case(table, options, "I21 u16->f64", ST_UINT16, ST_FLOAT64);
+}
+
+BENCH_CASE(I22_u32_to_f64, "uint32 -> float64, 64M elements") {
+  run_convert_case(table, options, "I22 u32->f64", ST_UINT32, ST_FLOAT64);
 }
 
 BENCH_CASE(J_u8_nhwc_to_f32_nchw, "uint8 (64,224,224,3) NHWC -> float32 (64,3,224,224) NCHW in one copy") {

@@ -11,7 +11,8 @@ constexpr int kBatches = 31, kQuickBatches = 3;
 
 }  // namespace
 
-BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous (st_copy, a plan), contiguous() no-op, clone; ns per C API call") {
+BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous (st_copy, a plan), contiguous() no-op, clone, fill, "
+                       "from int32; ns per C API call") {
   const int64_t calls = options.quick ? kQuickCalls : kCalls;
   const int batches = options.quick ? kQuickBatches : kBatches;
 
@@ -20,6 +21,8 @@ BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous (st_copy, a plan),
   st_tensor transposed;
   bench::check(st_transpose(base, 0, 1, &transposed), "st_transpose");
   const st_tensor dst = bench::make_tensor({4, 4}, ST_FLOAT32);
+  const st_tensor ints = bench::make_tensor({4, 4}, ST_INT32);
+  bench::fill_pattern(ints);
 
   // What is timed is checked once first.
   bench::check(st_copy(dst, transposed, 0), "st_copy");
@@ -89,11 +92,18 @@ BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous (st_copy, a plan),
                        failures += st_tensor_release(r) != ST_OK;
                      }
                    }));
+    table.add_call("st_fill of a 4x4", threads, bench::ns_per_call(calls, batches, [&] {
+                     for (int64_t i = 0; i < calls; ++i) failures += st_fill(dst, 0.1) != ST_OK;
+                   }));
+    table.add_call("int32 -> float32, st_copy of a 4x4", threads, bench::ns_per_call(calls, batches, [&] {
+                     for (int64_t i = 0; i < calls; ++i) failures += st_copy(dst, ints, 0) != ST_OK;
+                   }));
     if (failures != 0)
       bench::die("K: %lld calls failed: %s", static_cast<long long>(failures), st_last_error_message());
   }
 
   bench::check(st_copy_plan_release(plan), "st_copy_plan_release");
+  bench::check(st_tensor_release(ints), "st_tensor_release");
   bench::check(st_tensor_release(dst), "st_tensor_release");
   bench::check(st_tensor_release(transposed), "st_tensor_release");
   bench::check(st_tensor_release(base), "st_tensor_release");

@@ -59,9 +59,28 @@ double time_ms(F&& f) {
   return static_cast<double>(now_ns() - t0) * 1e-6;
 }
 
+st_scale_shift scale_shift_of(const CopyCase& c) {
+  return st_scale_shift{c.scale.data(), c.shift.data(), static_cast<int64_t>(c.scale.size()), c.dim, c.saturate};
+}
+
+// The prealloc mode's copy.
+void run_copy(const CopyCase& c, st_tensor dst, st_tensor view) {
+  if (c.scaled) {
+    const st_scale_shift ss = scale_shift_of(c);
+    check(st_copy_scaled(dst, view, &ss, 0), "st_copy_scaled");
+  } else {
+    check(st_copy(dst, view, 0), "st_copy");
+  }
+}
+
 // The alloc mode's operator; the caller owns the result.
 st_tensor run_alloc_op(const CopyCase& c, st_tensor view) {
   st_tensor out;
+  if (c.scaled) {
+    out = make_tensor(layout_of(view).sizes, c.dst_dtype);
+    run_copy(c, out, view);
+    return out;
+  }
   switch (c.alloc_op) {
     case AllocOp::Clone:
       check(st_clone(view, ST_MEMORY_FORMAT_PRESERVE, &out), "st_clone");
@@ -109,16 +128,19 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     check(st_set_num_threads(threads), "st_set_num_threads");
 
     // The copies are checked once before they are timed.
-    check(st_copy(dst, view, 0), "st_copy");
-    check_copy(dst, view, (c.label + " (prealloc)").c_str());
+    run_copy(c, dst, view);
     const st_tensor fresh = run_alloc_op(c, view);
-    check_copy(fresh, view, (c.label + " (alloc)").c_str());
+    if (!c.scaled) {
+      check_copy(dst, view, (c.label + " (prealloc)").c_str());
+      check_copy(fresh, view, (c.label + " (alloc)").c_str());
+    }
     check(st_tensor_release(fresh), "st_tensor_release");
     // A measured plan, made at this thread count and checked like st_copy.
     st_copy_plan plan;
     check(st_zero(dst), "st_zero");
-    check(st_copy_plan_create(dst, view, nullptr, ST_PLAN_MEASURE, &plan), "st_copy_plan_create");
-    check_copy(dst, view, (c.label + " (plan)").c_str());
+    const st_scale_shift ss = scale_shift_of(c);
+    check(st_copy_plan_create(dst, view, c.scaled ? &ss : nullptr, ST_PLAN_MEASURE, &plan), "st_copy_plan_create");
+    if (!c.scaled) check_copy(dst, view, (c.label + " (plan)").c_str());
     void* const dst_data = layout_of(dst).data;
     const void* const src_data = layout_of(view).data;
 
@@ -126,7 +148,7 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     auto round = [&] {
       memcpy_ms.push_back(time_ms([&] { parallel_memcpy(bdst, bsrc, baseline_bytes, threads); }));
       nt_ms.push_back(time_ms([&] { parallel_nt_copy(bdst, bsrc, baseline_bytes, threads); }));
-      prealloc_ms.push_back(time_ms([&] { check(st_copy(dst, view, 0), "st_copy"); }));
+      prealloc_ms.push_back(time_ms([&] { run_copy(c, dst, view); }));
       plan_ms.push_back(
           time_ms([&] { check(st_copy_plan_execute_raw(plan, dst_data, src_data, 0), "st_copy_plan_execute_raw"); }));
       alloc_ms.push_back(time_ms([&] { check(st_tensor_release(run_alloc_op(c, view)), "st_tensor_release"); }));
@@ -180,8 +202,8 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
 
     std::fprintf(stderr,
                  "    %-40s threads %d: prealloc %.2f ms, plan %.2f ms, alloc (%s) %.2f ms, memcpy %.2f ms (%d rounds)\n",
-                 c.label.c_str(), threads, pre.ms, planned.ms, alloc_op_name(c.alloc_op), alloc.ms, row.memcpy_ms,
-                 rounds);
+                 c.label.c_str(), threads, pre.ms, planned.ms, c.scaled ? "st_copy_scaled" : alloc_op_name(c.alloc_op),
+                 alloc.ms, row.memcpy_ms, rounds);
   }
 
   check(st_tensor_release(dst), "st_tensor_release");

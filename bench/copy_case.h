@@ -55,6 +55,13 @@ struct CopyCase {
   // Makes the view that is copied from the base (a new reference).
   std::function<st_tensor(st_tensor base)> view;
   AllocOp alloc_op = AllocOp::Contiguous;
+  // A scaled copy (st_copy_scaled) when `scaled`: prealloc times
+  // st_copy_scaled into dst, alloc st_tensor_create + st_copy_scaled +
+  // release; the values are checked by the tests, not here.
+  bool scaled = false;
+  std::vector<double> scale, shift;  // n values each (n = 1: per tensor)
+  int32_t dim = 0;
+  int32_t saturate = 0;
 };
 
 // Runs the case at every thread count of `options` and adds a prealloc and

@@ -16,6 +16,27 @@ void fill_as(char* data, int64_t numel) {
   for (int64_t i = 0; i < numel; ++i) p[i] = static_cast<T>(pattern(i));
 }
 
+// The pattern's integers (below 2^8, so exact in both) as float16 or
+// bfloat16 bits, encoded here from their fields.
+void fill_16bit_floats(char* data, int64_t numel, bool half) {
+  const int mantissa_bits = half ? 10 : 7, bias = half ? 15 : 127;
+  for (int64_t i = 0; i < numel; ++i) {
+    const uint32_t v = static_cast<uint32_t>(pattern(i));
+    uint16_t bits = 0;
+    if (v != 0) {
+      const int e = 31 - __builtin_clz(v);  // v = 1.m * 2^e
+      const uint32_t m = (v << mantissa_bits >> e) & ((1u << mantissa_bits) - 1);
+      bits = static_cast<uint16_t>((static_cast<uint32_t>(e + bias) << mantissa_bits) | m);
+    }
+    std::memcpy(data + 2 * i, &bits, 2);
+  }
+}
+
+// float8 bit patterns 0x00-0x77: positive finite numbers in both formats.
+void fill_float8(char* data, int64_t numel) {
+  for (int64_t i = 0; i < numel; ++i) data[i] = static_cast<char>(pattern(i) % 0x78);
+}
+
 template <typename T>
 double read_as(const char* p) {
   T v;
@@ -39,8 +60,36 @@ double half_to_double(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 
+// An 8-bit float with `mantissa_bits` (3: e4m3fn, 2: e5m2), decoded from
+// its fields; e4m3fn's only NaN is S.1111.111, e5m2 is IEEE-like.
+double float8_to_double(uint8_t b, int mantissa_bits) {
+  const int exponent_bits = 7 - mantissa_bits, bias = (1 << (exponent_bits - 1)) - 1;
+  const int exponent = (b & 0x7f) >> mantissa_bits, mantissa = b & ((1 << mantissa_bits) - 1);
+  double v;
+  if (mantissa_bits == 3 && (b & 0x7f) == 0x7f) {
+    v = NAN;
+  } else if (mantissa_bits == 2 && exponent == 31) {
+    v = mantissa ? NAN : INFINITY;
+  } else if (exponent == 0) {
+    v = std::ldexp(mantissa, 1 - bias - mantissa_bits);
+  } else {
+    v = std::ldexp(mantissa + (1 << mantissa_bits), exponent - bias - mantissa_bits);
+  }
+  return (b & 0x80) ? -v : v;
+}
+
 double element_as_double(st_dtype dtype, const char* p) {
   switch (dtype) {
+    case ST_UINT16:
+      return read_as<uint16_t>(p);
+    case ST_UINT32:
+      return read_as<uint32_t>(p);
+    case ST_UINT64:
+      return read_as<uint64_t>(p);
+    case ST_FLOAT8_E4M3FN:
+      return float8_to_double(static_cast<uint8_t>(*p), 3);
+    case ST_FLOAT8_E5M2:
+      return float8_to_double(static_cast<uint8_t>(*p), 2);
     case ST_UINT8:
       return read_as<uint8_t>(p);
     case ST_INT8:
@@ -117,6 +166,8 @@ void fill_pattern(st_tensor t) {
   switch (l.dtype) {
     case ST_UINT8:
       return fill_as<uint8_t>(l.data, l.numel);
+    case ST_INT8:
+      return fill_as<int8_t>(l.data, l.numel);  // 0..250 wraps to -128..127: both signs
     case ST_INT32:
       return fill_as<int32_t>(l.data, l.numel);
     case ST_INT64:
@@ -125,6 +176,18 @@ void fill_pattern(st_tensor t) {
       return fill_as<float>(l.data, l.numel);
     case ST_FLOAT64:
       return fill_as<double>(l.data, l.numel);
+    case ST_UINT16:
+      return fill_as<uint16_t>(l.data, l.numel);
+    case ST_UINT32:
+      return fill_as<uint32_t>(l.data, l.numel);
+    case ST_UINT64:
+      return fill_as<uint64_t>(l.data, l.numel);
+    case ST_FLOAT16:
+    case ST_BFLOAT16:
+      return fill_16bit_floats(l.data, l.numel, l.dtype == ST_FLOAT16);
+    case ST_FLOAT8_E4M3FN:
+    case ST_FLOAT8_E5M2:
+      return fill_float8(l.data, l.numel);
     default:
       die("fill_pattern: no writer for dtype %s", st_dtype_name(l.dtype));
   }
@@ -156,7 +219,10 @@ void check_copy(st_tensor copy, st_tensor source, const char* what) {
     }
     const double got = element_as_double(c.dtype, c.data + byte_offset(c, flat));
     const double want = element_as_double(s.dtype, s.data + byte_offset(s, flat));
-    if (got != want)
+    // A float8 copy holds the source rounded: within half its ulp.
+    const int mantissa_bits = c.dtype == ST_FLOAT8_E4M3FN ? 3 : c.dtype == ST_FLOAT8_E5M2 ? 2 : 0;
+    if (mantissa_bits != 0 ? !(std::fabs(got - want) <= std::ldexp(std::fabs(want), -mantissa_bits - 1))
+                           : got != want)
       die("%s: element %lld (row-major) is %g, the source holds %g", what, static_cast<long long>(flat), got, want);
   }
 }

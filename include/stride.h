@@ -720,7 +720,14 @@ ST_API st_status st_reshape(st_tensor src, const int64_t* sizes, int32_t ndim, s
  * converted by the conversion rules: float → integer truncates and
  * saturates (NaN → 0), integers wrap, rounding to float16 / bfloat16 /
  * float32 is to nearest even from the exact value, → bool is "nonzero",
- * complex → real keeps the real part. An operator whose operands include
+ * complex → real keeps the real part. The rules hold whatever
+ * floating-point environment the calling thread, or a thread of a job
+ * system (st_set_parallel_for()), is in: its rounding mode, the x86
+ * MXCSR's denormals-are-zero and flush-to-zero bits and its exception
+ * masks change no result (subnormals are kept); a call leaves the
+ * environment as it found it, and may raise exception flags but never
+ * clears one. (Elsewhere than on x86-64, only the rounding mode is
+ * covered.) An operator whose operands include
  * memory that this build has no kernel for answers
  * ST_ERROR_NOT_IMPLEMENTED, naming the operator and the backend.
  */
@@ -823,6 +830,51 @@ typedef struct st_scale_shift {
   int32_t dim;         /**< The channel dim of dst (negative counts from the end); ignored when `n` is 1. */
   int32_t saturate;    /**< 0 or 1: whether a floating dst clamps overflow to its largest finite value. */
 } st_scale_shift;
+
+/**
+ * @brief dst[...] = R(fma(x, scale[c], shift[c])): a copy that normalizes,
+ *        quantizes or dequantizes in the same single pass.
+ *
+ * For every element of `dst`, `x` is the broadcast `src` element converted
+ * to the compute type and `c` the element's index along `ss->dim` (0 when
+ * `ss->n` is 1). The compute type is float64 when `src` or `dst` is
+ * float64, int32, int64, uint32 or uint64, else float32; the scales and
+ * shifts are rounded to it once, and one fused multiply-add gives the
+ * same bits on every CPU and on CUDA devices. R:
+ * - floating `dst`: rounded to nearest even as st_copy(); with
+ *   `ss->saturate` 1, a finite result beyond dst's largest finite value,
+ *   and ±inf, become that value with its sign (float8_e4m3fn ±448,
+ *   float8_e5m2 ±57344, float16 ±65504: ONNX's saturate=1), NaN stays NaN;
+ *   with 0 st_copy()'s rule (overflow to ±inf, NaN for float8_e4m3fn);
+ * - integer `dst`: rounded to nearest, ties to even (as QuantizeLinear;
+ *   st_copy() truncates instead), then clamped to its range; NaN gives 0;
+ *   `ss->saturate` is ignored;
+ * - bool `dst`: whether the result is nonzero.
+ *
+ * Broadcasting, overlap (`src` is read in full before `dst` is written),
+ * devices and `non_blocking` are as st_copy(). Nothing is written when the
+ * call fails.
+ * @param dst The tensor written; a live handle of a real dtype.
+ * @param src The tensor read; a live handle of a real dtype.
+ * @param ss  The scales and shifts; read during the call only.
+ * @param non_blocking As st_copy().
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `ss` NULL; `ss->saturate` not 0 or 1;
+ *         `ss->n` not 1 and `ss->dim` out of range for `dst`
+ *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`.
+ * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex.
+ * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
+ * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap (as st_copy()).
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY the prepared values, a temporary for
+ *         overlapping operands, or a staging buffer could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE an operand on a CUDA device that cannot be used.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build copies between
+ *         the operands' memory.
+ */
+ST_API st_status st_copy_scaled(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t non_blocking);
 
 /**
  * @brief `src` converted to `dtype`, on `device`, laid out as `fmt` asks.
@@ -1318,7 +1370,8 @@ typedef enum st_plan_flags {
 } st_plan_flags;
 
 /**
- * @brief Prepares the copy st_copy(dst, src) for repeated execution.
+ * @brief Prepares the copy st_copy(dst, src), or st_copy_scaled(dst, src, ss),
+ *        for repeated execution.
  *
  * Checks what st_copy() checks of the operands' metadata: dst writable,
  * src broadcastable to dst, dst free of self-overlap. With
@@ -1329,12 +1382,16 @@ typedef enum st_plan_flags {
  *
  * @param dst   The tensor layout to write: its sizes, strides, dtype and device.
  * @param src   The layout to read; broadcast to dst's shape.
- * @param ss    Must be NULL (a plain copy). Scaled copy plans are not available yet.
+ * @param ss    NULL: a plain copy, as st_copy(); else the scale and shift of
+ *              st_copy_scaled(), checked as it checks them and copied: the
+ *              caller may free the arrays when this returns.
  * @param flags ST_PLAN_ESTIMATE or ST_PLAN_MEASURE.
  * @param[out] out The new plan, to release with st_copy_plan_release(); the
  *             null plan on failure.
  * @retval ST_OK
- * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL or `flags` is not an st_plan_flags value.
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL, `flags` is not an
+ *         st_plan_flags value, or a field of `ss` is invalid (as st_copy_scaled()).
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `ss` is given and dst or src is complex.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_READ_ONLY dst views memory its producer marked read-only.
  * @retval ST_ERROR_SHAPE_MISMATCH src cannot be broadcast to dst's shape.
@@ -1342,8 +1399,6 @@ typedef enum st_plan_flags {
  * @retval ST_ERROR_OUT_OF_MEMORY the plan could not be allocated, a stride
  *         overflows int64 in bytes, or (ST_PLAN_MEASURE) the copy's
  *         temporary could not be allocated.
- * @retval ST_ERROR_NOT_IMPLEMENTED `ss` is not NULL: plans of scaled copies
- *         are not available in this version.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy()
  *         (ST_PLAN_MEASURE on CUDA operands copies).
  */
@@ -1355,8 +1410,8 @@ ST_API st_status st_copy_plan_create(st_tensor dst, st_tensor src, const st_scal
  *
  * dst and src must have exactly the plan's sizes, strides, dtypes and
  * devices; their storage offsets and data may differ from the tensors the
- * plan was made from. The result is st_copy(dst, src, non_blocking)'s,
- * overlap included (memory shared between dst and src is staged through a
+ * plan was made from. The result is st_copy(dst, src, non_blocking)'s (a
+ * scaled plan's: st_copy_scaled()'s), overlap included (memory shared between dst and src is staged through a
  * temporary, as st_copy does). Reported to a trace callback as one
  * operator call, "copy_plan_execute".
  *
@@ -1564,6 +1619,8 @@ typedef struct st_api {
   /* ---- Version 2 (stride 0.2) ---- */
   /** st_cuda_empty_cache() */
   st_status (*cuda_empty_cache)(int32_t device);
+  /** st_copy_scaled() */
+  st_status (*copy_scaled)(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t non_blocking);
   /** st_copy_plan_create() */
   st_status (*copy_plan_create)(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t flags,
                                 st_copy_plan* out);

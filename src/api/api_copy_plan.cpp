@@ -19,10 +19,13 @@ st_status st_copy_plan_create(st_tensor dst, st_tensor src, const st_scale_shift
              "flags is %d; expected ST_PLAN_ESTIMATE (0) or ST_PLAN_MEASURE (1)", static_cast<int>(flags));
     PinnedHandle d(dst, "dst");
     PinnedHandle s(src, "src");
-    ST_CHECK(ss == nullptr, ST_ERROR_NOT_IMPLEMENTED,
-             "plans of scaled copies are not available in this version; pass ss = NULL for a plain copy");
+    std::unique_ptr<ScaleShift> prepared;
+    if (ss) {
+      prepared = std::make_unique<ScaleShift>(
+          prepare_scale_shift(*d, *s, ss->scale, ss->shift, ss->n, ss->dim, ss->saturate));
+    }
     const PlanEffort effort = flags == ST_PLAN_MEASURE ? PlanEffort::Measure : PlanEffort::Estimate;
-    *out = PlanTable::instance().insert(std::make_unique<ops::CopyPlan>(*d, *s, effort));
+    *out = PlanTable::instance().insert(std::make_unique<ops::CopyPlan>(*d, *s, prepared.get(), effort));
   });
 }
 

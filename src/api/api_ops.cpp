@@ -1,5 +1,5 @@
-// Operators: st_contiguous, st_clone, st_copy, st_to, st_fill, st_zero, and
-// st_reshape (a view when possible, else a copy).
+// Operators: st_contiguous, st_clone, st_copy, st_copy_scaled, st_to, st_fill,
+// st_zero, and st_reshape (a view when possible, else a copy).
 #include "api/returning.h"
 #include "ops/copy.h"
 
@@ -49,6 +49,16 @@ st_status st_copy(st_tensor dst, st_tensor src, int32_t non_blocking) {
     PinnedHandle d(dst, "dst");
     PinnedHandle s(src, "src");
     ops::copy_(*d, *s, non_blocking != 0);
+  });
+}
+
+st_status st_copy_scaled(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t non_blocking) {
+  return guarded("st_copy_scaled", [&] {
+    ST_CHECK(ss != nullptr, ST_ERROR_INVALID_ARGUMENT, "ss is NULL");
+    PinnedHandle d(dst, "dst");
+    PinnedHandle s(src, "src");
+    const ScaleShift prepared = prepare_scale_shift(*d, *s, ss->scale, ss->shift, ss->n, ss->dim, ss->saturate);
+    ops::copy_scaled_(*d, *s, prepared, non_blocking != 0);
   });
 }
 

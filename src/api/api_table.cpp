@@ -62,6 +62,7 @@ constexpr st_api make_table() {
   t.to_dlpack_versioned = st_to_dlpack_versioned;
   t.from_dlpack_versioned = st_from_dlpack_versioned;
   t.cuda_empty_cache = st_cuda_empty_cache;
+  t.copy_scaled = st_copy_scaled;
   t.copy_plan_create = st_copy_plan_create;
   t.copy_plan_execute = st_copy_plan_execute;
   t.copy_plan_execute_raw = st_copy_plan_execute_raw;
@@ -134,13 +135,14 @@ ST_PIN(from_dlpack, 48);
 ST_PIN(to_dlpack_versioned, 49);
 ST_PIN(from_dlpack_versioned, 50);
 ST_PIN(cuda_empty_cache, 51);
-ST_PIN(copy_plan_create, 52);
-ST_PIN(copy_plan_execute, 53);
-ST_PIN(copy_plan_execute_raw, 54);
-ST_PIN(copy_plan_release, 55);
-ST_PIN(live_plan_count, 56);
+ST_PIN(copy_scaled, 52);
+ST_PIN(copy_plan_create, 53);
+ST_PIN(copy_plan_execute, 54);
+ST_PIN(copy_plan_execute_raw, 55);
+ST_PIN(copy_plan_release, 56);
+ST_PIN(live_plan_count, 57);
 
-static_assert(sizeof(st_api) == 57 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 58 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

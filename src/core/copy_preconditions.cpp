@@ -30,12 +30,12 @@ void check_copy_layouts(const Tensor& dst, const Tensor& src) {
   if (!dst.is_non_overlapping_and_dense()) assert_no_internal_overlap(dst, "dst");
 }
 
-CopyAction check_copy(const Tensor& dst, const Tensor& src) {
+CopyAction check_copy(const Tensor& dst, const Tensor& src, bool transforms) {
   check_copy_layouts(dst, src);
   if (dst.numel() == 0) return CopyAction::Nothing;
   switch (get_overlap_status(dst, src)) {
     case OverlapStatus::Full:
-      return CopyAction::Nothing;
+      return transforms ? CopyAction::Direct : CopyAction::Nothing;
     case OverlapStatus::Partial:
       return CopyAction::ViaTemporary;
     case OverlapStatus::No:

@@ -16,8 +16,10 @@ enum class CopyAction {
 // Checks, in this order: dst writable (ST_ERROR_READ_ONLY for a read-only
 // import), src broadcastable to dst's shape and never the reverse
 // (ST_ERROR_SHAPE_MISMATCH naming both shapes), dst provably free of
-// self-overlap (ST_ERROR_OVERLAP). Then says how to copy.
-CopyAction check_copy(const Tensor& dst, const Tensor& src);
+// self-overlap (ST_ERROR_OVERLAP). Then says how to copy. A copy that
+// changes the values (`transforms`: a scaled copy) of the very same
+// elements runs in place (Direct), each element read before it is written.
+CopyAction check_copy(const Tensor& dst, const Tensor& src, bool transforms = false);
 
 // The checks of check_copy that depend on metadata alone (not on where the
 // data lies): what a copy plan checks once, when it is made.

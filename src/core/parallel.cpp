@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/float_env.h"
 #include "core/interned_setting.h"
 #include "core/thread_count.h"
 
@@ -139,6 +140,7 @@ struct HostTask {
 void run_host_chunk(void* task_ctx, int64_t chunk_begin, int64_t chunk_end) {
   auto* task = static_cast<HostTask*>(task_ctx);
   ParallelRegionGuard region;
+  DefaultFloatEnvironment float_env;  // the job system's threads may have any (Note [The caller's floating-point environment])
   try {
     if (!task->claims->claim(chunk_begin, chunk_end)) return;
     (*task->f)(task->begin + chunk_begin, task->begin + chunk_end);
@@ -224,6 +226,7 @@ void run_on_openmp(int64_t begin, int64_t end, int wanted, FunctionRef<void(int6
     const int64_t chunk_begin = begin + omp_get_thread_num() * chunk;
     if (chunk_begin < end) {
       ParallelRegionGuard region;
+      DefaultFloatEnvironment float_env;  // as a pool thread was left (Note [The caller's floating-point environment])
       try {
         f(chunk_begin, std::min(end, chunk_begin + chunk));
       } catch (...) {

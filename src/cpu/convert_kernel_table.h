@@ -15,8 +15,26 @@ enum class ConvertPair : int {
   UInt8ToFloat32,
   Float16ToFloat32,
   BFloat16ToFloat32,
+  Float32ToFloat8E4M3FN,
+  Float32ToFloat8E5M2,
+  Float8E4M3FNToFloat32,
+  Float8E5M2ToFloat32,
+  Float16ToFloat8E4M3FN,
+  Float16ToFloat8E5M2,
+  BFloat16ToFloat8E4M3FN,
+  BFloat16ToFloat8E5M2,
+  Float8E4M3FNToFloat16,
+  Float8E5M2ToFloat16,
+  Float8E4M3FNToBFloat16,
+  Float8E5M2ToBFloat16,
+  UInt16ToFloat32,
+  UInt32ToFloat32,
+  UInt64ToFloat32,
+  UInt16ToFloat64,
+  UInt32ToFloat64,
+  UInt64ToFloat64,
 };
-constexpr int kNumConvertPairs = 6;
+constexpr int kNumConvertPairs = 24;
 
 // nt: stream the stores past the caches (the output is large).
 using ConvertRowFn = void (*)(char* dst, const char* src, int64_t n, bool nt);

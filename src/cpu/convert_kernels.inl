@@ -13,7 +13,9 @@
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
+#include "core/macros.h"
 #include "cpu/convert_kernel_table.h"
 #include "cpu/convert_rules.h"
 #include "cpu/vec_lines.h"
@@ -72,6 +74,239 @@ struct BF16ToF32 : Rule<uint16_t, float, bfloat16_bits_to_float> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
     return V::shl32(V::widen_u16(h), 16);
+  }
+};
+
+// The lane helpers below are forced inline: called several times per
+// line, they were otherwise kept out of line, constants reloaded per call.
+//
+// float32 <-> float8 on 32-bit lanes, by the steps of the scalar rules
+// (Note [Float8 kernels on float32 bits]): float32 bits in, float8 bits in
+// the low byte of each lane out, and back.
+template <class V, class B>
+ST_FORCE_INLINE typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
+  using Vec = typename V::Vec;
+  const Vec a = V::and32(x, V::splat32(0x7fffffff));
+  // Normal: rebias in place and round, the rebias folded into the rounding
+  // constant (bit kShift of the rebias is 0, so the lowest kept bit is
+  // a's); lanes below the smallest normal wrap around here and take the
+  // other branch.
+  static_assert(((B::kRebias >> B::kShift) & 1) == 0, "the rebias leaves the lowest kept bit alone");
+  const Vec lowest_kept = V::and32(V::template srl32<B::kShift>(a), V::splat32(1));
+  const Vec rounded = V::template srl32<B::kShift>(
+      V::add32(V::add32(a, V::splat32((1u << (B::kShift - 1)) - 1 - B::kRebias)), lowest_kept));
+  const Vec normal = V::min_u32(rounded, V::splat32(B::kOverflow));
+  // Subnormal: |x| + 2^(23 - kSubnormalExp) rounds |x| to a multiple of
+  // the smallest subnormal, to nearest even; its bits less the magic's are
+  // that multiple (float32 subnormals give 0 either way, so a host's
+  // denormals-are-zero flag changes nothing).
+  const Vec magic = V::splat32(B::kSubnormalMagic);
+  Vec r = V::select_sub32(V::gt_u32(V::splat32(B::kMinNormal), a), V::f32_add_nearest(a, magic), magic, normal);
+  if constexpr (B::kHasInf) {
+    const Vec nan = V::or32(V::splat32(B::kQuietNaN), V::and32(V::template srl32<B::kShift>(a), V::splat32(B::kMantMask)));
+    r = V::select(V::gt_u32(a, V::splat32(0x7f800000)), nan, r);
+  }
+  return V::or_and32(r, V::template srl32<24>(x), V::splat32(0x80));  // the sign
+}
+
+// A 16-bit source format: float16 (5 exponent bits, 10 mantissa bits) or
+// bfloat16 (8, 7).
+template <int kExpBits, int kMantBits>
+struct Bits16 {
+  static constexpr int kMant = kMantBits;
+  static constexpr int kBias = (1 << (kExpBits - 1)) - 1;
+  static constexpr uint16_t kInf = static_cast<uint16_t>(((1u << kExpBits) - 1) << kMantBits);
+  // The bits of (2j + 1) · 2^e, j < 8, in this format (subnormal or normal).
+  static constexpr uint16_t odd_times_power(int j, int e) {
+    const uint32_t odd = 2u * static_cast<uint32_t>(j) + 1;
+    int p = 0;  // the leading bit of odd
+    while ((odd >> (p + 1)) != 0) ++p;
+    const int field = e + p + kBias;
+    if (field <= 0) return static_cast<uint16_t>(odd << (e - 1 + kBias + kMantBits));
+    return static_cast<uint16_t>((static_cast<uint32_t>(field) << kMantBits) |
+                                 ((odd << (kMantBits - p)) & ((1u << kMantBits) - 1)));
+  }
+};
+using HalfBits16 = Bits16<5, 10>;
+using BFloat16Bits16 = Bits16<8, 7>;
+
+// The thresholds of the count below: midpoint j less 1 for odd j.
+struct Midpoints {
+  uint16_t at[8];
+};
+template <class B, class S>
+constexpr Midpoints midpoints() {
+  Midpoints m{};
+  for (int j = 0; j < (1 << B::kMant); ++j) {
+    m.at[j] = static_cast<uint16_t>(S::odd_times_power(j, -static_cast<int>(B::kBias) - B::kMant) - (j & 1));
+  }
+  return m;
+}
+
+// 16-bit float bits (format S) to float8 bits in the low byte of each
+// word, by the steps of Note [Float8 kernels on float32 bits] on 16-bit
+// words (one rounding: both formats have fewer significant bits than
+// float32, and the rounding is the same integer step), except below the
+// float8's smallest normal: there the result is a count of the rounding
+// midpoints (j + 1/2) · the smallest subnormal that |x| passes, strictly
+// for j even (a tie rounds down to the even j) and from the midpoint on
+// for j odd (up to the even j + 1).
+template <class V, class B, class S>
+ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
+  using Vec = typename V::Vec;
+  constexpr int kShift = S::kMant - B::kMant;
+  constexpr uint16_t kRebias = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias)) << S::kMant);
+  constexpr uint16_t kMinNormal = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias) + 1) << S::kMant);
+  const Vec one = V::splat_u16(1);
+  const Vec sign = V::and32(V::template srl16<8>(h), V::splat_u16(0x80));
+  const Vec a = V::and32(h, V::splat_u16(0x7fff));
+  const Vec rounded = V::template srl16<kShift>(V::add16(
+      V::add16(a, V::splat_u16((1u << (kShift - 1)) - 1)), V::and32(V::template srl16<kShift>(a), one)));
+  const Vec normal =
+      V::min_u16(V::sub16(rounded, V::splat_u16(kRebias >> kShift)), V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
+  // Zero and the subnormal range take 0 here, and a line with a nonzero
+  // magnitude below the smallest normal or a NaN, rare in practice, takes
+  // the longer way.
+  const typename V::Lanes16 below = V::gt_u16(V::splat_u16(kMinNormal), a);
+  Vec r = V::select16(below, V::zero(), normal);
+  const typename V::Lanes16 tiny = V::and16(below, V::gt_u16(a, V::zero()));
+  const typename V::Lanes16 nan = V::gt_u16(a, V::splat_u16(S::kInf));
+  if (ST_UNLIKELY(V::any16(V::or16(tiny, B::kHasInf ? nan : tiny)))) {
+    constexpr Midpoints kMid = midpoints<B, S>();
+    // Two running counts, for shorter dependency chains.
+    Vec sub = V::zero(), sub_odd = V::zero();
+    for (int j = 0; j < (1 << B::kMant); j += 2) {
+      sub = V::count_gt_u16(sub, a, V::splat_u16(kMid.at[j]));
+      sub_odd = V::count_gt_u16(sub_odd, a, V::splat_u16(kMid.at[j + 1]));
+    }
+    r = V::select16(tiny, V::add16(sub, sub_odd), r);
+    if constexpr (B::kHasInf) {
+      const Vec quiet = V::or32(V::splat_u16(static_cast<uint16_t>(B::kQuietNaN)),
+                                V::and32(V::template srl16<kShift>(a), V::splat_u16(static_cast<uint16_t>(B::kMantMask))));
+      r = V::select16(nan, quiet, r);
+    }
+  }
+  return V::or32(r, sign);
+}
+
+// Bytes widened to lanes (float8 bits) to float32 bits.
+template <class V, class B>
+ST_FORCE_INLINE typename V::Vec f8_lanes_to_f32(typename V::Vec v) {
+  using Vec = typename V::Vec;
+  const Vec sign = V::shl32(V::and32(v, V::splat32(0x80)), 24);
+  const Vec a = V::and32(v, V::splat32(0x7f));
+  const Vec normal = V::add32(V::shl32(a, B::kShift), V::splat32(B::kRebias));
+  const Vec sub = V::f32_mul(V::i32_to_f32(a), V::splat32(float_bits(B::kSubnormalUnit)));
+  Vec r = V::select(V::gt_u32(a, V::splat32(B::kMantMask)), normal, sub);
+  const Vec special = B::kHasInf ? V::add32(normal, V::splat32(B::kRebias)) : V::splat32(0x7ff00000);
+  r = V::select(V::gt_u32(a, V::splat32(B::kOverflow - 1)), special, r);
+  return V::or32(r, sign);
+}
+
+// float8 rules composed with the 16-bit ones (both exact where they must
+// be: float16/bfloat16 -> float32 and float8 -> float32 are exact, so one
+// rounding happens, as the core rules do).
+template <class B>
+inline uint8_t half_to_float8_bits(uint16_t h) {
+  return float_to_float8_bits<B>(half_bits_to_float(h));
+}
+template <class B>
+inline uint8_t bfloat16_to_float8_bits(uint16_t h) {
+  return float_to_float8_bits<B>(bfloat16_bits_to_float(h));
+}
+template <class B>
+inline uint16_t float8_to_half_bits(uint8_t b) {
+  return float_to_half_bits(float8_bits_to_float<B>(b));
+}
+template <class B>
+inline uint16_t float8_to_bfloat16_bits(uint8_t b) {
+  return float_to_bfloat16_bits(float8_bits_to_float<B>(b));
+}
+
+template <class B>
+struct F32ToF8 : Rule<float, uint8_t, float_to_float8_bits<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b, typename V::Vec c, typename V::Vec d) {
+    return V::pack_u32_u8(f32_to_f8_lanes<V, B>(a), f32_to_f8_lanes<V, B>(b), f32_to_f8_lanes<V, B>(c),
+                          f32_to_f8_lanes<V, B>(d));
+  }
+};
+
+template <class B>
+struct F8ToF32 : Rule<uint8_t, float, float8_bits_to_float<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Quarter q) {
+    return f8_lanes_to_f32<V, B>(V::widen_u8(q));
+  }
+};
+
+// 16-bit floats to float8, on 16-bit words.
+template <class B, bool kHalf>
+struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat16_to_float8_bits<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
+    using S = typename std::conditional<kHalf, HalfBits16, BFloat16Bits16>::type;
+    return V::pack_u16_u8(f16_to_f8_words<V, B, S>(a), f16_to_f8_words<V, B, S>(b));
+  }
+};
+
+// float8 to 16-bit floats: through float32, exactly, then the 16-bit rule.
+template <class B, bool kHalf>
+struct F8ToF16 : Rule<uint8_t, uint16_t, kHalf ? float8_to_half_bits<B> : float8_to_bfloat16_bits<B>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    const typename V::Vec lo = f8_lanes_to_f32<V, B>(V::widen_u8(V::lo_quarter(h)));
+    const typename V::Vec hi = f8_lanes_to_f32<V, B>(V::widen_u8(V::hi_quarter(h)));
+    if constexpr (kHalf) {
+      return V::concat(V::f32_to_f16(lo), V::f32_to_f16(hi));
+    } else {
+      return V::narrow_u32_u16(V::bf16_round(lo), V::bf16_round(hi));
+    }
+  }
+};
+
+struct U16ToF32 : Rule<uint16_t, float, unsigned_to_float<uint16_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::i32_to_f32(V::widen_u16(h));
+  }
+};
+
+struct U16ToF64 : Rule<uint16_t, double, unsigned_to_float<uint16_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Quarter q) {
+    return V::u16_to_f64(q);
+  }
+};
+
+struct U32ToF32 : Rule<uint32_t, float, unsigned_to_float<uint32_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec v) {
+    return V::u32_to_f32(v);
+  }
+};
+
+struct U32ToF64 : Rule<uint32_t, double, unsigned_to_float<uint32_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::u32_to_f64(h);
+  }
+};
+
+struct U64ToF64 : Rule<uint64_t, double, unsigned_to_float<uint64_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec v) {
+    return V::u64_to_f64(v);
+  }
+};
+
+// One rounding from 64 bits to float32 needs the level's instruction.
+struct U64ToF32 : Rule<uint64_t, float, unsigned_to_float<uint64_t, float>> {
+  template <class V>
+  static constexpr bool vectorized = V::kConvert && V::kConvertU64ToF32;
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
+    return V::concat(V::u64_to_f32(a), V::u64_to_f32(b));
   }
 };
 
@@ -145,7 +380,12 @@ constexpr ConvertDeinterleaveFn fused_deinterleave() {
 template <class V>
 constexpr ConvertKernelTable kConvertKernels = {
     V::kName,
-    {row<V, F32ToF16>, row<V, F32ToBF16>, row<V, I64ToF64>, row<V, U8ToF32>, row<V, F16ToF32>, row<V, BF16ToF32>},
+    {row<V, F32ToF16>, row<V, F32ToBF16>, row<V, I64ToF64>, row<V, U8ToF32>, row<V, F16ToF32>, row<V, BF16ToF32>,
+     row<V, F32ToF8<E4M3Bits>>, row<V, F32ToF8<E5M2Bits>>, row<V, F8ToF32<E4M3Bits>>, row<V, F8ToF32<E5M2Bits>>,
+     row<V, F16ToF8<E4M3Bits, true>>, row<V, F16ToF8<E5M2Bits, true>>, row<V, F16ToF8<E4M3Bits, false>>,
+     row<V, F16ToF8<E5M2Bits, false>>, row<V, F8ToF16<E4M3Bits, true>>, row<V, F8ToF16<E5M2Bits, true>>,
+     row<V, F8ToF16<E4M3Bits, false>>, row<V, F8ToF16<E5M2Bits, false>>, row<V, U16ToF32>, row<V, U32ToF32>,
+     row<V, U64ToF32>, row<V, U16ToF64>, row<V, U32ToF64>, row<V, U64ToF64>},
     fused_deinterleave<V>(),
 };
 

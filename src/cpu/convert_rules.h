@@ -78,5 +78,101 @@ static inline float bfloat16_bits_to_float(uint16_t h) { return bits_float(stati
 // instruction (the callers keep MXCSR at its default), as core/convert.h.
 static inline double int64_to_double(int64_t v) { return static_cast<double>(v); }
 
+// The unsigned integers to float32/float64, as core/convert.h: exact where
+// the value fits the significand, else one rounding to nearest even by the
+// conversion (Note [Which conversions the hardware may do]).
+template <typename U, typename F>
+static inline F unsigned_to_float(U v) {
+  return static_cast<F>(v);
+}
+
+// Note [Float8 kernels on float32 bits]
+// float32 <-> float8 in 32-bit integer steps, the same in the scalar rules
+// below and in every vector level (convert_kernels.inl) but for one, so
+// that no rounding mode or denormal flag of the host matters;
+// test_copy_convert checks them against core's rounding (Note [Rounding
+// to float8]).
+// float32 -> float8, with a = |x| as bits:
+// - a float8 normal (a at least the smallest normal's bits): rebias the
+//   exponent in place and round the exponent|mantissa bits as one integer
+//   to nearest even (a carry out of the mantissa bumps the exponent), then
+//   clamp to the overflow pattern, +inf for e5m2 and the NaN for e4m3fn
+//   (so e4m3fn's 464 rounds to 448 and anything above to NaN), which also
+//   takes ±inf;
+// - below it: the significand with its implicit bit, m < 2^24, in units of
+//   the smallest float8 subnormal is m / 2^s with s = 151 - bias - kMant -
+//   the exponent field, rounded the same way (at the smallest normal s is
+//   the normal shift, and a carry encodes the smallest normal). s is
+//   clamped to 31, where every m gives 0 as it must: from s = 25 on the
+//   value is below half the smallest subnormal (float32 zero and
+//   subnormals included). The vector levels take the cheaper float way:
+//   |x| plus the power of two whose ulp is the smallest subnormal, added
+//   with rounding to nearest even (given in the instruction at AVX-512;
+//   MXCSR's default, which the drivers set, at AVX2), has the multiple
+//   in its low bits;
+// - NaN: e4m3fn's one NaN, or e5m2's quiet NaN with the top payload bit.
+// float8 -> float32 is exact: a normal rebiased (e5m2's inf and NaNs
+// rebiased twice, to the top exponent), a subnormal m as the float32 of
+// the small integer m times 2^(1 - bias - kMant), a product with no
+// rounding and no denormal; e4m3fn's NaN is 0x7ff00000 with its sign, as
+// c10's.
+template <int kExpBits, int kMantBits, bool kHasInfinity>
+struct Float8Bits {
+  static constexpr int kMant = kMantBits;
+  static constexpr bool kHasInf = kHasInfinity;
+  static constexpr uint32_t kBias = (1u << (kExpBits - 1)) - 1;
+  static constexpr int kShift = 23 - kMantBits;
+  static constexpr uint32_t kMantMask = (1u << kMantBits) - 1;
+  static constexpr uint32_t kRebias = (127u - kBias) << 23;
+  static constexpr uint32_t kMinNormal = (127u - kBias + 1) << 23;
+  static constexpr uint32_t kSubnormalShift = 151 - kBias - kMantBits;  // minus the exponent field
+  // The overflow pattern, and the first of the patterns that are not
+  // finite (e5m2: inf and NaNs; e4m3fn: its NaN).
+  static constexpr uint32_t kOverflow = kHasInfinity ? ((1u << kExpBits) - 1) << kMantBits : 0x7fu;
+  static constexpr uint32_t kQuietNaN = kHasInfinity ? kOverflow | (1u << (kMantBits - 1)) : 0x7fu;
+  static constexpr float kSubnormalUnit = 1.0f / static_cast<float>(1u << (kBias + kMantBits - 1));
+  // The float32 2^(23 + 1 - bias - kMant), whose ulp is the smallest subnormal.
+  static constexpr uint32_t kSubnormalMagic = (127u + 24 - kBias - kMantBits) << 23;
+};
+using E4M3Bits = Float8Bits<4, 3, false>;
+using E5M2Bits = Float8Bits<5, 2, true>;
+
+// (m + 2^(s-1) - 1 + lowest kept bit) >> s: m / 2^s rounded to nearest
+// even, for m < 2^24 and 1 <= s <= 31.
+static inline uint32_t round_shift_even(uint32_t m, uint32_t s) {
+  return (m + (1u << (s - 1)) - 1 + ((m >> s) & 1)) >> s;
+}
+
+template <class B>
+static inline uint8_t float_to_float8_bits(float f) {
+  const uint32_t x = float_bits(f);
+  const uint32_t sign = (x >> 24) & 0x80u, a = x & 0x7fffffffu;
+  uint32_t r;
+  if (a > 0x7f800000u) {
+    r = B::kQuietNaN | (B::kHasInf ? (a >> B::kShift) & B::kMantMask : 0u);
+  } else if (a >= B::kMinNormal) {
+    r = round_shift_even(a, B::kShift) - (B::kRebias >> B::kShift);
+    r = r < B::kOverflow ? r : B::kOverflow;
+  } else {
+    const uint32_t s = B::kSubnormalShift - (a >> 23);
+    r = round_shift_even((a & 0x7fffffu) | 0x800000u, s < 31 ? s : 31);
+  }
+  return static_cast<uint8_t>(sign | r);
+}
+
+template <class B>
+static inline float float8_bits_to_float(uint8_t b) {
+  const uint32_t sign = static_cast<uint32_t>(b & 0x80u) << 24, a = b & 0x7fu;
+  uint32_t r;
+  if (a >= B::kOverflow) {
+    r = B::kHasInf ? (a << B::kShift) + 2 * B::kRebias : 0x7ff00000u;
+  } else if (a > B::kMantMask) {
+    r = (a << B::kShift) + B::kRebias;
+  } else {
+    r = float_bits(static_cast<float>(a) * B::kSubnormalUnit);
+  }
+  return bits_float(sign | r);
+}
+
 }  // namespace cpu
 }  // namespace st

@@ -18,14 +18,45 @@ namespace st {
 namespace cpu {
 namespace {
 
+struct PairEntry {
+  ScalarType src, dst;
+  ConvertPair pair;
+};
+
+using S = ScalarType;
+using P = ConvertPair;
+constexpr PairEntry kPairs[] = {
+    {S::Float32, S::Float16, P::Float32ToFloat16},
+    {S::Float32, S::BFloat16, P::Float32ToBFloat16},
+    {S::Int64, S::Float64, P::Int64ToFloat64},
+    {S::UInt8, S::Float32, P::UInt8ToFloat32},
+    {S::Float16, S::Float32, P::Float16ToFloat32},
+    {S::BFloat16, S::Float32, P::BFloat16ToFloat32},
+    {S::Float32, S::Float8_e4m3fn, P::Float32ToFloat8E4M3FN},
+    {S::Float32, S::Float8_e5m2, P::Float32ToFloat8E5M2},
+    {S::Float8_e4m3fn, S::Float32, P::Float8E4M3FNToFloat32},
+    {S::Float8_e5m2, S::Float32, P::Float8E5M2ToFloat32},
+    {S::Float16, S::Float8_e4m3fn, P::Float16ToFloat8E4M3FN},
+    {S::Float16, S::Float8_e5m2, P::Float16ToFloat8E5M2},
+    {S::BFloat16, S::Float8_e4m3fn, P::BFloat16ToFloat8E4M3FN},
+    {S::BFloat16, S::Float8_e5m2, P::BFloat16ToFloat8E5M2},
+    {S::Float8_e4m3fn, S::Float16, P::Float8E4M3FNToFloat16},
+    {S::Float8_e5m2, S::Float16, P::Float8E5M2ToFloat16},
+    {S::Float8_e4m3fn, S::BFloat16, P::Float8E4M3FNToBFloat16},
+    {S::Float8_e5m2, S::BFloat16, P::Float8E5M2ToBFloat16},
+    {S::UInt16, S::Float32, P::UInt16ToFloat32},
+    {S::UInt32, S::Float32, P::UInt32ToFloat32},
+    {S::UInt64, S::Float32, P::UInt64ToFloat32},
+    {S::UInt16, S::Float64, P::UInt16ToFloat64},
+    {S::UInt32, S::Float64, P::UInt32ToFloat64},
+    {S::UInt64, S::Float64, P::UInt64ToFloat64},
+};
+static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == kNumConvertPairs, "every pair has its dtypes");
+
 int pair_index(ScalarType dst, ScalarType src) {
-  using S = ScalarType;
-  if (src == S::Float32 && dst == S::Float16) return static_cast<int>(ConvertPair::Float32ToFloat16);
-  if (src == S::Float32 && dst == S::BFloat16) return static_cast<int>(ConvertPair::Float32ToBFloat16);
-  if (src == S::Int64 && dst == S::Float64) return static_cast<int>(ConvertPair::Int64ToFloat64);
-  if (src == S::UInt8 && dst == S::Float32) return static_cast<int>(ConvertPair::UInt8ToFloat32);
-  if (src == S::Float16 && dst == S::Float32) return static_cast<int>(ConvertPair::Float16ToFloat32);
-  if (src == S::BFloat16 && dst == S::Float32) return static_cast<int>(ConvertPair::BFloat16ToFloat32);
+  for (const PairEntry& e : kPairs) {
+    if (e.src == src && e.dst == dst) return static_cast<int>(e.pair);
+  }
   return -1;
 }
 

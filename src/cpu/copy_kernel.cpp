@@ -14,6 +14,7 @@
 #include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/float_env.h"
 #include "core/parallel.h"
 #include "cpu/copy_convert.h"
 #include "cpu/copy_same_dtype.h"
@@ -49,6 +50,7 @@ void copy_kernel(const Geometry& g, ScalarType dt, ScalarType st) {
   // The fast kernels split the work across threads themselves, so they
   // take the whole copy at once rather than for_each's chunks.
   if (dt == st) return copy_same_dtype(g, static_cast<int64_t>(itemsize(dt)));
+  const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   if (has_fast_convert(dt, st) && copy_convert(g, dt, st)) return;
   ST_DISPATCH_PAIR(dt, st, "copy", [&] { convert_loop<dst_t, src_t>(g); });
 }
@@ -57,8 +59,10 @@ namespace {
 
 void run_copy(const Tensor& dst, const Tensor& src) { copy_kernel(copy_geometry(dst, src), dst.dtype(), src.dtype()); }
 
-void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
-  const CopyAction action = check_copy(dst, src);
+}  // namespace
+
+void copy_on_host(const Tensor& dst, const Tensor& src, bool transforms, HostCopyRun run) {
+  const CopyAction action = check_copy(dst, src, transforms);
   if (action == CopyAction::Nothing) return;
   if (!dst.device().is_host() || !src.device().is_host()) {
     cuda_hooks().check_device(dst.device().is_host() ? src.device() : dst.device());
@@ -70,10 +74,16 @@ void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bo
     // (unbroadcast) shape, so it is as small as src.
     Tensor staged = empty_cpu(src.sizes(), contiguous_strides(src.sizes()), src.dtype());
     run_copy(staged, src);
-    run_copy(dst, staged);
+    run(dst, staged);
     return;
   }
-  run_copy(dst, src);
+  run(dst, src);
+}
+
+namespace {
+
+void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
+  copy_on_host(dst, src, false, [](const Tensor& d, const Tensor& s) { run_copy(d, s); });
 }
 ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
 

@@ -1,14 +1,16 @@
 // The CPU kernel of the copy_plan operator (ops/copy_plan.h): the copy's
 // canonical geometry (iter/geometry.h) with its addresses taken out, the
 // tiny-copy rows when the copy is one, and with PlanEffort::Measure the
-// thread count that copied fastest. Running it is copy_kernel over that
-// geometry, the very kernel st_copy reaches, so a plan gives st_copy's bits.
+// thread count that copied fastest. Running it is copy_kernel (a scaled
+// plan: copy_scaled_kernel) over that geometry, the very kernel st_copy
+// (st_copy_scaled) reaches, so a plan gives that call's bits.
 #include <memory>
 
 #include "core/prepared_copy.h"
 #include "core/thread_count.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_same_dtype.h"
+#include "cpu/copy_scaled_kernel.h"
 #include "dispatch/registration.h"
 #include "dispatch/tracing.h"
 
@@ -28,12 +30,17 @@ intptr_t address(const void* p) { return reinterpret_cast<intptr_t>(p); }
 
 class CpuPreparedCopy final : public PreparedCopy {
  public:
-  CpuPreparedCopy(const Tensor& dst, const Tensor& src)
-      : geometry_(copy_geometry(dst, src)), dst_type_(dst.dtype()), src_type_(src.dtype()) {
+  // A scaled copy's geometry has ss's scales and shifts as operands 2 and
+  // 3, which point into *ss: the caller keeps it alive as long as this.
+  CpuPreparedCopy(const Tensor& dst, const Tensor& src, const ScaleShift* ss)
+      : geometry_(ss ? scaled_copy_geometry(dst, src, *ss) : copy_geometry(dst, src)),
+        dst_type_(dst.dtype()),
+        src_type_(src.dtype()),
+        ss_(ss) {
     offset_[0] = address(geometry_.data[0]) - address(dst.data());
     offset_[1] = address(geometry_.data[1]) - address(src.data());
     geometry_.data[0] = geometry_.data[1] = nullptr;
-    tiny_ = dst_type_ == src_type_ &&
+    tiny_ = !ss && dst_type_ == src_type_ &&
             plan_tiny_copy(geometry_, static_cast<int64_t>(dst.itemsize()), &tiny_copy_);
   }
 
@@ -43,7 +50,11 @@ class CpuPreparedCopy final : public PreparedCopy {
     g.data[0] = dst + offset_[0];
     g.data[1] = const_cast<char*>(src) + offset_[1];
     ThreadLimit limit(threads_);
-    copy_kernel(g, dst_type_, src_type_);
+    if (ss_) {
+      copy_scaled_kernel(g, dst_type_, src_type_, *ss_);
+    } else {
+      copy_kernel(g, dst_type_, src_type_);
+    }
   }
 
   // Times the thread counts 0 (no limit: st_copy's choice), 1, 2, 4, …
@@ -79,14 +90,15 @@ class CpuPreparedCopy final : public PreparedCopy {
   Geometry geometry_;  // its data pointers are null: offset_ places element (0, …, 0)
   intptr_t offset_[2];
   ScalarType dst_type_, src_type_;
+  const ScaleShift* ss_;  // null: a plain copy
   bool tiny_ = false;
   TinyCopy tiny_copy_{};
   int threads_ = 0;  // a ThreadLimit for run(); 0: none
 };
 
 std::unique_ptr<PreparedCopy> copy_plan_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src,
-                                            PlanEffort effort) {
-  auto plan = std::make_unique<CpuPreparedCopy>(dst, src);
+                                            const ScaleShift* ss, PlanEffort effort) {
+  auto plan = std::make_unique<CpuPreparedCopy>(dst, src, ss);
   if (effort == PlanEffort::Measure) plan->measure(static_cast<char*>(dst.data()), static_cast<const char*>(src.data()));
   return plan;
 }

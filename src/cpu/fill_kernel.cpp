@@ -7,6 +7,7 @@
 #include "core/copy_preconditions.h"
 #include "core/cuda_hooks.h"
 #include "core/dtype_dispatch.h"
+#include "core/float_env.h"
 #include "core/overlap.h"
 #include "core/views.h"
 #include "cpu/element_access.h"
@@ -28,6 +29,7 @@ void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst_in, double value) {
   // thread writes, so no two threads ever store to the same address.
   const int64_t grain = is_non_overlapping(dst) ? kGrainSize : INT64_MAX;
   TensorIterator iter = TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+  const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
     const scalar_t v = convert<scalar_t>(value);
     char pattern[sizeof(scalar_t)];

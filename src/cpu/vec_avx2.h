@@ -119,6 +119,89 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
     const __m256d lo = _mm256_sub_pd(_mm256_castsi256_pd(lo_bits), _mm256_set1_pd(4503599627370496.0));
     return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
   }
+
+  // Unsigned integers to floats: exact, or one rounding (by the FMA, with
+  // MXCSR at its default as the drivers keep it); uint64 -> float32 has no
+  // single rounding here (no kConvertU64ToF32) and goes by the rule.
+  static Vec u16_to_f64(Quarter q) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm_cvtepu16_epi32(q))); }
+  // hi16 * 2^16 + lo16, both exact in float32.
+  static Vec u32_to_f32(Vec v) {
+    const __m256 hi = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 16));
+    const __m256 lo = _mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)));
+    return _mm256_castps_si256(_mm256_fmadd_ps(hi, _mm256_set1_ps(65536.0f), lo));
+  }
+  // Exact: v - 2^31 as int32, plus 2^31.
+  static Vec u32_to_f64(Half h) {
+    const __m256d biased = _mm256_cvtepi32_pd(_mm_xor_si128(h, _mm_set1_epi32(INT32_MIN)));
+    return _mm256_castpd_si256(_mm256_add_pd(biased, _mm256_set1_pd(2147483648.0)));
+  }
+  // hi32 * 2^32 + lo32, each made exact from 2^52 + it, rounded once by the FMA.
+  static Vec u64_to_f64(Vec x) {
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);
+    const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), magic)), two52);
+    const __m256d lo = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)), magic)), two52);
+    return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
+  }
+
+  // 32-bit lanes in integer steps, for the float8 conversions
+  // (convert_kernels.inl); Lanes is a predicate per lane (all ones or 0).
+  using Lanes = __m256i;
+  static Vec splat32(uint32_t v) { return _mm256_set1_epi32(static_cast<int>(v)); }
+  static Vec and32(Vec a, Vec b) { return _mm256_and_si256(a, b); }
+  static Vec or32(Vec a, Vec b) { return _mm256_or_si256(a, b); }
+  static Vec add32(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
+  static Vec sub32(Vec a, Vec b) { return _mm256_sub_epi32(a, b); }
+  template <int n>
+  static Vec srl32(Vec v) {
+    return _mm256_srli_epi32(v, n);
+  }
+  static Vec min_u32(Vec a, Vec b) { return _mm256_min_epu32(a, b); }
+  // Unsigned a > b, by the signed comparison of both with the top bit flipped.
+  static Lanes gt_u32(Vec a, Vec b) {
+    const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+    return _mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip));
+  }
+  static Vec select(Lanes m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  // m ? a - b : c, and a | (b & c).
+  static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, _mm256_sub_epi32(a, b), c); }
+  static Vec or_and32(Vec a, Vec b, Vec c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); }
+  // Rounds by MXCSR, which the drivers keep at its default (nearest even).
+  static Vec f32_add_nearest(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  static Vec f32_mul(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
+  // the packs work within 16-byte lanes, the permute puts the dwords back.
+  static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
+    const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    return _mm256_permutevar8x32_epi32(bytes, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
+  }
+  // 16-bit lanes, for 16-bit floats to float8 (values below 2^15 where
+  // compared, so the signed comparison serves).
+  using Lanes16 = __m256i;
+  static Vec splat_u16(uint16_t v) { return _mm256_set1_epi16(static_cast<short>(v)); }
+  static Vec add16(Vec a, Vec b) { return _mm256_add_epi16(a, b); }
+  static Vec sub16(Vec a, Vec b) { return _mm256_sub_epi16(a, b); }
+  template <int n>
+  static Vec srl16(Vec v) {
+    return _mm256_srli_epi16(v, n);
+  }
+  static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
+  static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
+  static Lanes16 and16(Lanes16 a, Lanes16 b) { return _mm256_and_si256(a, b); }
+  static Lanes16 or16(Lanes16 a, Lanes16 b) { return _mm256_or_si256(a, b); }
+  static bool any16(Lanes16 m) { return !_mm256_testz_si256(m, m); }
+  static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
+  static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
+  static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
+  static Half hi_half(Vec v) { return _mm256_extracti128_si256(v, 1); }
+  static Quarter lo_quarter(Half h) { return h; }
+  static Quarter hi_quarter(Half h) { return _mm_srli_si128(h, 8); }
 };
 
 }  // namespace

@@ -226,6 +226,75 @@ struct VecAvx512 : VecBase {
   static Vec shl32(Vec v, int n) { return _mm512_slli_epi32(v, static_cast<unsigned>(n)); }
   static Vec i32_to_f32(Vec v) { return _mm512_castps_si512(_mm512_cvtepi32_ps(v)); }
   static Vec i64_to_f64(Vec v) { return _mm512_castpd_si512(_mm512_cvt_roundepi64_pd(v, kRoundNearest)); }
+
+  // Unsigned integers to floats: exact (the 32-bit ones to float64, 16-bit
+  // ones to either), or one rounding given in the instruction.
+  static constexpr bool kConvertU64ToF32 = true;
+  static Vec u16_to_f64(Quarter q) { return _mm512_castpd_si512(_mm512_cvtepi32_pd(_mm256_cvtepu16_epi32(q))); }
+  static Vec u32_to_f32(Vec v) { return _mm512_castps_si512(_mm512_cvt_roundepu32_ps(v, kRoundNearest)); }
+  static Vec u32_to_f64(Half h) { return _mm512_castpd_si512(_mm512_cvtepu32_pd(h)); }
+  static Vec u64_to_f64(Vec v) { return _mm512_castpd_si512(_mm512_cvt_roundepu64_pd(v, kRoundNearest)); }
+  static Half u64_to_f32(Vec v) { return _mm256_castps_si256(_mm512_cvt_roundepu64_ps(v, kRoundNearest)); }
+
+  // 32-bit lanes in integer steps, for the float8 conversions
+  // (convert_kernels.inl); Lanes is a predicate per lane.
+  using Lanes = __mmask16;
+  static Vec splat32(uint32_t v) { return _mm512_set1_epi32(static_cast<int>(v)); }
+  static Vec and32(Vec a, Vec b) { return _mm512_and_si512(a, b); }
+  static Vec or32(Vec a, Vec b) { return _mm512_or_si512(a, b); }
+  static Vec add32(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
+  static Vec sub32(Vec a, Vec b) { return _mm512_sub_epi32(a, b); }
+  template <int n>
+  static Vec srl32(Vec v) {
+    return _mm512_srli_epi32(v, n);
+  }
+  static Vec min_u32(Vec a, Vec b) { return _mm512_min_epu32(a, b); }
+  static Lanes gt_u32(Vec a, Vec b) { return _mm512_cmpgt_epu32_mask(a, b); }
+  static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
+  // m ? a - b : c, and a | (b & c): one instruction each.
+  static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return _mm512_mask_sub_epi32(c, m, a, b); }
+  static Vec or_and32(Vec a, Vec b, Vec c) { return _mm512_ternarylogic_epi32(a, b, c, 0xF8); }
+  static Vec f32_add_nearest(Vec a, Vec b) {
+    return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), kRoundNearest));
+  }
+  static Vec f32_mul(Vec a, Vec b) {
+    return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
+  // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
+  // d), one permute puts the dwords back.
+  static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
+    const __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+    return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), bytes);
+  }
+  // 16-bit lanes, for 16-bit floats to float8.
+  using Lanes16 = __mmask32;
+  static Vec splat_u16(uint16_t v) { return _mm512_set1_epi16(static_cast<short>(v)); }
+  static Vec add16(Vec a, Vec b) { return _mm512_add_epi16(a, b); }
+  static Vec sub16(Vec a, Vec b) { return _mm512_sub_epi16(a, b); }
+  template <int n>
+  static Vec srl16(Vec v) {
+    return _mm512_srli_epi16(v, n);
+  }
+  static Vec min_u16(Vec a, Vec b) { return _mm512_min_epu16(a, b); }
+  static Lanes16 gt_u16(Vec a, Vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
+  static Lanes16 and16(Lanes16 a, Lanes16 b) { return a & b; }
+  static Lanes16 or16(Lanes16 a, Lanes16 b) { return a | b; }
+  static bool any16(Lanes16 m) { return m != 0; }
+  static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm512_mask_blend_epi16(m, b, a); }
+  // q plus 1 in the lanes where a > t.
+  static Vec count_gt_u16(Vec q, Vec a, Vec t) {
+    return _mm512_mask_add_epi16(q, _mm512_cmpgt_epu16_mask(a, t), q, _mm512_set1_epi16(1));
+  }
+  // The low bytes of the words of a, then of b (each below 2^8): the pack
+  // works within 16-byte lanes, one permute puts the qwords back.
+  static Vec pack_u16_u8(Vec a, Vec b) {
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b));
+  }
+  static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
+  static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
+  static Quarter lo_quarter(Half h) { return _mm256_castsi256_si128(h); }
+  static Quarter hi_quarter(Half h) { return _mm256_extracti128_si256(h, 1); }
 };
 
 }  // namespace

@@ -23,6 +23,7 @@
 //                   load_half, load_quarter
 //   kSmallPermute   deinterleave_permute(n), interleave_permute(n): tiny dims
 //   kConvert        the conversions of convert_kernels.inl's pairs
+//   kConvertU64ToF32  u64_to_f32 too (one rounding from 64 bits)
 // Everything is in an unnamed namespace: each level's file has its own copy.
 #pragma once
 
@@ -36,6 +37,7 @@ namespace {
 struct VecBase {
   static constexpr bool kStream = false, kMasked = false, kGather = false;
   static constexpr bool kRegisterTiles = false, kSmallPermute = false, kConvert = false;
+  static constexpr bool kConvertU64ToF32 = false;
 };
 
 // Parts for levels without masks: a byte count, and memcpy.

@@ -35,6 +35,19 @@ struct StridedCopyArgs {
   uint32_t numel;
 };
 
+// A scaled copy, any layout: element i of the iteration has the byte
+// offsets offsets.get(i) into dst, src, scale and shift; scale and shift
+// hold compute-type values (Note [The scaled copy's arithmetic]).
+struct ScaledCopyArgs {
+  char* dst;
+  const char* src;
+  const char* scale;
+  const char* shift;
+  OffsetCalculator<4> offsets;
+  uint32_t numel;
+  bool saturate;
+};
+
 // A batch of rows × cols matrices, dst fastest along rows and src fastest
 // along cols (cuda/transpose_tile.h). Strides in bytes; batch_offsets gives
 // the (dst, src) byte offset of each matrix.
@@ -79,6 +92,7 @@ static_assert(sizeof(BytesCopyArgs) <= kMaxKernelArgBytes, "kernel argument size
 static_assert(sizeof(VectorCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
 static_assert(sizeof(StridedCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
 static_assert(sizeof(TransposeCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
+static_assert(sizeof(ScaledCopyArgs) <= kMaxKernelArgBytes, "kernel argument size");
 static_assert(sizeof(FillContiguousArgs) <= kMaxKernelArgBytes, "kernel argument size");
 static_assert(sizeof(FillStridedArgs<Word16>) <= kMaxKernelArgBytes, "kernel argument size");
 

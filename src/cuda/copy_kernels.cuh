@@ -63,6 +63,11 @@ __global__ void __launch_bounds__(TileOf<D>::kTile * TileOf<D>::kBlockRows) copy
   }
 }
 
+template <typename D, typename S>
+__global__ void __launch_bounds__(kCopyThreads) copy_scaled_kernel(ScaledCopyArgs args) {
+  copy_scaled_thread<D, S>(args, blockIdx.x, threadIdx.x);
+}
+
 template <int N>
 __global__ void __launch_bounds__(kCopyThreads) fill_contiguous_kernel(FillContiguousArgs args) {
   fill_contiguous_thread<N>(args, blockIdx.x, threadIdx.x);
@@ -104,6 +109,14 @@ void launch_strided(const StridedCopyArgs& args, cudaStream_t stream) {
   const LaunchShape s = strided_shape(args.numel);
   check_launch_shape(s, kCopyThreads, "copy_strided_kernel");
   copy_strided_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
+  check_launch();
+}
+
+template <typename D, typename S>
+void launch_scaled(const ScaledCopyArgs& args, cudaStream_t stream) {
+  const LaunchShape s = strided_shape(args.numel);
+  check_launch_shape(s, kCopyThreads, "copy_scaled_kernel");
+  copy_scaled_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
   check_launch();
 }
 

@@ -4,6 +4,7 @@
 // translation unit instantiates more than a few dozen of them:
 //   copy_same_dtype.cu      bytes, strided and transpose kernels by element size;
 //   copy_convert_part*.cu   the converting pairs, split by source dtype;
+//   copy_scaled.cu          the scaled copies, one kernel per pair of real dtypes;
 //   fill.cu                 fill by element size.
 #pragma once
 
@@ -32,6 +33,10 @@ struct ConvertingCopies {
   static void strided(ScalarType dst, const StridedCopyArgs& args, cudaStream_t stream);
   static void transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream);
 };
+
+// ---- Scaled copies (API.md, st_copy_scaled) between real dtypes, operands
+// aligned to their element size.
+void launch_copy_scaled(ScalarType dst, ScalarType src, const ScaledCopyArgs& args, cudaStream_t stream);
 
 // ---- Fill with the `item_size`-byte element at the start of the pattern.
 void launch_fill_contiguous(int item_size, const FillContiguousArgs& args, cudaStream_t stream);

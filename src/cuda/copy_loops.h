@@ -14,6 +14,7 @@
 
 #include "core/convert.h"
 #include "core/macros.h"
+#include "core/scaled_convert.h"
 #include "cuda/copy_args.h"
 #include "cuda/element_io.h"
 #include "cuda/transpose_tile.h"
@@ -127,6 +128,25 @@ ST_HOST_DEVICE ST_FORCE_INLINE void copy_strided_thread(const StridedCopyArgs& a
     if (i < a.numel) {
       const auto offsets = a.offsets.get(i);
       convert_element<D, S>(a.dst + offsets[0], a.src + offsets[1]);
+    }
+  }
+}
+
+// ---- Scaled, any layout: blocks_for(numel, kCopyThreads * kCopyUnroll)
+// blocks; D and S are dtypes' C++ types, never complex. The element rule is
+// the CPU's (core/scaled_convert.h), so the bits are the same.
+
+template <typename D, typename S>
+ST_HOST_DEVICE ST_FORCE_INLINE void copy_scaled_thread(const ScaledCopyArgs& a, uint32_t block, uint32_t tid) {
+  using C = scaled_compute_t<D, S>;
+  const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (i < a.numel) {
+      const auto o = a.offsets.get(i);
+      store_value<D>(a.dst + o[0], scaled_convert<D>(load_value<S>(a.src + o[1]), load_value<C>(a.scale + o[2]),
+                                                     load_value<C>(a.shift + o[3]), a.saturate));
     }
   }
 }

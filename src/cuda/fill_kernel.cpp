@@ -7,6 +7,7 @@
 #include "core/convert.h"
 #include "core/copy_preconditions.h"
 #include "core/dtype_dispatch.h"
+#include "core/float_env.h"
 #include "cuda/device_copy.h"
 #include "cuda/device_status.h"
 #include "cuda/element_io.h"
@@ -20,6 +21,7 @@ void fill_cuda(dispatch::DispatchKeySet, const Tensor& dst, double value) {
   check_writable(dst, "dst");
   check_device(dst.device());
   Word16 bytes{};
+  const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
     const memory_t<scalar_t> element = to_memory<scalar_t>(convert<scalar_t>(value));
     static_assert(sizeof(element) <= sizeof(bytes), "an element fits 16 bytes");

@@ -190,11 +190,14 @@ void canonicalize(Geometry& g) {
   coalesce<0>(g);
 }
 
-Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
-  Geometry g;
+namespace {
+
+// The one-dim shortcut of copy_geometry when it applies (true), else step 1
+// for dst and src (false).
+bool start_copy_geometry(Geometry& g, const Tensor& dst, const Tensor& src, bool dense_allowed) {
   g.noperands = 2;
   const int64_t de = static_cast<int64_t>(dst.itemsize()), se = static_cast<int64_t>(src.itemsize());
-  if (dense_alike(dst, src)) {
+  if (dense_allowed && dense_alike(dst, src)) {
     // Only dims of size 1 can have negative strides in a dense layout, so
     // each data pointer is its lowest element.
     if (dst.ndim() >= 1) g.shape.push_back(dst.numel());
@@ -202,7 +205,7 @@ Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
     g.strides[1].assign(g.ndim(), se);
     g.data[0] = static_cast<char*>(dst.data());
     g.data[1] = static_cast<char*>(src.data());
-    return g;
+    return true;
   }
   const DimVector& sizes = dst.sizes();
   g.shape.resize_for_overwrite(sizes.size());
@@ -211,9 +214,43 @@ Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
                   set_operand_strides(g, 1, src.sizes(), src.strides(), se, static_cast<char*>(src.data()));
   ST_CHECK(ok, ST_ERROR_OUT_OF_MEMORY, "copy: a stride of dst (strides %s) or src (strides %s) overflows int64 in bytes",
            format_dims(dst.strides()).c_str(), format_dims(src.strides()).c_str());
+  return false;
+}
+
+}  // namespace
+
+Geometry copy_geometry(const Tensor& dst, const Tensor& src) {
+  Geometry g;
+  if (start_copy_geometry(g, dst, src, true)) return g;
   sort_dims<2>(g, 0, nullptr);
   walk_negative_dims<2>(g);
   coalesce<2>(g);
+  return g;
+}
+
+Geometry copy_geometry(const Tensor& dst, const Tensor& src, const ChannelOperands& channels) {
+  Geometry g;
+  // One value for all elements rides along the shortcut with stride 0.
+  const bool dense = start_copy_geometry(g, dst, src, channels.dim < 0);
+  g.noperands = 2 + channels.count;
+  if (dense) {
+    for (int i = 0; i < channels.count; ++i) {
+      g.strides[2 + i].assign(g.ndim(), 0);
+      g.data[2 + i] = channels.data[i];
+    }
+    return g;
+  }
+  // Sizes 1 but along dim: the dims of size 1 step nowhere, as for src.
+  DimVector sizes(dst.ndim(), 1), strides(dst.ndim(), 0);
+  if (channels.dim >= 0) {
+    sizes[channels.dim] = dst.size(channels.dim);
+    strides[channels.dim] = 1;
+  }
+  for (int i = 0; i < channels.count; ++i) {
+    // A channel stride is an itemsize, so its bytes never overflow.
+    set_operand_strides(g, 2 + i, sizes, strides, channels.itemsize, channels.data[i]);
+  }
+  canonicalize(g);
   return g;
 }
 

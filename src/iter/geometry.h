@@ -82,6 +82,21 @@ void canonicalize(Geometry& g);
 // ST_ERROR_OUT_OF_MEMORY when a stride in bytes overflows int64.
 Geometry copy_geometry(const Tensor& dst, const Tensor& src);
 
+// Operands a copy reads beside src that vary along one dim of dst only
+// (a scaled copy's scales and shifts): operand 2 + i's element c along dst
+// dim `dim` is at data[i] + c × itemsize bytes; dim -1: one element for all.
+struct ChannelOperands {
+  int dim = -1;
+  int64_t itemsize = 0;
+  int count = 0;  // at most kMaxOperands - 2
+  char* data[kMaxOperands - 2] = {};
+};
+
+// copy_geometry's geometry with the channel operands as operands 2, 3, …
+// (stride 0 on every dim but `dim`), canonical: the same sort (dst
+// decides), flips and merges serve them.
+Geometry copy_geometry(const Tensor& dst, const Tensor& src, const ChannelOperands& channels);
+
 // A half-open range [begin, end) of linear element indices, dim 0 fastest.
 struct Range {
   int64_t begin;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/memory_format.h"
+#include "core/scale_shift.h"
 #include "core/tensor.h"
 
 namespace st {
@@ -10,6 +11,10 @@ namespace ops {
 
 // dst[...] = src, src broadcast to dst, any dtype pair (API.md, st_copy).
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking);
+// copy_ with dst = R(fma(src, scale[c], shift[c])) (API.md, st_copy_scaled;
+// Note [The scaled copy's arithmetic]); `ss` comes from prepare_scale_shift
+// for these operands.
+void copy_scaled_(const Tensor& dst, const Tensor& src, const ScaleShift& ss, bool non_blocking);
 // Every element of dst becomes `value` converted to dst's dtype.
 void fill_(const Tensor& dst, double value);
 // New storage in `fmt` (PRESERVE keeps a dense source's strides).

@@ -1,8 +1,9 @@
 // Copy plans: the copy_plan operator asks the operands' backend for a
 // PreparedCopy (core/prepared_copy.h); executing one runs it directly
 // unless the two operands' bytes may meet, where it copies through the
-// copy_ operator as st_copy does (staging, or nothing for the very same
-// elements), so a plan's results are st_copy's bit for bit.
+// copy_ (copy_scaled_) operator as st_copy (st_copy_scaled) does: staging,
+// or for the very same elements nothing (in place), so a plan's results
+// are that call's bit for bit.
 #include "ops/copy_plan.h"
 
 #include "core/checked_math.h"
@@ -18,8 +19,8 @@ namespace st {
 namespace ops {
 namespace {
 
-ST_DEFINE_OPERATOR(PlanCopy, "copy_plan", "copy_plan(Tensor dst, Tensor src, int effort) -> Plan",
-                   std::unique_ptr<PreparedCopy>(const Tensor&, const Tensor&, PlanEffort));
+ST_DEFINE_OPERATOR(PlanCopy, "copy_plan", "copy_plan(Tensor dst, Tensor src, ScaleShift? ss, int effort) -> Plan",
+                   std::unique_ptr<PreparedCopy>(const Tensor&, const Tensor&, const ScaleShift*, PlanEffort));
 
 PlanOperand operand_of(const Tensor& t) {
   PlanOperand op;
@@ -60,16 +61,23 @@ void byte_span(const PlanOperand& op, const void* p, uintptr_t* first, uintptr_t
 
 }  // namespace
 
-CopyPlan::CopyPlan(const Tensor& dst, const Tensor& src, PlanEffort effort)
+CopyPlan::CopyPlan(const Tensor& dst, const Tensor& src, const ScaleShift* ss, PlanEffort effort)
     : dst_(operand_of(dst)), src_(operand_of(src)), empty_(dst.numel() == 0) {
   check_copy_layouts(dst, src);
+  if (ss) ss_ = std::make_unique<const ScaleShift>(*ss);
   if (empty_) return;
   const bool host = dst.device().is_host() && src.device().is_host();
   const bool apart = get_overlap_status(dst, src) == OverlapStatus::No;
-  if (host) prepared_ = PlanCopy::call(dst, src, apart ? effort : PlanEffort::Estimate);
+  if (host) prepared_ = PlanCopy::call(dst, src, ss_.get(), apart ? effort : PlanEffort::Estimate);
   // A measured plan leaves dst holding the copy; the backend did it unless
   // it could not time on these operands.
-  if (effort == PlanEffort::Measure && !(host && apart)) copy_(dst, src, false);
+  if (effort == PlanEffort::Measure && !(host && apart)) {
+    if (ss_) {
+      copy_scaled_(dst, src, *ss_, false);
+    } else {
+      copy_(dst, src, false);
+    }
+  }
 }
 
 CopyPlan::~CopyPlan() = default;
@@ -94,7 +102,11 @@ void CopyPlan::copy_through_operator(void* dst, const void* src, bool non_blocki
   Tensor d = wrap_foreign(dst, dst_.sizes, &dst_.strides, dst_.dtype, dst_.device, false, "dst_data");
   Tensor s = wrap_foreign(const_cast<void*>(src), src_.sizes, &src_.strides, src_.dtype, src_.device, true,
                           "src_data");
-  copy_(d, s, non_blocking);
+  if (ss_) {
+    copy_scaled_(d, s, *ss_, non_blocking);
+  } else {
+    copy_(d, s, non_blocking);
+  }
 }
 
 void CopyPlan::run(void* dst, const void* src, bool non_blocking) const {

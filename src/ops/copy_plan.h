@@ -1,11 +1,12 @@
 // Copy plans (API.md, st_copy_plan_create): a copy of one layout and dtype
-// pair prepared once and run on new memory each time, with st_copy's
-// results. What a plan is lives here; its handle lives in api/plan_table.h.
+// pair, plain or scaled, prepared once and run on new memory each time,
+// with st_copy's (st_copy_scaled's) results. What a plan is lives here; its handle lives in api/plan_table.h.
 #pragma once
 
 #include <memory>
 
 #include "core/prepared_copy.h"
+#include "core/scale_shift.h"
 #include "core/tensor.h"
 
 namespace st {
@@ -28,10 +29,11 @@ struct PlanOperand {
 class CopyPlan {
  public:
   // Checks what st_copy checks of the operands' metadata (writable dst,
-  // broadcastable shapes, dst free of self-overlap) and prepares the copy.
-  // With PlanEffort::Measure, dst holds the copy's result afterwards. The
-  // plan keeps neither tensor.
-  CopyPlan(const Tensor& dst, const Tensor& src, PlanEffort effort);
+  // broadcastable shapes, dst free of self-overlap) and prepares the copy:
+  // st_copy's, or st_copy_scaled's with `ss` (prepared by the caller; the
+  // plan keeps a copy). With PlanEffort::Measure, dst holds the copy's
+  // result afterwards. The plan keeps neither tensor.
+  CopyPlan(const Tensor& dst, const Tensor& src, const ScaleShift* ss, PlanEffort effort);
   ~CopyPlan();
   CopyPlan(const CopyPlan&) = delete;
   CopyPlan& operator=(const CopyPlan&) = delete;
@@ -54,6 +56,7 @@ class CopyPlan {
   PlanOperand dst_;
   PlanOperand src_;
   bool empty_ = false;
+  std::unique_ptr<const ScaleShift> ss_;  // null: a plain copy; before prepared_, which points into it
   // Host operands: the backend's prepared copy. Null for device operands,
   // which go through the copy_ operator every time.
   std::unique_ptr<PreparedCopy> prepared_;

@@ -154,6 +154,50 @@ static void plans_of_overlapping_views_stage_as_st_copy_does(void** state) {
   }
 }
 
+/* Scaled plans against st_copy_scaled on the same random layouts (real
+ * dtypes only): one scale and shift, or one per element of dst's first dim. */
+static void check_scaled_case(const copy_case* c, int index, const char* what) {
+  if (c->dst_dtype == ST_COMPLEX64 || c->dst_dtype == ST_COMPLEX128) return; /* complex: UNSUPPORTED_DTYPE */
+  if (c->src_dtype == ST_COMPLEX64 || c->src_dtype == ST_COMPLEX128) return;
+  if (c->dl.ndim > 0 && c->dl.sizes[0] > 8) return;
+  double scale[8], shift[8];
+  int64_t n = 1;
+  if (index % 2 && c->dl.ndim > 0 && c->dl.sizes[0] > 0) n = c->dl.sizes[0];
+  for (int64_t k = 0; k < n; ++k) scale[k] = 0.5 * (double)(k + 1) - 1.25, shift[k] = (double)k - 2.0;
+  const st_scale_shift ss = {scale, shift, n, 0, index % 3 == 0};
+  const size_t dbytes = (size_t)c->db.numel * c->db.itemsize;
+  unsigned char* before = malloc(dbytes);
+  unsigned char* want = malloc(dbytes);
+  assert_true(before && want);
+  memcpy(before, c->db.bytes, dbytes);
+  st_tensor dst = buffer_view(&c->db, &c->dl), src = buffer_view(&c->sb, &c->sl);
+  expect_ok_or_fail(st_copy_scaled(dst, src, &ss, 0), "st_copy_scaled", what);
+  memcpy(want, c->db.bytes, dbytes);
+  memcpy(c->db.bytes, before, dbytes);
+  st_copy_plan plan;
+  expect_ok_or_fail(st_copy_plan_create(dst, src, &ss, (index & 2) ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE, &plan),
+                    "st_copy_plan_create", what);
+  memcpy(c->db.bytes, before, dbytes);
+  expect_ok_or_fail(st_copy_plan_execute(plan, dst, src, 0), "st_copy_plan_execute", what);
+  expect_same_bytes(c->db.bytes, want, dbytes, c->db.itemsize, what);
+  memcpy(c->db.bytes, before, dbytes);
+  expect_ok_or_fail(st_copy_plan_execute_raw(plan, data_ptr(dst), data_ptr(src), 0), "st_copy_plan_execute_raw",
+                    what);
+  expect_same_bytes(c->db.bytes, want, dbytes, c->db.itemsize, what);
+  EXPECT_OK(st_copy_plan_release(plan));
+  EXPECT_OK(st_tensor_release(dst));
+  EXPECT_OK(st_tensor_release(src));
+  memcpy(c->db.bytes, before, dbytes);
+  free(before);
+  free(want);
+}
+
+static void scaled_plans_match_st_copy_scaled(void** state) {
+  (void)state;
+  run_random_copy_cases("scaled_plans", 20261130ull, CASES / 2, 1, ANY_SOURCE, check_scaled_case);
+  run_random_copy_cases("scaled_same_dtype_plans", 20261131ull, CASES / 2, 0, ANY_SOURCE, check_scaled_case);
+}
+
 /* Copies large enough for the blocked, streaming and multi-threaded kernels. */
 static void large_plans_match_the_reference(void** state) {
   (void)state;
@@ -194,6 +238,7 @@ int main(void) {
       cmocka_unit_test(broadcasting_plans_match_the_reference),
       cmocka_unit_test(plans_of_overlapping_views_stage_as_st_copy_does),
       cmocka_unit_test(large_plans_match_the_reference),
+      cmocka_unit_test(scaled_plans_match_st_copy_scaled),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,6 +149,46 @@ static void overlapping_operands_give_st_copy_results(void** state) {
   EXPECT_OK(st_tensor_release(whole));
 }
 
+/* uint8 HWC (2, 2, 3) viewed as CHW into float32 CHW with one scale and
+ * shift per channel: dst[c][y][x] = src[y][x][c] * scale[c] + shift[c],
+ * exact in float32 for these values; the same as st_copy_scaled. The
+ * arrays are changed after the plan is made: it keeps its own copy. */
+static void a_scaled_plan_normalizes_per_channel(void** state) {
+  (void)state;
+  uint8_t hwc[12];
+  for (int k = 0; k < 12; ++k) hwc[k] = (uint8_t)(k * 3);
+  st_tensor wrap, src, dst = make_tensor(DIMS(3, 2, 2), 3, ST_FLOAT32), ref = make_tensor(DIMS(3, 2, 2), 3, ST_FLOAT32);
+  EXPECT_OK(st_tensor_from_data(hwc, DIMS(2, 2, 3), NULL, 3, ST_UINT8, CPU, NULL, NULL, &wrap));
+  EXPECT_OK(st_permute(wrap, (const int32_t[]){2, 0, 1}, 3, &src));
+  double scale[3] = {0.5, 2.0, -1.0}, shift[3] = {1.0, 0.0, 100.0};
+  const double scale0[3] = {0.5, 2.0, -1.0}, shift0[3] = {1.0, 0.0, 100.0};
+  st_scale_shift ss = {scale, shift, 3, 0, 0};
+  st_copy_plan plan;
+  EXPECT_OK(st_copy_plan_create(dst, src, &ss, ST_PLAN_MEASURE, &plan));
+  for (int c = 0; c < 3; ++c) scale[c] = 9.0, shift[c] = 9.0;
+  const float* d = (const float*)data_ptr(dst);
+  for (int c = 0; c < 3; ++c)
+    for (int p = 0; p < 4; ++p) assert_true(d[c * 4 + p] == (float)(hwc[p * 3 + c] * scale0[c] + shift0[c]));
+  EXPECT_OK(st_zero(dst));
+  EXPECT_OK(st_copy_plan_execute(plan, dst, src, 0));
+  for (int c = 0; c < 3; ++c)
+    for (int p = 0; p < 4; ++p) assert_true(d[c * 4 + p] == (float)(hwc[p * 3 + c] * scale0[c] + shift0[c]));
+  /* Another frame through execute_raw, against st_copy_scaled. */
+  uint8_t frame[12];
+  for (int k = 0; k < 12; ++k) frame[k] = (uint8_t)(250 - k * 7);
+  float out[12];
+  EXPECT_OK(st_copy_plan_execute_raw(plan, out, frame, 0));
+  st_tensor fwrap, fsrc;
+  EXPECT_OK(st_tensor_from_data(frame, DIMS(2, 2, 3), NULL, 3, ST_UINT8, CPU, NULL, NULL, &fwrap));
+  EXPECT_OK(st_permute(fwrap, (const int32_t[]){2, 0, 1}, 3, &fsrc));
+  const st_scale_shift ss0 = {scale0, shift0, 3, 0, 0};
+  EXPECT_OK(st_copy_scaled(ref, fsrc, &ss0, 0));
+  assert_memory_equal(out, data_ptr(ref), sizeof out);
+  EXPECT_OK(st_copy_plan_release(plan));
+  st_tensor ts[] = {wrap, src, dst, ref, fwrap, fsrc};
+  for (size_t k = 0; k < sizeof ts / sizeof ts[0]; ++k) EXPECT_OK(st_tensor_release(ts[k]));
+}
+
 /* ---- st_copy_plan_create's statuses -------------------------------------- */
 
 static st_tensor import_read_only(producer** out) {
@@ -198,11 +238,17 @@ static void create_refuses_bad_arguments_and_writes_the_null_plan(void** state) 
   for (int k = 0; k < 16; ++k) assert_true(ro[k] == 0.0f);
 
   const double scale = 2.0;
-  st_scale_shift ss = {&scale, NULL, 1, 0, 0};
+  st_scale_shift ss = {&scale, NULL, 1, 0, 2}; /* saturate must be 0 or 1 */
   plan.id = GARBAGE_ID;
-  EXPECT_STATUS(ST_ERROR_NOT_IMPLEMENTED, st_copy_plan_create(dst, src, &ss, ST_PLAN_ESTIMATE, &plan));
-  expect_message_contains("scaled");
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_copy_plan_create(dst, src, &ss, ST_PLAN_ESTIMATE, &plan));
+  expect_message_contains("saturate");
   assert_true(plan.id == 0);
+  st_tensor complex_dst = make_tensor(DIMS(4, 4), 2, ST_COMPLEX64);
+  ss.saturate = 0;
+  plan.id = GARBAGE_ID;
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_plan_create(complex_dst, src, &ss, ST_PLAN_ESTIMATE, &plan));
+  assert_true(plan.id == 0);
+  EXPECT_OK(st_tensor_release(complex_dst));
   assert_int_equal(live_plans(), 0);
 
   EXPECT_OK(st_tensor_release(read_only));
@@ -488,6 +534,7 @@ int main(void) {
       cmocka_unit_test(a_broadcasting_converting_plan_copies),
       cmocka_unit_test(plans_of_empty_tensors_copy_nothing),
       cmocka_unit_test(overlapping_operands_give_st_copy_results),
+      cmocka_unit_test(a_scaled_plan_normalizes_per_channel),
       cmocka_unit_test(create_refuses_bad_arguments_and_writes_the_null_plan),
       cmocka_unit_test(create_reports_out_of_memory_and_writes_nothing),
       cmocka_unit_test(execute_refuses_dead_plans_and_handles),

@@ -169,8 +169,14 @@ static void unsupported_dtypes(void** state) {
       /* the float8 formats stride has no dtype for: e3m4 (7), e4m3 (8),
        * e4m3b11fnuz (9), e4m3fnuz (11), e5m2fnuz (13), e8m0fnu (14) */
       {7, 8, 1},              {8, 8, 1},          {9, 8, 1},        {11, 8, 1}, {13, 8, 1}, {14, 8, 1},
+      {ST_DLPACK_CODE_FLOAT8_E3M4, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E4M3, 8, 1},
+      {ST_DLPACK_CODE_FLOAT8_E4M3B11FNUZ, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E4M3FNUZ, 8, 1},
+      {ST_DLPACK_CODE_FLOAT8_E5M2FNUZ, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E8M0FNU, 8, 1},
+      {ST_DLPACK_CODE_FLOAT8_E4M3FNUZ, 8, 2}, {ST_DLPACK_CODE_FLOAT8_E8M0FNU, 16, 1},
       /* fp6 e2m3fn (15), e3m2fn (16) and fp4 e2m1fn (17), packed or padded */
       {15, 6, 1},             {16, 6, 1},         {17, 4, 1},       {15, 8, 1}, {16, 8, 1}, {17, 8, 1},
+      {ST_DLPACK_CODE_FLOAT6_E2M3FN, 6, 1}, {ST_DLPACK_CODE_FLOAT6_E3M2FN, 6, 1},
+      {ST_DLPACK_CODE_FLOAT4_E2M1FN, 4, 1}, {ST_DLPACK_CODE_FLOAT4_E2M1FN, 4, 2},
       {18, 8, 1},             {255, 8, 1},        /* codes DLPack does not define */
   };
   int64_t sizes[1] = {2};
@@ -210,10 +216,18 @@ static void refused_float8_import_leaves_the_tensor_with_the_caller(void** state
     assert_int_equal(producer_calls(p), 1);
     producer_free(p);
   }
-  /* The numbers in the project's header are DLPack 1.1's. */
+  /* The numbers in the project's header are DLPack 1.1's (dlpack.h,
+   * DLDataTypeCode: kDLFloat8_e3m4 = 7U ... kDLFloat4_e2m1fn = 17U). */
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E3M4, 7);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E4M3, 8);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E4M3B11FNUZ, 9);
   assert_int_equal(ST_DLPACK_CODE_FLOAT8_E4M3FN, 10);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E4M3FNUZ, 11);
   assert_int_equal(ST_DLPACK_CODE_FLOAT8_E5M2, 12);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E5M2FNUZ, 13);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT8_E8M0FNU, 14);
   assert_int_equal(ST_DLPACK_CODE_FLOAT6_E2M3FN, 15);
+  assert_int_equal(ST_DLPACK_CODE_FLOAT6_E3M2FN, 16);
   assert_int_equal(ST_DLPACK_CODE_FLOAT4_E2M1FN, 17);
 }
 

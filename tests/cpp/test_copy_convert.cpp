@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cmocka_cxx.h"
+#include "core_convert_reference.h"
 #include "core/convert.h"
 #include "core/scalar_types.h"
 #include "cpu/convert_kernel_table.h"
@@ -116,6 +117,73 @@ std::vector<uint32_t> float_patterns() {
     v.push_back(base | ((rng() & 7) << 13) | 0x1000);
     v.push_back(base | (rng() & 0xffff));
   }
+  return v;
+}
+
+// float32 patterns around every float8 rounding boundary of both formats:
+// for each pair of neighbouring magnitudes (0 to the largest, and the
+// largest to where it overflows), the 129 float32 patterns centred on
+// their midpoint (the ties, the smallest subnormal's half, 464 and 61440
+// among them) and on the float8 value itself, both signs.
+std::vector<uint32_t> float8_boundary_patterns() {
+  std::vector<uint32_t> v;
+  auto around = [&](float centre) {
+    const uint32_t c = fbits(centre);
+    for (uint32_t k = 0; k <= 128; ++k) {
+      const uint32_t x = c + k - 64;
+      if (c < 64 && k < 64) continue;  // below zero: the other sign covers it
+      v.push_back(x);
+      v.push_back(x | 0x80000000u);
+    }
+  };
+  const float tops[2][2] = {{448.0f, 480.0f}, {57344.0f, 65536.0f}};  // largest, and one ulp past it
+  for (int format = 0; format < 2; ++format) {
+    for (int b = 0; b < 0x7f; ++b) {
+      const uint8_t bits = static_cast<uint8_t>(b);
+      float lo, hi;
+      if (format == 0) {
+        lo = st::float8_to_float(st::Float8_e4m3fn::from_bits(bits));
+        hi = b == 0x7e ? tops[0][1] : st::float8_to_float(st::Float8_e4m3fn::from_bits(static_cast<uint8_t>(b + 1)));
+      } else {
+        if (b >= 0x7c) break;
+        lo = st::float8_to_float(st::Float8_e5m2::from_bits(bits));
+        hi = b == 0x7b ? tops[1][1] : st::float8_to_float(st::Float8_e5m2::from_bits(static_cast<uint8_t>(b + 1)));
+      }
+      around(lo);
+      around((lo + hi) / 2);  // exact: both have few significant bits
+    }
+  }
+  return v;
+}
+
+// Unsigned integers at every bit length (random below the top bit), the
+// float32 and float64 rounding ties and their neighbours, and the ends.
+std::vector<uint64_t> unsigned_patterns() {
+  std::vector<uint64_t> v;
+  std::mt19937_64 rng(11);
+  for (int bits = 1; bits <= 64; ++bits) {
+    for (int k = 0; k < 2000; ++k) {
+      const uint64_t top = uint64_t{1} << (bits - 1);
+      v.push_back(top | (rng() & (top - 1)));
+    }
+  }
+  for (int bits = 25; bits <= 64; ++bits) {
+    const uint64_t top = uint64_t{1} << (bits - 1);
+    for (int kept : {24, 53}) {
+      if (bits <= kept) continue;
+      const uint64_t half = uint64_t{1} << (bits - kept - 1);  // half the ulp at this length
+      for (uint64_t odd : {uint64_t{0}, uint64_t{1}}) {
+        const uint64_t tie = top + (odd << (bits - kept)) + half;
+        for (uint64_t d : {uint64_t{0}, uint64_t{1}, uint64_t{2}}) {
+          v.push_back(tie + d);
+          v.push_back(tie - d);
+        }
+      }
+    }
+  }
+  const uint64_t ends[] = {0, 1, UINT32_MAX, uint64_t{UINT32_MAX} + 1, UINT64_MAX, UINT64_MAX - 1,
+                           uint64_t{1} << 63, (uint64_t{1} << 63) + 1, (uint64_t{1} << 53) + 1, (uint64_t{1} << 24) + 1};
+  for (uint64_t e : ends) v.push_back(e);
   return v;
 }
 
@@ -235,15 +303,58 @@ struct PairInfo {
   ConvertPair pair;
   ScalarType dst, src;
   const char* name;
+  // The reference for the pairs of the float8 and unsigned dtypes: core's
+  // rules (core/convert.h); the others have theirs in scalar_convert.
+  void (*core)(char* dst, const char* src);
 };
+
+using test_support::E4M3;
+using test_support::E5M2;
 const PairInfo kPairs[] = {
-    {ConvertPair::Float32ToFloat16, ScalarType::Float16, ScalarType::Float32, "float32->float16"},
-    {ConvertPair::Float32ToBFloat16, ScalarType::BFloat16, ScalarType::Float32, "float32->bfloat16"},
-    {ConvertPair::Int64ToFloat64, ScalarType::Float64, ScalarType::Int64, "int64->float64"},
-    {ConvertPair::UInt8ToFloat32, ScalarType::Float32, ScalarType::UInt8, "uint8->float32"},
-    {ConvertPair::Float16ToFloat32, ScalarType::Float32, ScalarType::Float16, "float16->float32"},
-    {ConvertPair::BFloat16ToFloat32, ScalarType::Float32, ScalarType::BFloat16, "bfloat16->float32"},
+    {ConvertPair::Float32ToFloat16, ScalarType::Float16, ScalarType::Float32, "float32->float16", nullptr},
+    {ConvertPair::Float32ToBFloat16, ScalarType::BFloat16, ScalarType::Float32, "float32->bfloat16", nullptr},
+    {ConvertPair::Int64ToFloat64, ScalarType::Float64, ScalarType::Int64, "int64->float64", nullptr},
+    {ConvertPair::UInt8ToFloat32, ScalarType::Float32, ScalarType::UInt8, "uint8->float32", nullptr},
+    {ConvertPair::Float16ToFloat32, ScalarType::Float32, ScalarType::Float16, "float16->float32", nullptr},
+    {ConvertPair::BFloat16ToFloat32, ScalarType::Float32, ScalarType::BFloat16, "bfloat16->float32", nullptr},
+    {ConvertPair::Float32ToFloat8E4M3FN, ScalarType::Float8_e4m3fn, ScalarType::Float32, "float32->float8_e4m3fn",
+     test_support::convert_by_core<float, E4M3>},
+    {ConvertPair::Float32ToFloat8E5M2, ScalarType::Float8_e5m2, ScalarType::Float32, "float32->float8_e5m2",
+     test_support::convert_by_core<float, E5M2>},
+    {ConvertPair::Float8E4M3FNToFloat32, ScalarType::Float32, ScalarType::Float8_e4m3fn, "float8_e4m3fn->float32",
+     test_support::convert_by_core<E4M3, float>},
+    {ConvertPair::Float8E5M2ToFloat32, ScalarType::Float32, ScalarType::Float8_e5m2, "float8_e5m2->float32",
+     test_support::convert_by_core<E5M2, float>},
+    {ConvertPair::Float16ToFloat8E4M3FN, ScalarType::Float8_e4m3fn, ScalarType::Float16, "float16->float8_e4m3fn",
+     test_support::convert_by_core<st::Half, E4M3>},
+    {ConvertPair::Float16ToFloat8E5M2, ScalarType::Float8_e5m2, ScalarType::Float16, "float16->float8_e5m2",
+     test_support::convert_by_core<st::Half, E5M2>},
+    {ConvertPair::BFloat16ToFloat8E4M3FN, ScalarType::Float8_e4m3fn, ScalarType::BFloat16, "bfloat16->float8_e4m3fn",
+     test_support::convert_by_core<st::BFloat16, E4M3>},
+    {ConvertPair::BFloat16ToFloat8E5M2, ScalarType::Float8_e5m2, ScalarType::BFloat16, "bfloat16->float8_e5m2",
+     test_support::convert_by_core<st::BFloat16, E5M2>},
+    {ConvertPair::Float8E4M3FNToFloat16, ScalarType::Float16, ScalarType::Float8_e4m3fn, "float8_e4m3fn->float16",
+     test_support::convert_by_core<E4M3, st::Half>},
+    {ConvertPair::Float8E5M2ToFloat16, ScalarType::Float16, ScalarType::Float8_e5m2, "float8_e5m2->float16",
+     test_support::convert_by_core<E5M2, st::Half>},
+    {ConvertPair::Float8E4M3FNToBFloat16, ScalarType::BFloat16, ScalarType::Float8_e4m3fn, "float8_e4m3fn->bfloat16",
+     test_support::convert_by_core<E4M3, st::BFloat16>},
+    {ConvertPair::Float8E5M2ToBFloat16, ScalarType::BFloat16, ScalarType::Float8_e5m2, "float8_e5m2->bfloat16",
+     test_support::convert_by_core<E5M2, st::BFloat16>},
+    {ConvertPair::UInt16ToFloat32, ScalarType::Float32, ScalarType::UInt16, "uint16->float32",
+     test_support::convert_by_core<uint16_t, float>},
+    {ConvertPair::UInt32ToFloat32, ScalarType::Float32, ScalarType::UInt32, "uint32->float32",
+     test_support::convert_by_core<uint32_t, float>},
+    {ConvertPair::UInt64ToFloat32, ScalarType::Float32, ScalarType::UInt64, "uint64->float32",
+     test_support::convert_by_core<uint64_t, float>},
+    {ConvertPair::UInt16ToFloat64, ScalarType::Float64, ScalarType::UInt16, "uint16->float64",
+     test_support::convert_by_core<uint16_t, double>},
+    {ConvertPair::UInt32ToFloat64, ScalarType::Float64, ScalarType::UInt32, "uint32->float64",
+     test_support::convert_by_core<uint32_t, double>},
+    {ConvertPair::UInt64ToFloat64, ScalarType::Float64, ScalarType::UInt64, "uint64->float64",
+     test_support::convert_by_core<uint64_t, double>},
 };
+static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
 
 // One element by the scalar rules (the reference for the vector kernels).
 void scalar_convert(ConvertPair p, char* dst, const char* src) {
@@ -278,6 +389,9 @@ void scalar_convert(ConvertPair p, char* dst, const char* src) {
       std::memcpy(dst, &r, 4);
       return;
     }
+    default:
+      kPairs[static_cast<int>(p)].core(dst, src);
+      return;
   }
 }
 
@@ -309,10 +423,40 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
       break;
     case ConvertPair::Float16ToFloat32:
     case ConvertPair::BFloat16ToFloat32:
+    case ConvertPair::Float16ToFloat8E4M3FN:
+    case ConvertPair::Float16ToFloat8E5M2:
+    case ConvertPair::BFloat16ToFloat8E4M3FN:
+    case ConvertPair::BFloat16ToFloat8E5M2:
+    case ConvertPair::UInt16ToFloat32:
+    case ConvertPair::UInt16ToFloat64:
       for (uint32_t v = 0; v < 65536; ++v) {
         const uint16_t h = static_cast<uint16_t>(v);
         push(&h, 2);
       }
+      break;
+    case ConvertPair::Float32ToFloat8E4M3FN:
+    case ConvertPair::Float32ToFloat8E5M2:
+      for (uint32_t x : float_patterns()) push(&x, 4);
+      for (uint32_t x : float8_boundary_patterns()) push(&x, 4);
+      break;
+    case ConvertPair::Float8E4M3FNToFloat32:
+    case ConvertPair::Float8E5M2ToFloat32:
+    case ConvertPair::Float8E4M3FNToFloat16:
+    case ConvertPair::Float8E5M2ToFloat16:
+    case ConvertPair::Float8E4M3FNToBFloat16:
+    case ConvertPair::Float8E5M2ToBFloat16:
+      for (int v = 0; v < 256; ++v) buf.push_back(static_cast<unsigned char>(v));
+      break;
+    case ConvertPair::UInt32ToFloat32:
+    case ConvertPair::UInt32ToFloat64:
+      for (uint64_t v : unsigned_patterns()) {
+        const uint32_t w = static_cast<uint32_t>(v);
+        push(&w, 4);
+      }
+      break;
+    case ConvertPair::UInt64ToFloat32:
+    case ConvertPair::UInt64ToFloat64:
+      for (uint64_t v : unsigned_patterns()) push(&v, 8);
       break;
   }
   *count = static_cast<int64_t>(buf.size()) / static_cast<int64_t>(st::itemsize(kPairs[static_cast<int>(p)].src));

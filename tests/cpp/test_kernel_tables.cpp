@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cmocka_cxx.h"
+#include "core_convert_reference.h"
 #include "cpu/convert_kernel_table.h"
 #include "cpu/convert_rules.h"
 #include "cpu/copy_kernel_table.h"
@@ -219,6 +220,8 @@ void by_rule(char* dst, const char* src) {
   std::memcpy(dst, &r, sizeof r);
 }
 float u8_to_float(uint8_t v) { return static_cast<float>(v); }
+using test_support::E4M3;
+using test_support::E5M2;
 
 struct Pair {
   ConvertPair id;
@@ -235,7 +238,26 @@ const Pair kPairs[] = {
     {ConvertPair::Float16ToFloat32, 4, 2, by_rule<uint16_t, float, st::cpu::half_bits_to_float>, "float16->float32"},
     {ConvertPair::BFloat16ToFloat32, 4, 2, by_rule<uint16_t, float, st::cpu::bfloat16_bits_to_float>,
      "bfloat16->float32"},
+    {ConvertPair::Float32ToFloat8E4M3FN, 1, 4, test_support::convert_by_core<float, E4M3>, "float32->float8_e4m3fn"},
+    {ConvertPair::Float32ToFloat8E5M2, 1, 4, test_support::convert_by_core<float, E5M2>, "float32->float8_e5m2"},
+    {ConvertPair::Float8E4M3FNToFloat32, 4, 1, test_support::convert_by_core<E4M3, float>, "float8_e4m3fn->float32"},
+    {ConvertPair::Float8E5M2ToFloat32, 4, 1, test_support::convert_by_core<E5M2, float>, "float8_e5m2->float32"},
+    {ConvertPair::Float16ToFloat8E4M3FN, 1, 2, test_support::convert_by_core<st::Half, E4M3>, "float16->float8_e4m3fn"},
+    {ConvertPair::Float16ToFloat8E5M2, 1, 2, test_support::convert_by_core<st::Half, E5M2>, "float16->float8_e5m2"},
+    {ConvertPair::BFloat16ToFloat8E4M3FN, 1, 2, test_support::convert_by_core<st::BFloat16, E4M3>, "bfloat16->float8_e4m3fn"},
+    {ConvertPair::BFloat16ToFloat8E5M2, 1, 2, test_support::convert_by_core<st::BFloat16, E5M2>, "bfloat16->float8_e5m2"},
+    {ConvertPair::Float8E4M3FNToFloat16, 2, 1, test_support::convert_by_core<E4M3, st::Half>, "float8_e4m3fn->float16"},
+    {ConvertPair::Float8E5M2ToFloat16, 2, 1, test_support::convert_by_core<E5M2, st::Half>, "float8_e5m2->float16"},
+    {ConvertPair::Float8E4M3FNToBFloat16, 2, 1, test_support::convert_by_core<E4M3, st::BFloat16>, "float8_e4m3fn->bfloat16"},
+    {ConvertPair::Float8E5M2ToBFloat16, 2, 1, test_support::convert_by_core<E5M2, st::BFloat16>, "float8_e5m2->bfloat16"},
+    {ConvertPair::UInt16ToFloat32, 4, 2, test_support::convert_by_core<uint16_t, float>, "uint16->float32"},
+    {ConvertPair::UInt32ToFloat32, 4, 4, test_support::convert_by_core<uint32_t, float>, "uint32->float32"},
+    {ConvertPair::UInt64ToFloat32, 4, 8, test_support::convert_by_core<uint64_t, float>, "uint64->float32"},
+    {ConvertPair::UInt16ToFloat64, 8, 2, test_support::convert_by_core<uint16_t, double>, "uint16->float64"},
+    {ConvertPair::UInt32ToFloat64, 8, 4, test_support::convert_by_core<uint32_t, double>, "uint32->float64"},
+    {ConvertPair::UInt64ToFloat64, 8, 8, test_support::convert_by_core<uint64_t, double>, "uint64->float64"},
 };
+static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
 
 // Every dst offset within a line (every head, and dsts off an element),
 // lengths 0 to past two lines, streamed and not.

@@ -19,6 +19,7 @@ void op_runtime(Input& in);  // threads, trace, a refused allocation, the live c
 // A hostile host (fuzz_calls_hostile.cpp).
 void op_job_system(Input& in);            // installs a job system that may break its contract
 void op_fp_env(Input& in);                // the rounding mode and denormal flushing of later operators
+void probe_rounding(Input& in);           // a copy whose values hang on that environment (fuzz_calls_rounding.cpp)
 void op_release_inside_trace(Input& in);  // releases a handle from the trace callback of a call using it
 
 inline bool g_counting_trace = false;  // the trace callback that only checks its reports is on

@@ -28,6 +28,7 @@ void op_fp_env(Input& in) {
   static const int kRoundings[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
   g_fp_env.rounding = kRoundings[in.u8() % 4];
   g_fp_env.flush_denormals = in.u8() % 2;
+  probe_rounding(in);
 }
 
 namespace {
@@ -165,7 +166,7 @@ void op_release_inside_trace(Input& in) {
       record_result(fn, out, got, storage);
       StorageModel& ns = m.storages[storage];
       result_block = ns.base;
-      ns.checked = ss.checked && !fp_env_changed();
+      ns.checked = ss.checked;
       if (!before.empty() && value_checkable(got, ns)) expect_copied(fn, got, ns, src.layout, before, nullptr);
     }
   }

@@ -23,7 +23,7 @@ using Libdl
 export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
        empty_strided, from_array, release!, retain,
        dtype, device, numel, storage_offset, data_ptr, is_contiguous,
-       as_strided, expand, unsqueeze, contiguous, clone, to, zero!,
+       as_strided, expand, unsqueeze, contiguous, clone, to, zero!, copy_scaled!,
        to_dlpack, to_dlpack_versioned, from_dlpack, from_dlpack_versioned,
        version, set_num_threads, num_threads, live_tensor_count,
        CopyPlan, execute!, execute_raw!, live_plan_count
@@ -469,6 +469,36 @@ function Base.copyto!(dst::Tensor, src::Tensor)
     return dst
 end
 Base.copyto!(dst::Tensor, src::StridedArray) = copyto!(dst, from_array(src))
+
+"""
+    copy_scaled!(dst, src; scale=nothing, shift=nothing, dim=1, saturate=false)
+
+Writes `R(fma(x, scale[c], shift[c]))` into `dst` (st_copy_scaled), `c` the
+element's index along `dim` of `dst` when `scale` or `shift` holds more than
+one value (as many as `size(dst, dim)`); one value (or a number) applies to
+every element, `nothing` means scales of 1 or shifts of 0. Integer
+destinations round half to even and clamp; `saturate` clamps a floating
+destination's overflow to its largest finite value.
+"""
+function copy_scaled!(dst::Tensor, src::Tensor; scale=nothing, shift=nothing, dim::Integer=1, saturate::Bool=false)
+    a = scale === nothing ? nothing : Float64[Float64(x) for x in scale]
+    b = shift === nothing ? nothing : Float64[Float64(x) for x in shift]
+    n = max(a === nothing ? 1 : length(a), b === nothing ? 1 : length(b))
+    a !== nothing && length(a) == 1 && n > 1 && (a = fill(a[1], n))
+    b !== nothing && length(b) == 1 && n > 1 && (b = fill(b[1], n))
+    if (a !== nothing && length(a) != n) || (b !== nothing && length(b) != n)
+        throw(ArgumentError("copy_scaled!: scale has $(length(a)) values and shift $(length(b))"))
+    end
+    GC.@preserve a b begin
+        ss = Ref(StScaleShift(a === nothing ? Ptr{Cdouble}(C_NULL) : pointer(a),
+                              b === nothing ? Ptr{Cdouble}(C_NULL) : pointer(b),
+                              Int64(n), n == 1 ? Int32(0) : cdim(dst, dim), Int32(saturate)))
+        check(ccall((:st_copy_scaled, libstride), Int32, (StTensor, StTensor, Ref{StScaleShift}, Int32),
+                    dst.h, src.h, ss, Int32(0)))
+    end
+    return dst
+end
+copy_scaled!(dst::Tensor, src::StridedArray; kw...) = copy_scaled!(dst, from_array(src); kw...)
 function Base.copyto!(dst::StridedArray, src::Tensor)
     copyto!(from_array(dst), src)
     return dst

@@ -56,6 +56,22 @@ using Stride
     @test occursin("3×4 Stride.Tensor FLOAT64", sprint(show, MIME"text/plain"(), a))
     @test sprint(show, a) == sprint(show, A)
 
+    # QuantizeLinear per row (y_scale 0.5 and 0.25, zero points 1 and -2), ties to even, clamped; then back.
+    q = Tensor(undef, Stride.INT8, 2, 3)
+    copy_scaled!(q, Float32[0.25 0.75 100; -0.125 0.375 -40]; scale=[2, 4], shift=[1, -2], dim=1)
+    @test Array(q) == Int8[2 2 127; -2 0 -128]
+    deq = Tensor(undef, Stride.FLOAT32, 2, 3)
+    copy_scaled!(deq, q; scale=0.5, shift=-0.5)
+    @test Array(deq) == Float32[0.5 0.5 63; -1.5 -0.5 -64.5]
+    err = try
+        copy_scaled!(deq, q; scale=[1, 2], dim=2)
+        nothing
+    catch e
+        e
+    end
+    @test err isa StrideError
+    @test occursin("ss->n = 2", err.message)
+
     release!(t)
     @test_throws StrideError size(t)
     @test sprint(show, t) == "Stride.Tensor(released)"

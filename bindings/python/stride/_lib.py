@@ -91,6 +91,7 @@ SIGNATURES = {
     "st_contiguous": (_status, [st_tensor, _i32, _P(st_tensor)]),
     "st_clone": (_status, [st_tensor, _i32, _P(st_tensor)]),
     "st_copy": (_status, [st_tensor, st_tensor, _i32]),
+    "st_copy_scaled": (_status, [st_tensor, st_tensor, _P(st_scale_shift), _i32]),
     "st_to": (_status, [st_tensor, _i32, st_device, _i32, _P(st_tensor)]),
     "st_fill": (_status, [st_tensor, ctypes.c_double]),
     "st_zero": (_status, [st_tensor]),

@@ -178,6 +178,7 @@ extern "C" {
     pub fn st_contiguous(src: st_tensor, fmt: st_memory_format, out: *mut st_tensor) -> st_status;
     pub fn st_clone(src: st_tensor, fmt: st_memory_format, out: *mut st_tensor) -> st_status;
     pub fn st_copy(dst: st_tensor, src: st_tensor, non_blocking: i32) -> st_status;
+    pub fn st_copy_scaled(dst: st_tensor, src: st_tensor, ss: *const st_scale_shift, non_blocking: i32) -> st_status;
     pub fn st_to(src: st_tensor, dtype: st_dtype, device: st_device, fmt: st_memory_format,
                  out: *mut st_tensor) -> st_status;
     pub fn st_fill(dst: st_tensor, value: c_double) -> st_status;

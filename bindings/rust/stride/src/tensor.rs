@@ -365,6 +365,38 @@ impl Tensor {
         check(unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
     }
 
+    /// Writes R(fma(src, scale[c], shift[c])) into `self` (st_copy_scaled):
+    /// `c` is the element's index along `dim` of `self` when `scale` or
+    /// `shift` has more than one value (as many as that dim's size); an
+    /// empty slice means scales of 1 or shifts of 0. Integer destinations
+    /// round half to even and clamp; `saturate` clamps a floating
+    /// destination's overflow to its largest finite value.
+    pub fn copy_scaled_from(
+        &self,
+        src: &Tensor,
+        scale: &[f64],
+        shift: &[f64],
+        dim: i32,
+        saturate: bool,
+        non_blocking: bool,
+    ) -> Result<()> {
+        let n = scale.len().max(shift.len()).max(1);
+        let ss = sys::st_scale_shift {
+            scale: if scale.is_empty() { std::ptr::null() } else { scale.as_ptr() },
+            shift: if shift.is_empty() { std::ptr::null() } else { shift.as_ptr() },
+            n: n as i64,
+            dim,
+            saturate: saturate as i32,
+        };
+        if (!scale.is_empty() && scale.len() != n) || (!shift.is_empty() && shift.len() != n) {
+            return Err(Error {
+                status: Status::InvalidArgument,
+                message: format!("copy_scaled_from: scale has {} values and shift {}", scale.len(), shift.len()),
+            });
+        }
+        check(unsafe { sys::st_copy_scaled(self.h, src.h, &ss, non_blocking as i32) })
+    }
+
     pub fn to(&self, dtype: DType, device: Device, fmt: MemoryFormat) -> Result<Tensor> {
         out(|o| unsafe { sys::st_to(self.h, dtype as i32, device.raw(), fmt as i32, o) })
     }

@@ -78,3 +78,24 @@ fn reshape() {
     let c = t.transpose(0, 1).unwrap().reshape(&[-1]).unwrap();
     assert_eq!(unsafe { c.to_vec::<f32>().unwrap() }, vec![0., 3., 1., 4., 2., 5.]);
 }
+
+#[test]
+fn copy_scaled_quantizes_and_dequantizes() {
+    // QuantizeLinear per row: y_scale (0.5, 0.25), zero points (1, -2); ties to even, clamped.
+    let x = Tensor::from_vec(vec![0.25f32, 0.75, 100.0, -0.125, 0.375, -40.0], &[2, 3]).unwrap();
+    let q = Tensor::empty(&[2, 3], DType::Int8, Device::CPU).unwrap();
+    q.copy_scaled_from(&x, &[2.0, 4.0], &[1.0, -2.0], 0, false, false).unwrap();
+    assert_eq!(unsafe { q.to_vec::<i8>().unwrap() }, vec![2, 2, 127, -2, -0, -128]);
+    // DequantizeLinear back, per tensor: (q - zp) * scale = fma(q, 0.5, -0.5)
+    let back = Tensor::empty(&[2, 3], DType::Float32, Device::CPU).unwrap();
+    back.copy_scaled_from(&q, &[0.5], &[-0.5], 0, false, false).unwrap();
+    assert_eq!(unsafe { back.to_vec::<f32>().unwrap() }, vec![0.5, 0.5, 63.0, -1.5, -0.5, -64.5]);
+    // Empty slices are the identity; a length that is not dst's size along dim is refused.
+    back.copy_scaled_from(&x, &[], &[], 0, false, false).unwrap();
+    assert_eq!(unsafe { back.to_vec::<f32>().unwrap() }, vec![0.25, 0.75, 100.0, -0.125, 0.375, -40.0]);
+    let e = back.copy_scaled_from(&x, &[1.0, 2.0], &[], 1, false, false).unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+    assert!(e.message.contains("ss->n = 2"), "{}", e.message);
+    let e = back.copy_scaled_from(&x, &[1.0, 2.0, 3.0], &[1.0], 1, false, false).unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+}

@@ -1,0 +1,66 @@
+#include "core/scale_shift.h"
+
+#include "core/dtype_dispatch.h"
+#include "core/error.h"
+#include "core/scaled_convert.h"
+
+namespace st {
+namespace {
+
+void check_real(ScalarType t, const char* name) {
+  const int32_t v = static_cast<int32_t>(t);
+  ST_CHECK(!is_complex(t), ST_ERROR_UNSUPPORTED_DTYPE,
+           "%s has dtype %s (%d); scaled copies take real dtypes only", name, dtype_name(v),
+           static_cast<int>(v));
+}
+
+}  // namespace
+
+ScalarType scaled_compute_type(ScalarType dst, ScalarType src) {
+  return dispatch_dtype(dst, "copy_scaled", [&](auto d) {
+    return dispatch_dtype(src, "copy_scaled", [&](auto s) {
+      using C = scaled_compute_t<typename decltype(d)::type, typename decltype(s)::type>;
+      return std::is_same<C, double>::value ? ScalarType::Float64 : ScalarType::Float32;
+    });
+  });
+}
+
+ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const double* scale, const double* shift,
+                               int64_t n, int32_t dim, int32_t saturate) {
+  check_real(dst.dtype(), "dst");
+  check_real(src.dtype(), "src");
+  ST_CHECK(saturate == 0 || saturate == 1, ST_ERROR_INVALID_ARGUMENT, "ss->saturate = %d (expected 0 or 1)",
+           static_cast<int>(saturate));
+  ScaleShift ss;
+  ss.compute = scaled_compute_type(dst.dtype(), src.dtype());
+  ss.saturate = saturate != 0;
+  if (n != 1) {
+    const int nd = dst.ndim();
+    ST_CHECK(nd > 0 && dim >= -nd && dim < nd, ST_ERROR_INVALID_ARGUMENT,
+             "ss->dim = %d is out of range for dst of %d dims (expected %d..%d)", static_cast<int>(dim),
+             nd, -nd, nd - 1);
+    ss.dim = dim < 0 ? dim + nd : dim;
+    ST_CHECK(n == dst.size(ss.dim), ST_ERROR_INVALID_ARGUMENT,
+             "ss->n = %lld, expected 1 or dst's size %lld along dim %d", static_cast<long long>(n),
+             static_cast<long long>(dst.size(ss.dim)), static_cast<int>(dim));
+  }
+  ss.n = n;
+  ss.storage.resize(static_cast<size_t>(2 * n));
+  if (ss.compute == ScalarType::Float64) {
+    double* v = ss.storage.data();
+    for (int64_t i = 0; i < n; ++i) {
+      v[i] = scale ? scale[i] : 1.0;
+      v[n + i] = shift ? shift[i] : 0.0;
+    }
+  } else {
+    // Rounded to float once, here.
+    float* v = reinterpret_cast<float*>(ss.storage.data());
+    for (int64_t i = 0; i < n; ++i) {
+      v[i] = static_cast<float>(scale ? scale[i] : 1.0);
+      v[n + i] = static_cast<float>(shift ? shift[i] : 0.0);
+    }
+  }
+  return ss;
+}
+
+}  // namespace st

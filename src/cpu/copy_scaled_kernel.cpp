@@ -1,0 +1,127 @@
+// The CPU kernel of copy_scaled_ (API.md, st_copy_scaled): copy_'s checks and
+// staging (copy_on_host), the geometry with the scales and shifts as two
+// channel operands, then the element rule of core/scaled_convert.h over it.
+#include "cpu/copy_scaled_kernel.h"
+
+#include "core/dtype_dispatch.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "core/scaled_convert.h"
+#include "cpu/copy_kernel.h"
+#include "cpu/copy_kernel_table.h"
+#include "cpu/cpu_isa.h"
+#include "cpu/scaled_rows.h"
+#include "cpu/element_access.h"
+#include "dispatch/registration.h"
+
+#include <xmmintrin.h>
+
+namespace st {
+namespace cpu {
+namespace {
+
+// Operands: 0 dst, 1 src, 2 scale, 3 shift; strides[k] along dim 0 and
+// strides[4 + k] along dim 1 (Loop2d). The vector rows (cpu/scaled_rows.h)
+// take contiguous rows of their pairs, and the planes kernel blocks of
+// 3-channel uint8 pixels read into float32 planes (NHWC -> NCHW).
+template <typename D, typename S, typename C>
+void scaled_loop(const Geometry& g, bool saturate) {
+  constexpr int64_t kD = static_cast<int64_t>(sizeof(D)), kS = static_cast<int64_t>(sizeof(S));
+  const ScaledRowFn row =
+      std::is_same<C, float>::value ? scaled_row_kernel(scalar_type_of<D>, scalar_type_of<S>) : nullptr;
+  const ScaledPlanesFn planes =
+      std::is_same<D, float>::value && std::is_same<S, uint8_t>::value ? scaled_u8_planes_kernel() : nullptr;
+  const bool nt = g.numel() * kD >= kStreamingThresholdBytes;
+  for_each(g, [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    const int64_t ds = strides[0], ss = strides[1], as = strides[2], bs = strides[3];
+    if (planes && n1 == 3 && ds == kD && ss == 3 && strides[5] == 1 && as == 0 && bs == 0 &&
+        strides[6] == static_cast<int64_t>(sizeof(float)) && strides[7] == static_cast<int64_t>(sizeof(float))) {
+      planes(data[0], strides[4], reinterpret_cast<const uint8_t*>(data[1]), n0,
+             reinterpret_cast<const float*>(data[2]), reinterpret_cast<const float*>(data[3]), nt);
+      if (nt) _mm_sfence();  // the streamed stores are visible before the task ends
+      return;
+    }
+    const bool rows = row && ds == kD && ss == kS && as == bs && (as == 0 || as == static_cast<int64_t>(sizeof(C)));
+    for (int64_t j = 0; j < n1; ++j) {
+      if (rows) {
+        row(data[0] + j * strides[4], data[1] + j * strides[5], n0,
+            reinterpret_cast<const float*>(data[2] + j * strides[6]),
+            reinterpret_cast<const float*>(data[3] + j * strides[7]), as == 0 ? 0 : 1, saturate, nt);
+        if (nt && j + 1 == n1) _mm_sfence();
+        continue;
+      }
+      char* d = data[0] + j * strides[4];
+      const char* s = data[1] + j * strides[5];
+      const char* a = data[2] + j * strides[6];
+      const char* b = data[3] + j * strides[7];
+      if (as == 0 && bs == 0) {
+        // One scale and shift for the row: the common case (per tensor, per
+        // row, or a channel dim that is not the fastest).
+        const C scale = load<C>(a), shift = load<C>(b);
+        if (ds == kD && ss == kS) {
+          for (int64_t i = 0; i < n0; ++i)
+            store<D>(d + i * kD, scaled_convert<D>(load<S>(s + i * kS), scale, shift, saturate));
+        } else {
+          for (int64_t i = 0; i < n0; ++i)
+            store<D>(d + i * ds, scaled_convert<D>(load<S>(s + i * ss), scale, shift, saturate));
+        }
+      } else {
+        for (int64_t i = 0; i < n0; ++i)
+          store<D>(d + i * ds, scaled_convert<D>(load<S>(s + i * ss), load<C>(a + i * as), load<C>(b + i * bs), saturate));
+      }
+    }
+  }, kGrainSize);
+}
+
+}  // namespace
+
+ScaledRowFn scaled_row_kernel(ScalarType dst, ScalarType src) {
+  switch (cpu_isa()) {
+    case CpuIsa::Avx512: return avx512_scaled_row_kernel(dst, src);
+    case CpuIsa::Avx2: return avx2_scaled_row_kernel(dst, src);
+    case CpuIsa::Scalar: break;
+  }
+  return nullptr;
+}
+
+ScaledPlanesFn scaled_u8_planes_kernel() { return cpu_isa() >= CpuIsa::Avx2 ? avx2_scaled_u8_planes_kernel() : nullptr; }
+
+namespace {
+
+void run_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
+  copy_scaled_kernel(scaled_copy_geometry(dst, src, ss), dst.dtype(), src.dtype(), ss);
+}
+
+void copy_scaled_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, const ScaleShift& ss,
+                     bool /*non_blocking*/) {
+  copy_on_host(dst, src, true, [&](const Tensor& d, const Tensor& s) { run_scaled(d, s, ss); });
+}
+ST_REGISTER_KERNEL("copy_scaled_", CPU, copy_scaled_cpu);
+
+}  // namespace
+
+Geometry scaled_copy_geometry(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
+  ChannelOperands ch;
+  ch.dim = ss.dim;
+  ch.itemsize = ss.value_size();
+  ch.count = 2;
+  ch.data[0] = const_cast<char*>(ss.scale_data());  // read only: operands 2 and 3 are never written
+  ch.data[1] = const_cast<char*>(ss.shift_data());
+  return copy_geometry(dst, src, ch);
+}
+
+void copy_scaled_kernel(const Geometry& g, ScalarType dt, ScalarType st, const ScaleShift& ss) {
+  ST_DISPATCH_PAIR(dt, st, "copy_scaled", [&] {
+    if constexpr (IsComplex<dst_t>::value || IsComplex<src_t>::value) {
+      fail(ST_ERROR_UNSUPPORTED_DTYPE, "copy_scaled: complex dtypes are not supported");
+    } else {
+      using C = scaled_compute_t<dst_t, src_t>;
+      ST_CHECK(ss.value_size() == static_cast<int64_t>(sizeof(C)), ST_ERROR_INTERNAL,
+               "copy_scaled: values prepared for another compute type");
+      scaled_loop<dst_t, src_t, C>(g, ss.saturate);
+    }
+  });
+}
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,202 @@
+// The AVX2 + FMA rows of cpu/scaled_rows.h (AVX-512 machines run them too:
+// the rows are bound by memory, not by the vector width). Heads before an
+// aligned streaming store and tails shorter than a vector go through the
+// element rule itself (core/scaled_convert.h), compiled here with FMA.
+#include "core/scaled_convert.h"
+#include "cpu/element_access.h"
+#include "cpu/scaled_rows.h"
+#include "cpu/x86_intrinsics.h"
+
+namespace st {
+namespace cpu {
+namespace avx2 {
+namespace {
+
+template <typename D, typename S>
+ST_FORCE_INLINE void by_rule(char* dst, const char* src, int64_t from, int64_t to, const float* scale,
+                             const float* shift, int64_t step, bool saturate) {
+  for (int64_t i = from; i < to; ++i) {
+    store<D>(dst + i * static_cast<int64_t>(sizeof(D)),
+             scaled_convert<D>(load<S>(src + i * static_cast<int64_t>(sizeof(S))), scale[i * step], shift[i * step],
+                               saturate));
+  }
+}
+
+// 8 floats of fma(x, scale, shift), element i0 on.
+ST_FORCE_INLINE __m256 affine(__m256 x, const float* scale, const float* shift, int64_t i0, int64_t step) {
+  const __m256 a = step ? _mm256_loadu_ps(scale + i0) : _mm256_set1_ps(*scale);
+  const __m256 b = step ? _mm256_loadu_ps(shift + i0) : _mm256_set1_ps(*shift);
+  return _mm256_fmadd_ps(x, a, b);
+}
+
+ST_FORCE_INLINE void store_f32(float* p, __m256 v, bool nt) {
+  if (nt) {
+    _mm256_stream_ps(p, v);
+  } else {
+    _mm256_storeu_ps(p, v);
+  }
+}
+
+// 32 bytes packed from four vectors of 8 int32 by two packs, which
+// interleave 4-byte groups across the lanes: put back in order, stored.
+ST_FORCE_INLINE void store_packed(char* p, __m256i packed, bool nt) {
+  const __m256i v = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  if (nt) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+}
+
+// Elements before dst reaches 32-byte alignment (streaming stores need it).
+template <typename D>
+int64_t head_for(const char* dst, int64_t n, bool nt) {
+  if (!nt) return 0;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(dst);
+  if (at % sizeof(D) != 0) return n;  // never aligned: the rule does it all
+  const int64_t head = static_cast<int64_t>((32 - at % 32) % 32 / sizeof(D));
+  return head < n ? head : n;
+}
+
+// ---- uint8 / int8 -> float32.
+
+template <typename S>
+void to_f32(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step, bool saturate,
+            bool nt) {
+  int64_t i = head_for<float>(dst, n, nt);
+  by_rule<float, S>(dst, src, 0, i, scale, shift, step, saturate);
+  float* d = reinterpret_cast<float*>(dst);
+  const __m256 m = _mm256_set1_ps(3.4028234663852886e38f), neg_m = _mm256_set1_ps(-3.4028234663852886e38f);
+  for (; i + 32 <= n; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i + 8 * k));
+      const __m256i ints = std::is_signed<S>::value ? _mm256_cvtepi8_epi32(q) : _mm256_cvtepu8_epi32(q);
+      __m256 y = affine(_mm256_cvtepi32_ps(ints), scale, shift, i + 8 * k, step);
+      // Only ±inf from a huge scale clamps; NaN stays (min/max answer their second operand).
+      if (saturate) y = _mm256_min_ps(m, _mm256_max_ps(neg_m, y));
+      store_f32(d + i + 8 * k, y, nt);
+    }
+  }
+  by_rule<float, S>(dst, src, i, n, scale, shift, step, saturate);
+}
+
+// ---- float32 -> int8 / uint8: round half to even, clamp, NaN -> 0.
+
+template <typename D>
+ST_FORCE_INLINE __m256i quantize8(__m256 y) {
+  constexpr float lo = static_cast<float>(detail::IntRange<D>::min), hi = static_cast<float>(detail::IntRange<D>::max);
+  __m256 r = _mm256_round_ps(y, kRoundNearest);
+  r = _mm256_and_ps(r, _mm256_cmp_ps(r, r, _CMP_ORD_Q));  // NaN -> +0
+  r = _mm256_min_ps(_mm256_max_ps(r, _mm256_set1_ps(lo)), _mm256_set1_ps(hi));
+  return _mm256_cvttps_epi32(r);
+}
+
+template <typename D>
+void from_f32_to_8bit(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+                      bool saturate, bool nt) {
+  int64_t i = head_for<D>(dst, n, nt);
+  by_rule<D, float>(dst, src, 0, i, scale, shift, step, saturate);
+  const float* s = reinterpret_cast<const float*>(src);
+  for (; i + 32 <= n; i += 32) {
+    __m256i q[4];
+    for (int k = 0; k < 4; ++k) q[k] = quantize8<D>(affine(_mm256_loadu_ps(s + i + 8 * k), scale, shift, i + 8 * k, step));
+    // In range already, so the saturating packs only narrow.
+    const __m256i w01 = _mm256_packs_epi32(q[0], q[1]), w23 = _mm256_packs_epi32(q[2], q[3]);
+    store_packed(dst + i, std::is_signed<D>::value ? _mm256_packs_epi16(w01, w23) : _mm256_packus_epi16(w01, w23), nt);
+  }
+  by_rule<D, float>(dst, src, i, n, scale, shift, step, saturate);
+}
+
+// ---- float32 -> float8_e4m3fn (Note [Rounding to float8]): the float's
+// bits rounded to 3 mantissa bits to nearest even, subnormals (below 2^-6)
+// as round(|y| · 2^9), and everything past 448 (±inf, NaN) the NaN 0x7F.
+ST_FORCE_INLINE __m256i e4m3_codes(__m256 y) {
+  const __m256i bits = _mm256_castps_si256(y);
+  const __m256i sign = _mm256_and_si256(_mm256_srli_epi32(bits, 24), _mm256_set1_epi32(0x80));
+  const __m256i mag = _mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF));
+  const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(mag, 20), _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(mag, _mm256_set1_epi32(0x7FFFF)), odd), 20);
+  const __m256i normal = _mm256_sub_epi32(rounded, _mm256_set1_epi32(120 << 3));
+  const __m256 a = _mm256_castsi256_ps(mag);
+  const __m256i sub = _mm256_cvttps_epi32(_mm256_round_ps(_mm256_mul_ps(a, _mm256_set1_ps(512.0f)), kRoundNearest));
+  const __m256i is_sub = _mm256_cmpgt_epi32(_mm256_set1_epi32(121 << 23), mag);
+  __m256i code = _mm256_blendv_epi8(normal, sub, is_sub);
+  // Past the largest finite code (0x7E), and inf / NaN (mag above 0x7F800000 - 1): 0x7F.
+  const __m256i over = _mm256_or_si256(_mm256_cmpgt_epi32(code, _mm256_set1_epi32(0x7E)),
+                                       _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(0x7F7FFFFF)));
+  code = _mm256_blendv_epi8(code, _mm256_set1_epi32(0x7F), over);
+  return _mm256_or_si256(code, sign);
+}
+
+void f32_to_e4m3(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+                 bool saturate, bool nt) {
+  using D = Float8_e4m3fn;
+  int64_t i = head_for<D>(dst, n, nt);
+  by_rule<D, float>(dst, src, 0, i, scale, shift, step, saturate);
+  const float* s = reinterpret_cast<const float*>(src);
+  const __m256 m = _mm256_set1_ps(448.0f), neg_m = _mm256_set1_ps(-448.0f);
+  for (; i + 32 <= n; i += 32) {
+    __m256i c[4];
+    for (int k = 0; k < 4; ++k) {
+      __m256 y = affine(_mm256_loadu_ps(s + i + 8 * k), scale, shift, i + 8 * k, step);
+      if (saturate) y = _mm256_min_ps(m, _mm256_max_ps(neg_m, y));  // NaN stays: min/max answer their second operand
+      c[k] = e4m3_codes(y);
+    }
+    store_packed(dst + i, _mm256_packus_epi16(_mm256_packus_epi32(c[0], c[1]), _mm256_packus_epi32(c[2], c[3])), nt);
+  }
+  by_rule<D, float>(dst, src, i, n, scale, shift, step, saturate);
+}
+
+// ---- uint8 pixels of 3 channels -> 3 float32 planes, 16 pixels a step.
+void u8_planes(char* dst, int64_t plane_bytes, const uint8_t* src, int64_t n, const float* scale, const float* shift,
+               bool nt) {
+  float* planes[3] = {reinterpret_cast<float*>(dst), reinterpret_cast<float*>(dst + plane_bytes),
+                      reinterpret_cast<float*>(dst + 2 * plane_bytes)};
+  const bool stream = nt && (reinterpret_cast<uintptr_t>(dst) % 32) == 0 && plane_bytes % 32 == 0;
+  // Byte j of channel c's 16 is byte 3j + c of the 48 loaded: from load
+  // (3j + c) / 16 at (3j + c) % 16; -1 (0x80) zeroes the others.
+  alignas(16) int8_t masks[3][3][16];
+  for (int c = 0; c < 3; ++c)
+    for (int l = 0; l < 3; ++l)
+      for (int j = 0; j < 16; ++j) {
+        const int at = 3 * j + c;
+        masks[c][l][j] = static_cast<int8_t>(at / 16 == l ? at % 16 : -1);
+      }
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m128i l0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * i));
+    const __m128i l1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * i + 16));
+    const __m128i l2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * i + 32));
+    for (int c = 0; c < 3; ++c) {
+      const __m128i ch =
+          _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(l0, _mm_load_si128(reinterpret_cast<const __m128i*>(masks[c][0]))),
+                                    _mm_shuffle_epi8(l1, _mm_load_si128(reinterpret_cast<const __m128i*>(masks[c][1])))),
+                       _mm_shuffle_epi8(l2, _mm_load_si128(reinterpret_cast<const __m128i*>(masks[c][2]))));
+      const __m256 a = _mm256_set1_ps(scale[c]), b = _mm256_set1_ps(shift[c]);
+      const __m256 lo = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(ch)), a, b);
+      const __m256 hi = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(ch, 8))), a, b);
+      store_f32(planes[c] + i, lo, stream);
+      store_f32(planes[c] + i + 8, hi, stream);
+    }
+  }
+  for (; i < n; ++i)
+    for (int c = 0; c < 3; ++c) planes[c][i] = scaled_convert<float>(src[3 * i + c], scale[c], shift[c], false);
+}
+
+}  // namespace
+}  // namespace avx2
+
+ScaledRowFn avx2_scaled_row_kernel(ScalarType dst, ScalarType src) {  // NOLINT: declared in scaled_rows.h
+  using S = ScalarType;
+  if (dst == S::Float32 && src == S::UInt8) return avx2::to_f32<uint8_t>;
+  if (dst == S::Float32 && src == S::Int8) return avx2::to_f32<int8_t>;
+  if (dst == S::Int8 && src == S::Float32) return avx2::from_f32_to_8bit<int8_t>;
+  if (dst == S::UInt8 && src == S::Float32) return avx2::from_f32_to_8bit<uint8_t>;
+  if (dst == S::Float8_e4m3fn && src == S::Float32) return avx2::f32_to_e4m3;
+  return nullptr;
+}
+
+ScaledPlanesFn avx2_scaled_u8_planes_kernel() { return avx2::u8_planes; }
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,161 @@
+// The AVX-512 rows of cpu/scaled_rows.h: the narrowing pairs (float32 ->
+// int8 / uint8 / float8_e4m3fn) with sixteen lanes, mask blends and one
+// narrowing move per vector (vpmovdb) where AVX2 needs packs and a permute,
+// and the widening ones (int8 / uint8 -> float32) a 64-byte line a step.
+// The pixel planes take the AVX2 kernel. Same bits as core/scaled_convert.h.
+#include "core/scaled_convert.h"
+#include "cpu/element_access.h"
+#include "cpu/scaled_rows.h"
+#include "cpu/x86_intrinsics.h"
+
+namespace st {
+namespace cpu {
+namespace avx512 {
+namespace {
+
+template <typename D, typename S>
+void by_rule_from(char* dst, const char* src, int64_t from, int64_t to, const float* scale, const float* shift,
+                  int64_t step, bool saturate) {
+  for (int64_t i = from; i < to; ++i)
+    store<D>(dst + i * static_cast<int64_t>(sizeof(D)),
+             scaled_convert<D>(load<S>(src + i * static_cast<int64_t>(sizeof(S))), scale[i * step], shift[i * step],
+                               saturate));
+}
+
+template <typename D>
+void by_rule(char* dst, const char* src, int64_t from, int64_t to, const float* scale, const float* shift, int64_t step,
+             bool saturate) {
+  by_rule_from<D, float>(dst, src, from, to, scale, shift, step, saturate);
+}
+
+// float32 -> int8 / uint8: round half to even, NaN -> 0, clamp.
+template <typename D>
+struct Quantize {
+  static ST_FORCE_INLINE __m512i codes(__m512 y, bool) {
+    constexpr float lo = static_cast<float>(detail::IntRange<D>::min), hi = static_cast<float>(detail::IntRange<D>::max);
+    __m512 r = _mm512_roundscale_ps(y, kRoundNearest);
+    r = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(r, r, _CMP_ORD_Q), r);  // NaN -> +0
+    r = _mm512_min_ps(_mm512_max_ps(r, _mm512_set1_ps(lo)), _mm512_set1_ps(hi));
+    return _mm512_cvttps_epi32(r);
+  }
+};
+
+// float32 -> float8_e4m3fn (as the AVX2 row; Note [Rounding to float8]).
+struct E4m3 {
+  static ST_FORCE_INLINE __m512i codes(__m512 y, bool saturate) {
+    if (saturate) y = _mm512_min_ps(_mm512_set1_ps(448.0f), _mm512_max_ps(_mm512_set1_ps(-448.0f), y));  // NaN stays
+    const __m512i bits = _mm512_castps_si512(y);
+    const __m512i sign = _mm512_and_si512(_mm512_srli_epi32(bits, 24), _mm512_set1_epi32(0x80));
+    const __m512i mag = _mm512_and_si512(bits, _mm512_set1_epi32(0x7FFFFFFF));
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(mag, 20), _mm512_set1_epi32(1));
+    const __m512i rounded =
+        _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(mag, _mm512_set1_epi32(0x7FFFF)), odd), 20);
+    const __m512i normal = _mm512_sub_epi32(rounded, _mm512_set1_epi32(120 << 3));
+    const __m512 a = _mm512_castsi512_ps(mag);
+    const __m512i sub = _mm512_cvttps_epi32(_mm512_roundscale_ps(_mm512_mul_ps(a, _mm512_set1_ps(512.0f)), kRoundNearest));
+    __m512i code = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(mag, _mm512_set1_epi32(121 << 23)), normal, sub);
+    const __mmask16 over = _mm512_cmpgt_epi32_mask(code, _mm512_set1_epi32(0x7E)) |
+                           _mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(0x7F7FFFFF));
+    code = _mm512_mask_blend_epi32(over, code, _mm512_set1_epi32(0x7F));
+    return _mm512_or_si512(code, sign);
+  }
+};
+
+template <typename D, class P, bool kPerElement, bool kSaturate>
+void narrow_row_as(char* dst, const char* src, int64_t n, const float* scale, const float* shift, bool nt) {
+  constexpr int64_t step = kPerElement ? 1 : 0;
+  constexpr bool saturate = kSaturate;
+  int64_t i = 0;
+  if (nt) {  // whole 64-byte lines streamed: the elements before dst reaches one by the rule
+    const int64_t head = static_cast<int64_t>((64 - reinterpret_cast<uintptr_t>(dst) % 64) % 64);
+    i = head < n ? head : n;
+    by_rule<D>(dst, src, 0, i, scale, shift, step, saturate);
+  }
+  const float* s = reinterpret_cast<const float*>(src);
+  auto sixteen = [&](int64_t at) {
+    const __m512 a = step ? _mm512_loadu_ps(scale + at) : _mm512_set1_ps(*scale);
+    const __m512 b = step ? _mm512_loadu_ps(shift + at) : _mm512_set1_ps(*shift);
+    return _mm512_cvtepi32_epi8(P::codes(_mm512_fmadd_ps(_mm512_loadu_ps(s + at), a, b), saturate));
+  };
+  // A line of 64 results a step: a partial line streamed costs a partial
+  // write-combining flush.
+  for (; i + 64 <= n; i += 64) {
+    __m512i line = _mm512_castsi128_si512(sixteen(i));
+    line = _mm512_inserti32x4(line, sixteen(i + 16), 1);
+    line = _mm512_inserti32x4(line, sixteen(i + 32), 2);
+    line = _mm512_inserti32x4(line, sixteen(i + 48), 3);
+    if (nt) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i), line);
+    } else {
+      _mm512_storeu_si512(dst + i, line);
+    }
+  }
+  for (; i + 16 <= n; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), sixteen(i));
+  by_rule<D>(dst, src, i, n, scale, shift, step, saturate);
+}
+
+// uint8 / int8 -> float32: 16 bytes widened to one line of 16 floats a step.
+template <typename S, bool kPerElement, bool kSaturate>
+void widen_row_as(char* dst, const char* src, int64_t n, const float* scale, const float* shift, bool nt) {
+  constexpr int64_t step = kPerElement ? 1 : 0;
+  int64_t i = 0;
+  if (nt) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(dst);
+    const int64_t head = at % 4 ? n : static_cast<int64_t>((64 - at % 64) % 64 / 4);
+    i = head < n ? head : n;
+    by_rule_from<float, S>(dst, src, 0, i, scale, shift, step, kSaturate);
+  }
+  float* d = reinterpret_cast<float*>(dst);
+  const __m512 m = _mm512_set1_ps(3.4028234663852886e38f), neg_m = _mm512_set1_ps(-3.4028234663852886e38f);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m512i ints = std::is_signed<S>::value ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+    const __m512 a = kPerElement ? _mm512_loadu_ps(scale + i) : _mm512_set1_ps(*scale);
+    const __m512 b = kPerElement ? _mm512_loadu_ps(shift + i) : _mm512_set1_ps(*shift);
+    __m512 y = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ints), a, b);
+    if (kSaturate) y = _mm512_min_ps(m, _mm512_max_ps(neg_m, y));  // ±inf only; NaN stays
+    if (nt) {
+      _mm512_stream_ps(d + i, y);
+    } else {
+      _mm512_storeu_ps(d + i, y);
+    }
+  }
+  by_rule_from<float, S>(dst, src, i, n, scale, shift, step, kSaturate);
+}
+
+template <typename S>
+void widen_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+               bool saturate, bool nt) {
+  if (step) {
+    (saturate ? widen_row_as<S, true, true> : widen_row_as<S, true, false>)(dst, src, n, scale, shift, nt);
+  } else {
+    (saturate ? widen_row_as<S, false, true> : widen_row_as<S, false, false>)(dst, src, n, scale, shift, nt);
+  }
+}
+
+// The row's constant choices as template arguments: no test in the loop.
+template <typename D, class P>
+void narrow_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
+                bool saturate, bool nt) {
+  if (step) {
+    (saturate ? narrow_row_as<D, P, true, true> : narrow_row_as<D, P, true, false>)(dst, src, n, scale, shift, nt);
+  } else {
+    (saturate ? narrow_row_as<D, P, false, true> : narrow_row_as<D, P, false, false>)(dst, src, n, scale, shift, nt);
+  }
+}
+
+}  // namespace
+}  // namespace avx512
+
+ScaledRowFn avx512_scaled_row_kernel(ScalarType dst, ScalarType src) {
+  using S = ScalarType;
+  if (src == S::Float32 && dst == S::Int8) return avx512::narrow_row<int8_t, avx512::Quantize<int8_t>>;
+  if (src == S::Float32 && dst == S::UInt8) return avx512::narrow_row<uint8_t, avx512::Quantize<uint8_t>>;
+  if (src == S::Float32 && dst == S::Float8_e4m3fn) return avx512::narrow_row<Float8_e4m3fn, avx512::E4m3>;
+  if (src == S::Int8 && dst == S::Float32) return avx512::widen_row<int8_t>;
+  if (src == S::UInt8 && dst == S::Float32) return avx512::widen_row<uint8_t>;
+  return avx2_scaled_row_kernel(dst, src);
+}
+
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,151 @@
+// The CUDA scaled copy kernel runs on the host: the iteration and arguments
+// of cuda/scaled_copy_iter.h (what cuda/copy_scaled_kernel.cpp launches),
+// and the thread body copy_scaled_thread of cuda/copy_loops.h called for
+// every (block, thread) of the launch, over host memory. The result must
+// equal the CPU kernel's byte for byte (NaN payloads included, since both
+// run the same host code here), for random layouts, every pair of real
+// dtypes, per tensor and per channel, split into many 32-bit parts.
+//
+// The staging of unaligned operands is mirrored from
+// cuda/copy_scaled_kernel.cpp, which needs the CUDA runtime.
+#include <cstdint>
+#include <cstring>
+#include <random>
+
+#include "core/contiguity.h"
+#include "core/dtype_dispatch.h"
+#include "core/empty.h"
+#include "core/scale_shift.h"
+#include "cuda/copy_loops.h"
+#include "cuda/device_copy_plan.h"
+#include "cuda/launch_shape.h"
+#include "cuda/scaled_copy_iter.h"
+#include "ops/copy.h"
+#include "copy_cases.h"
+#include "test_seed.h"
+// Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
+#include "cmocka_cxx.h"
+
+using namespace st;
+using namespace st::cuda;
+using copy_cases::describe;
+using copy_cases::pick;
+
+namespace {
+
+bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
+
+Tensor contiguous_like(const Tensor& t) { return empty_cpu(t.sizes(), contiguous_strides(t.sizes()), t.dtype()); }
+
+// scaled_copy_on_device, emulated: the plain copies of the staging are the
+// CPU's (the device's plain copies have their own emulation test).
+void emulate_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss, int64_t limit) {
+  if (!element_aligned(src)) {
+    const Tensor aligned = contiguous_like(src);
+    ops::copy_(aligned, src, false);
+    return emulate_scaled(dst, aligned, ss, limit);
+  }
+  if (!element_aligned(dst)) {
+    const Tensor aligned = contiguous_like(dst);
+    emulate_scaled(aligned, src, ss, limit);
+    return ops::copy_(dst, aligned, false);
+  }
+  const DimVector count{2 * ss.n};
+  const Tensor values = empty_cpu(count, contiguous_strides(count), ss.compute);
+  std::memcpy(values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
+  const TensorIterator iter = scaled_copy_iterator(dst, src, values, ss);
+  if (iter.numel() == 0) return;
+  iter.with_32bit_indexing(
+      [&](const TensorIterator& part) {
+        const ScaledCopyArgs a = scaled_copy_args(part, ss.saturate);
+        const LaunchShape s = strided_shape(a.numel);
+        check_launch_shape(s, kCopyThreads, "copy_scaled_kernel");
+        ST_DISPATCH_PAIR(dst.dtype(), src.dtype(), "emulated scaled copy", [&] {
+          if constexpr (!IsComplex<dst_t>::value && !IsComplex<src_t>::value) {
+            for (uint32_t b = 0; b < s.grid[0]; ++b)
+              for (uint32_t t = 0; t < kCopyThreads; ++t) copy_scaled_thread<dst_t, src_t>(a, b, t);
+          }
+        });
+      },
+      limit);
+}
+
+ScalarType random_real_dtype(std::mt19937_64& rng) {
+  for (;;) {
+    const ScalarType t = copy_cases::random_dtype(rng);
+    if (!is_complex(t)) return t;
+  }
+}
+
+// Random scales and shifts for dst: per tensor or along a random dim.
+ScaleShift random_scale_shift(std::mt19937_64& rng, const Tensor& dst, const Tensor& src) {
+  static const double kScales[] = {1.0, 0.5, -2.0, 1.0 / 255, 3.0, 1e-3, 1e10};
+  const bool per_channel = dst.ndim() > 0 && pick(rng, 0, 2) != 0;
+  const int32_t dim = per_channel ? static_cast<int32_t>(pick(rng, 0, dst.ndim() - 1)) : 0;
+  const int64_t n = per_channel ? dst.size(dim) : 1;
+  std::vector<double> scale(static_cast<size_t>(n)), shift(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    scale[static_cast<size_t>(i)] = kScales[pick(rng, 0, 6)];
+    shift[static_cast<size_t>(i)] = static_cast<double>(pick(rng, -8, 8)) * 0.5;
+  }
+  return prepare_scale_shift(dst, src, scale.data(), shift.data(), n, dim, static_cast<int32_t>(pick(rng, 0, 1)));
+}
+
+bool check_case(const Tensor& dst, const Tensor& src, const ScaleShift& ss, int64_t limit) {
+  const Tensor want = copy_cases::twin(dst), got = copy_cases::twin(dst);
+  ops::copy_scaled_(want, src, ss, false);
+  emulate_scaled(got, src, ss, limit);
+  if (copy_cases::storage_bytes(want) == copy_cases::storage_bytes(got)) return true;
+  print_error("dst %s <- src %s (dim %d, n %lld, saturate %d, 32-bit limit %lld): the emulated kernel differs from the CPU\n",
+              describe(dst).c_str(), describe(src).c_str(), ss.dim, static_cast<long long>(ss.n), ss.saturate ? 1 : 0,
+              static_cast<long long>(limit));
+  return false;
+}
+
+void random_layouts_and_dtypes_match_the_cpu(void**) {
+  std::mt19937_64 rng(test_seed("random_layouts_and_dtypes_match_the_cpu"));
+  for (int c = 0; c < 1500; ++c) {
+    const DimVector sizes = copy_cases::random_sizes(rng);
+    const ScalarType dt = random_real_dtype(rng), st_ = random_real_dtype(rng);
+    const int dst_shift = pick(rng, 0, 7) == 0 ? static_cast<int>(pick(rng, 1, 15)) : 0;
+    const int src_shift = pick(rng, 0, 7) == 0 ? static_cast<int>(pick(rng, 1, 15)) : 0;
+    const Tensor dst = copy_cases::random_tensor(rng, sizes, dt, false, dst_shift);
+    const DimVector src_sizes = pick(rng, 0, 3) == 0 ? copy_cases::broadcast_sizes(rng, sizes) : sizes;
+    const Tensor src = copy_cases::random_tensor(rng, src_sizes, st_, true, src_shift);
+    const ScaleShift ss = random_scale_shift(rng, dst, src);
+    const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 64, 4096);
+    if (!check_case(dst, src, ss, limit)) fail();
+  }
+}
+
+// Every pair of real dtypes, NCHW from NHWC per channel (the normalize case).
+void every_real_pair_per_channel(void**) {
+  std::mt19937_64 rng(test_seed("every_real_pair_per_channel"));
+  for (int d = 0; d < kNumScalarTypes; ++d) {
+    for (int s = 0; s < kNumScalarTypes; ++s) {
+      const ScalarType dt = static_cast<ScalarType>(d), st_ = static_cast<ScalarType>(s);
+      if (is_complex(dt) || is_complex(st_)) continue;
+      const DimVector sizes{2, 3, 5, 7};
+      const Tensor dst = empty_cpu(sizes, contiguous_strides(sizes), dt);
+      const Tensor src = empty_cpu(sizes, channels_last_strides_2d(sizes), st_);
+      copy_cases::fill_random_bytes(dst, rng);
+      copy_cases::fill_random_bytes(src, rng);
+      const double scale[3] = {1.0 / 255, 2.0, -0.5}, shift[3] = {-0.5, 1.5, 3.0};
+      for (int32_t saturate = 0; saturate < 2; ++saturate) {
+        const ScaleShift ss = prepare_scale_shift(dst, src, scale, shift, 3, 1, saturate);
+        if (!check_case(dst, src, ss, TensorIterator::k32BitLimit)) fail();
+        if (!check_case(dst, src, ss, 64)) fail();
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main() {
+  const CMUnitTest tests[] = {
+      cmocka_unit_test(random_layouts_and_dtypes_match_the_cpu),
+      cmocka_unit_test(every_real_pair_per_channel),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
