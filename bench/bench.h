@@ -34,7 +34,7 @@ struct Options {
 // does not apply to the mode is NaN.
 struct BandwidthRow {
   std::string case_name;
-  std::string mode;  // "prealloc" or "alloc"
+  std::string mode;  // "prealloc", "plan" or "alloc"
   int threads = 1;
   int reps = 0;
   int64_t bytes_moved = 0;

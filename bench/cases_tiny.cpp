@@ -11,8 +11,8 @@ constexpr int kBatches = 31, kQuickBatches = 3;
 
 }  // namespace
 
-BENCH_CASE(K_tiny_4x4,
-           "4x4 float32: transposed -> contiguous, contiguous() no-op, clone, fill, from int32; ns per C API call") {
+BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous (st_copy, a plan), contiguous() no-op, clone, fill, "
+                       "from int32; ns per C API call") {
   const int64_t calls = options.quick ? kQuickCalls : kCalls;
   const int batches = options.quick ? kQuickBatches : kBatches;
 
@@ -37,6 +37,20 @@ BENCH_CASE(K_tiny_4x4,
   bench::check(st_clone(base, ST_MEMORY_FORMAT_PRESERVE, &out), "st_clone");
   bench::check_copy(out, base, "K st_clone of the 4x4");
   bench::check(st_tensor_release(out), "st_tensor_release");
+  // The same copy prepared once: executed with the handles, and with the
+  // addresses of element (0, 0) as a per-frame loop would.
+  st_copy_plan plan;
+  bench::check(st_copy_plan_create(dst, transposed, nullptr, ST_PLAN_ESTIMATE, &plan), "st_copy_plan_create");
+  bench::check(st_zero(dst), "st_zero");
+  bench::check(st_copy_plan_execute(plan, dst, transposed, 0), "st_copy_plan_execute");
+  bench::check_copy(dst, transposed, "K plan execute of the transposed 4x4");
+  bench::check(st_zero(dst), "st_zero");
+  void* dst_data = nullptr;
+  void* src_data = nullptr;
+  bench::check(st_tensor_data_ptr(dst, &dst_data), "st_tensor_data_ptr");
+  bench::check(st_tensor_data_ptr(transposed, &src_data), "st_tensor_data_ptr");
+  bench::check(st_copy_plan_execute_raw(plan, dst_data, src_data, 0), "st_copy_plan_execute_raw");
+  bench::check_copy(dst, transposed, "K plan execute_raw of the transposed 4x4");
 
   for (int threads : options.thread_counts) {
     bench::check(st_set_num_threads(threads), "st_set_num_threads");
@@ -45,6 +59,16 @@ BENCH_CASE(K_tiny_4x4,
     int64_t failures = 0;
     table.add_call("transposed -> contiguous, st_copy into a 4x4", threads, bench::ns_per_call(calls, batches, [&] {
                      for (int64_t i = 0; i < calls; ++i) failures += st_copy(dst, transposed, 0) != ST_OK;
+                   }));
+    table.add_call("transposed -> contiguous, plan execute into a 4x4", threads,
+                   bench::ns_per_call(calls, batches, [&] {
+                     for (int64_t i = 0; i < calls; ++i)
+                       failures += st_copy_plan_execute(plan, dst, transposed, 0) != ST_OK;
+                   }));
+    table.add_call("transposed -> contiguous, plan execute_raw into a 4x4", threads,
+                   bench::ns_per_call(calls, batches, [&] {
+                     for (int64_t i = 0; i < calls; ++i)
+                       failures += st_copy_plan_execute_raw(plan, dst_data, src_data, 0) != ST_OK;
                    }));
     table.add_call("transposed -> contiguous, st_contiguous + release", threads,
                    bench::ns_per_call(calls, batches, [&] {
@@ -78,6 +102,7 @@ BENCH_CASE(K_tiny_4x4,
       bench::die("K: %lld calls failed: %s", static_cast<long long>(failures), st_last_error_message());
   }
 
+  bench::check(st_copy_plan_release(plan), "st_copy_plan_release");
   bench::check(st_tensor_release(ints), "st_tensor_release");
   bench::check(st_tensor_release(dst), "st_tensor_release");
   bench::check(st_tensor_release(transposed), "st_tensor_release");

@@ -135,18 +135,28 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
       check_copy(fresh, view, (c.label + " (alloc)").c_str());
     }
     check(st_tensor_release(fresh), "st_tensor_release");
+    // A measured plan, made at this thread count and checked like st_copy.
+    st_copy_plan plan;
+    check(st_zero(dst), "st_zero");
+    const st_scale_shift ss = scale_shift_of(c);
+    check(st_copy_plan_create(dst, view, c.scaled ? &ss : nullptr, ST_PLAN_MEASURE, &plan), "st_copy_plan_create");
+    if (!c.scaled) check_copy(dst, view, (c.label + " (plan)").c_str());
+    void* const dst_data = layout_of(dst).data;
+    const void* const src_data = layout_of(view).data;
 
-    std::vector<double> memcpy_ms, nt_ms, prealloc_ms, alloc_ms, hugepage_ms, malloc_ms;
+    std::vector<double> memcpy_ms, nt_ms, prealloc_ms, alloc_ms, hugepage_ms, malloc_ms, plan_ms;
     auto round = [&] {
       memcpy_ms.push_back(time_ms([&] { parallel_memcpy(bdst, bsrc, baseline_bytes, threads); }));
       nt_ms.push_back(time_ms([&] { parallel_nt_copy(bdst, bsrc, baseline_bytes, threads); }));
       prealloc_ms.push_back(time_ms([&] { run_copy(c, dst, view); }));
+      plan_ms.push_back(
+          time_ms([&] { check(st_copy_plan_execute_raw(plan, dst_data, src_data, 0), "st_copy_plan_execute_raw"); }));
       alloc_ms.push_back(time_ms([&] { check(st_tensor_release(run_alloc_op(c, view)), "st_tensor_release"); }));
       hugepage_ms.push_back(time_ms([&] { hugepage_alloc_copy_free(bsrc, baseline_bytes, threads); }));
       malloc_ms.push_back(time_ms([&] { malloc_copy_free(bsrc, baseline_bytes, threads); }));
     };
     round();  // warm-up
-    for (std::vector<double>* times : {&memcpy_ms, &nt_ms, &prealloc_ms, &alloc_ms, &hugepage_ms, &malloc_ms})
+    for (std::vector<double>* times : {&memcpy_ms, &nt_ms, &prealloc_ms, &alloc_ms, &hugepage_ms, &malloc_ms, &plan_ms})
       times->clear();
     const int64_t t0 = now_ns();
     int rounds = 0;
@@ -177,6 +187,12 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     pre.malloc_ms = NAN;
     table.add_bandwidth(pre);
 
+    BandwidthRow planned = pre;
+    planned.mode = "plan";
+    planned.ms = median(plan_ms);
+    table.add_bandwidth(planned);
+    check(st_copy_plan_release(plan), "st_copy_plan_release");
+
     BandwidthRow alloc = row;
     alloc.mode = "alloc";
     alloc.ms = median(alloc_ms);
@@ -184,8 +200,10 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     alloc.malloc_ms = median(malloc_ms);
     table.add_bandwidth(alloc);
 
-    std::fprintf(stderr, "    %-40s threads %d: prealloc %.2f ms, alloc (%s) %.2f ms, memcpy %.2f ms (%d rounds)\n",
-                 c.label.c_str(), threads, pre.ms, c.scaled ? "st_copy_scaled" : alloc_op_name(c.alloc_op), alloc.ms, row.memcpy_ms, rounds);
+    std::fprintf(stderr,
+                 "    %-40s threads %d: prealloc %.2f ms, plan %.2f ms, alloc (%s) %.2f ms, memcpy %.2f ms (%d rounds)\n",
+                 c.label.c_str(), threads, pre.ms, planned.ms, c.scaled ? "st_copy_scaled" : alloc_op_name(c.alloc_op),
+                 alloc.ms, row.memcpy_ms, rounds);
   }
 
   check(st_tensor_release(dst), "st_tensor_release");

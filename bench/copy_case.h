@@ -1,5 +1,5 @@
 // The bandwidth cases (A–J): one source view copied in
-// two modes, each timed against the fastest copies of the same bytes.
+// three modes, each timed against the fastest copies of the same bytes.
 //
 // Bytes moved = numel × (source itemsize + destination itemsize): what the
 // copy reads plus what it writes, counting each logical element once (a
@@ -9,6 +9,8 @@
 // Modes:
 //  - prealloc: st_copy into an existing contiguous destination whose pages
 //    were written before.
+//  - plan: st_copy_plan_execute_raw of a plan made with ST_PLAN_MEASURE at
+//    the row's thread count, into the same destination.
 //  - alloc: the operator that returns a new tensor (st_clone, st_contiguous
 //    or st_to), plus st_tensor_release of the result: allocation, page
 //    faults and freeing included.
@@ -22,7 +24,7 @@
 //    into it, unmapped: the floor for the alloc mode.
 //  - malloc: malloc, memcpy, free (for information).
 //
-// A round runs every baseline and both modes once, each timed on its own;
+// A round runs every baseline and every mode once, each timed on its own;
 // one untimed round warms up, then rounds repeat (at least 3, more while
 // the time allows, or --reps); each figure is the median of its rounds. A
 // fraction is baseline time / case time: 1.0 means as fast as the baseline.

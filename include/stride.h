@@ -1310,6 +1310,170 @@ ST_API st_status st_set_trace_callback(st_trace_fn fn, void* ctx);
  */
 ST_API st_status st_live_tensor_count(int64_t* out);
 
+/**
+ * @brief The number of live copy plans: created and not yet released, in the whole process.
+ *
+ * The leak check for plans, as st_live_tensor_count() is for tensors.
+ *
+ * @param[out] out The count, >= 0.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL (nothing is written).
+ */
+ST_API st_status st_live_plan_count(int64_t* out);
+
+/** @} */
+
+/* ======================================================================== */
+/** @name Copy plans
+ * A program that makes the same copy again and again (every frame, every
+ * request: the same sizes, strides and dtypes, new data) prepares it once
+ * and runs it many times, as FFTW and HPTT do with their plans:
+ *
+ * @code
+ *   st_copy_plan plan;
+ *   st_copy_plan_create(dst, src, NULL, ST_PLAN_ESTIMATE, &plan);
+ *   for (;;) {   // each frame
+ *     st_copy_plan_execute_raw(plan, dst_pixels, frame_pixels, 0);
+ *   }
+ *   st_copy_plan_release(plan);
+ * @endcode
+ *
+ * A plan holds what st_copy() works out on every call: the checks that
+ * depend on metadata alone, the copy's geometry, the kernel, its blocking
+ * and its thread split. It keeps no tensor alive: the tensors it was made
+ * from may be released, and it runs on any memory laid out as they were.
+ * Its results are st_copy()'s, bit for bit, overlap included. One plan may
+ * be executed from several threads at once on different data.
+ */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief A handle to a copy plan: generational like st_tensor.
+ *
+ * `{0}` is the null plan, never issued. A released plan's handle stays
+ * dead: every call given it answers ST_ERROR_INVALID_HANDLE.
+ */
+typedef struct st_copy_plan {
+  uint64_t id; /**< Opaque; 0 is the null plan. */
+} st_copy_plan;
+
+/** @brief How much work st_copy_plan_create() puts into choosing the kernel. */
+typedef enum st_plan_flags {
+  /** st_copy()'s own choice of kernel, blocking and threads; nothing is copied at creation. */
+  ST_PLAN_ESTIMATE = 0,
+  /** Time the candidates (each thread count from 1 up to st_get_num_threads(),
+   *  by doubling: at most 8, each the best of 3 copies, and no new candidate
+   *  after 50 ms) on the given tensors and keep the fastest; dst then holds
+   *  the copy's result. */
+  ST_PLAN_MEASURE = 1
+} st_plan_flags;
+
+/**
+ * @brief Prepares the copy st_copy(dst, src), or st_copy_scaled(dst, src, ss),
+ *        for repeated execution.
+ *
+ * Checks what st_copy() checks of the operands' metadata: dst writable,
+ * src broadcastable to dst, dst free of self-overlap. With
+ * ST_PLAN_ESTIMATE nothing is copied; with ST_PLAN_MEASURE dst holds the
+ * copy's result afterwards (even when the plan could not be timed because
+ * dst and src share memory). Plans of CUDA operands run st_copy()'s path
+ * on each execute.
+ *
+ * @param dst   The tensor layout to write: its sizes, strides, dtype and device.
+ * @param src   The layout to read; broadcast to dst's shape.
+ * @param ss    NULL: a plain copy, as st_copy(); else the scale and shift of
+ *              st_copy_scaled(), checked as it checks them and copied: the
+ *              caller may free the arrays when this returns.
+ * @param flags ST_PLAN_ESTIMATE or ST_PLAN_MEASURE.
+ * @param[out] out The new plan, to release with st_copy_plan_release(); the
+ *             null plan on failure.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL, `flags` is not an
+ *         st_plan_flags value, or a field of `ss` is invalid (as st_copy_scaled()).
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `ss` is given and dst or src is complex.
+ * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
+ * @retval ST_ERROR_READ_ONLY dst views memory its producer marked read-only.
+ * @retval ST_ERROR_SHAPE_MISMATCH src cannot be broadcast to dst's shape.
+ * @retval ST_ERROR_OVERLAP dst is not provably free of self-overlap.
+ * @retval ST_ERROR_OUT_OF_MEMORY the plan could not be allocated, a stride
+ *         overflows int64 in bytes, or (ST_PLAN_MEASURE) the copy's
+ *         temporary could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy()
+ *         (ST_PLAN_MEASURE on CUDA operands copies).
+ */
+ST_API st_status st_copy_plan_create(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t flags,
+                                     st_copy_plan* out);
+
+/**
+ * @brief Runs the plan's copy from `src` into `dst`.
+ *
+ * dst and src must have exactly the plan's sizes, strides, dtypes and
+ * devices; their storage offsets and data may differ from the tensors the
+ * plan was made from. The result is st_copy(dst, src, non_blocking)'s (a
+ * scaled plan's: st_copy_scaled()'s), overlap included (memory shared between dst and src is staged through a
+ * temporary, as st_copy does). Reported to a trace callback as one
+ * operator call, "copy_plan_execute".
+ *
+ * @param plan A live plan.
+ * @param dst  The tensor to write.
+ * @param src  The tensor to read.
+ * @param non_blocking As st_copy().
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `plan`, `dst` or `src` is not a live
+ *         handle (null, released or never issued); nothing is written.
+ * @retval ST_ERROR_INVALID_ARGUMENT dst's or src's sizes, strides, dtype or
+ *         device differ from the plan's; the message names the first that
+ *         does (dst's before src's, in that order); nothing is written.
+ * @retval ST_ERROR_READ_ONLY dst views memory its producer marked read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY dst and src share memory and the
+ *         temporary could not be allocated; nothing is written.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy().
+ */
+ST_API st_status st_copy_plan_execute(st_copy_plan plan, st_tensor dst, st_tensor src, int32_t non_blocking);
+
+/**
+ * @brief Runs the plan's copy between raw addresses: the per-frame fast path.
+ *
+ * `dst_data` and `src_data` are the addresses of element (0, …, 0) of a
+ * dst and a src laid out exactly as the plan's tensors (what
+ * st_tensor_data_ptr() returns for them); the caller vouches that the
+ * memory around them holds every element of those layouts (it is not
+ * checked) and stays valid for the call. When the bytes of the two
+ * layouts intersect, the copy is staged as st_copy() stages it. Looks up
+ * no tensor handle and, for host operands that share no memory, allocates
+ * nothing.
+ *
+ * @param plan     A live plan.
+ * @param dst_data Element (0, …, 0) of the destination; memory of the plan's dst device.
+ * @param src_data Element (0, …, 0) of the source; memory of the plan's src device.
+ * @param non_blocking As st_copy().
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `plan` is not a live plan; nothing is written.
+ * @retval ST_ERROR_INVALID_ARGUMENT `dst_data` or `src_data` is NULL, or
+ *         (CUDA operands) not memory of the plan's device; nothing is written.
+ * @retval ST_ERROR_OUT_OF_MEMORY the two spans intersect and the temporary
+ *         could not be allocated; nothing is written.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy().
+ */
+ST_API st_status st_copy_plan_execute_raw(st_copy_plan plan, void* dst_data, const void* src_data,
+                                          int32_t non_blocking);
+
+/**
+ * @brief Releases a plan; its handle is dead from then on.
+ *
+ * Executions of the plan already running on other threads finish
+ * normally. Its memory goes once they have returned and each thread whose
+ * last executed plan it was has executed another plan, been given this
+ * dead handle, or ended (a thread keeps the plan it ran last at hand, so
+ * that executing it again takes no atomic read-modify-write).
+ *
+ * @param plan A live plan.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_HANDLE `plan` is null, was released already, or was never issued.
+ */
+ST_API st_status st_copy_plan_release(st_copy_plan plan);
+
 /** @} */
 
 /* ======================================================================== */
@@ -1457,6 +1621,17 @@ typedef struct st_api {
   st_status (*cuda_empty_cache)(int32_t device);
   /** st_copy_scaled() */
   st_status (*copy_scaled)(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t non_blocking);
+  /** st_copy_plan_create() */
+  st_status (*copy_plan_create)(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t flags,
+                                st_copy_plan* out);
+  /** st_copy_plan_execute() */
+  st_status (*copy_plan_execute)(st_copy_plan plan, st_tensor dst, st_tensor src, int32_t non_blocking);
+  /** st_copy_plan_execute_raw() */
+  st_status (*copy_plan_execute_raw)(st_copy_plan plan, void* dst_data, const void* src_data, int32_t non_blocking);
+  /** st_copy_plan_release() */
+  st_status (*copy_plan_release)(st_copy_plan plan);
+  /** st_live_plan_count() */
+  st_status (*live_plan_count)(int64_t* out);
 } st_api;
 
 /**

@@ -40,7 +40,7 @@ JULIA_SCALARS = {
     "Float64": "f64", "Cvoid": "void", "UInt8": "char", "Cchar": "char", "Cstring": ("ptr", "char"),
 }
 JULIA_STRUCTS = {"StTensor": "st_tensor", "StDevice": "st_device", "StAllocator": "st_allocator",
-                 "StScaleShift": "st_scale_shift"}
+                 "StScaleShift": "st_scale_shift", "StCopyPlan": "st_copy_plan"}
 # Julia enum type -> (C enum type name, prefix of its C values)
 JULIA_ENUMS = {"DType": ("st_dtype", "ST_"), "DeviceType": ("st_device_type", "ST_DEVICE_"),
                "MemoryFormat": ("st_memory_format", "ST_MEMORY_FORMAT_")}

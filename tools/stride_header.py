@@ -23,7 +23,7 @@ SCALARS = {
     "double": "f64", "void": "void", "char": "char",
 }
 FUNCTION_POINTERS = {"st_deleter", "st_trace_fn", "st_parallel_for_fn", "st_parallel_task"}
-STRUCTS = {"st_tensor", "st_device", "st_allocator", "st_scale_shift", "st_api", "DLManagedTensor",
+STRUCTS = {"st_tensor", "st_device", "st_allocator", "st_scale_shift", "st_copy_plan", "st_api", "DLManagedTensor",
            "DLManagedTensorVersioned"}
 
 

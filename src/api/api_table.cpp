@@ -63,6 +63,11 @@ constexpr st_api make_table() {
   t.from_dlpack_versioned = st_from_dlpack_versioned;
   t.cuda_empty_cache = st_cuda_empty_cache;
   t.copy_scaled = st_copy_scaled;
+  t.copy_plan_create = st_copy_plan_create;
+  t.copy_plan_execute = st_copy_plan_execute;
+  t.copy_plan_execute_raw = st_copy_plan_execute_raw;
+  t.copy_plan_release = st_copy_plan_release;
+  t.live_plan_count = st_live_plan_count;
   return t;
 }
 
@@ -131,8 +136,13 @@ ST_PIN(to_dlpack_versioned, 49);
 ST_PIN(from_dlpack_versioned, 50);
 ST_PIN(cuda_empty_cache, 51);
 ST_PIN(copy_scaled, 52);
+ST_PIN(copy_plan_create, 53);
+ST_PIN(copy_plan_execute, 54);
+ST_PIN(copy_plan_execute_raw, 55);
+ST_PIN(copy_plan_release, 56);
+ST_PIN(live_plan_count, 57);
 
-static_assert(sizeof(st_api) == 53 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 58 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

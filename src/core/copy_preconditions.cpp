@@ -24,10 +24,14 @@ void check_broadcastable_to(const DimVector& src_sizes, const DimVector& dst_siz
   }
 }
 
-CopyAction check_copy(const Tensor& dst, const Tensor& src, bool transforms) {
+void check_copy_layouts(const Tensor& dst, const Tensor& src) {
   check_writable(dst, "dst");
   check_broadcastable_to(src.sizes(), dst.sizes());
   if (!dst.is_non_overlapping_and_dense()) assert_no_internal_overlap(dst, "dst");
+}
+
+CopyAction check_copy(const Tensor& dst, const Tensor& src, bool transforms) {
+  check_copy_layouts(dst, src);
   if (dst.numel() == 0) return CopyAction::Nothing;
   switch (get_overlap_status(dst, src)) {
     case OverlapStatus::Full:

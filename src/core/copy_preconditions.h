@@ -21,6 +21,10 @@ enum class CopyAction {
 // elements runs in place (Direct), each element read before it is written.
 CopyAction check_copy(const Tensor& dst, const Tensor& src, bool transforms = false);
 
+// The checks of check_copy that depend on metadata alone (not on where the
+// data lies): what a copy plan checks once, when it is made.
+void check_copy_layouts(const Tensor& dst, const Tensor& src);
+
 // Throws ST_ERROR_READ_ONLY when `t` views memory its producer marked read-only.
 void check_writable(const Tensor& t, const char* name);
 

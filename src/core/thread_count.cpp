@@ -8,6 +8,8 @@ namespace st {
 namespace {
 
 std::atomic<int> g_threads{0};  // 0: not read from the environment yet
+std::atomic<int> g_limits{0};   // ThreadLimits alive on all threads
+thread_local int t_limit = 0;   // 0: none on this thread
 
 }  // namespace
 
@@ -30,7 +32,25 @@ int num_threads() {
                                       std::memory_order_relaxed);
     n = g_threads.load(std::memory_order_relaxed);
   }
+  if (g_limits.load(std::memory_order_relaxed) != 0) {
+    // A thread with a limit always sees its own increment.
+    const int limit = t_limit;
+    if (limit > 0 && limit < n) n = limit;
+  }
   return n;
+}
+
+ThreadLimit::ThreadLimit(int n) : saved_(0), active_(n > 0) {
+  if (!active_) return;
+  g_limits.fetch_add(1, std::memory_order_relaxed);
+  saved_ = t_limit;
+  t_limit = n;
+}
+
+ThreadLimit::~ThreadLimit() {
+  if (!active_) return;
+  t_limit = saved_;
+  g_limits.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void set_num_threads(int n) { g_threads.store(n, std::memory_order_relaxed); }

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
+#include "cpu/copy_kernel_table.h"
 #include "iter/geometry.h"
 
 namespace st {
@@ -21,6 +23,28 @@ namespace cpu {
 // Copies every element of `itemsize` bytes (1, 2, 4, 8 or 16) of g, over
 // up to st_get_num_threads() threads.
 void copy_same_dtype(const Geometry& g, int64_t itemsize);
+
+// A copy small enough that copy_same_dtype does it on the calling thread
+// (at most 256 bytes over at most two dims): one memcpy of `memcpy_bytes`
+// when both sides are one run, else `kernel` moving `rows` element by
+// element. A copy plan keeps one and runs it with new addresses.
+struct TinyCopy {
+  Rows2d rows;                          // dst and src: element (0, 0) of each
+  int64_t memcpy_bytes;                 // > 0: one memcpy of this many bytes
+  void (*kernel)(const Rows2d& rows);  // otherwise
+};
+// False when g is not such a copy (the rows then say nothing).
+bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out);
+inline void run_tiny_copy(const TinyCopy& t, char* dst, const char* src) {
+  if (t.memcpy_bytes > 0) {
+    std::memcpy(dst, src, static_cast<size_t>(t.memcpy_bytes));
+    return;
+  }
+  Rows2d r = t.rows;
+  r.dst = dst;
+  r.src = src;
+  t.kernel(r);
+}
 
 // Which kernel copy_same_dtype picks for a geometry (for tests and probes).
 enum class CopyPath {

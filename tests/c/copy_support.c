@@ -687,3 +687,17 @@ void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy
   c->sb = buffer_create(c->src_dtype, sn, rng);
   if (converting) buffer_fill_small_ints(&c->sb, c->dst_dtype, rng);
 }
+
+void run_random_copy_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind,
+                           void (*check)(const copy_case* c, int index, const char* what)) {
+  uint64_t seed = test_seed(name, fixed_seed);
+  for (int i = 0; i < cases; ++i) {
+    uint64_t rng = seed ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull);
+    copy_case c;
+    random_copy_case(&rng, converting, kind, &c);
+    char what[128];
+    snprintf(what, sizeof what, "%s, seed %llu, case %d", name, (unsigned long long)seed, i);
+    check(&c, i, what);
+    copy_case_destroy(&c);
+  }
+}

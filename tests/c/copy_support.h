@@ -103,6 +103,12 @@ enum source_kind { ANY_SOURCE, BROADCAST_SOURCE };
 void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c);
 void copy_case_destroy(copy_case* c);
 
+/* Makes `cases` random cases from the seed of test_seed(name, fixed_seed)
+ * and hands each to `check` with its index and a description naming the
+ * seed and the case. */
+void run_random_copy_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind,
+                           void (*check)(const copy_case* c, int index, const char* what));
+
 /* ---- Values and the reference copy ---------------------------------------- */
 
 /* Writes the small integer `v` (|v| <= 256, 0 or 1 for bool, >= 0 for the

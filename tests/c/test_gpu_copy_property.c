@@ -107,16 +107,7 @@ static void check_everywhere(const copy_case* c, int i, const char* what) {
 }
 
 static void run_random_cases(const char* name, uint64_t fixed_seed, int cases, int converting, enum source_kind kind) {
-  uint64_t seed = test_seed(name, fixed_seed);
-  for (int i = 0; i < cases; ++i) {
-    uint64_t rng = seed ^ ((uint64_t)i * 0x9E3779B97F4A7C15ull);
-    copy_case c;
-    random_copy_case(&rng, converting, kind, &c);
-    char what[128];
-    snprintf(what, sizeof what, "%s, seed %llu, case %d", name, (unsigned long long)seed, i);
-    check_everywhere(&c, i, what);
-    copy_case_destroy(&c);
-  }
+  run_random_copy_cases(name, fixed_seed, cases, converting, kind, check_everywhere);
 }
 
 static void same_dtype_copies_on_gpus_match_the_reference(void** state) {

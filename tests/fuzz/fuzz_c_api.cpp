@@ -1,7 +1,7 @@
 // The C API fuzz target: the input bytes become a sequence of calls —
 // create, create_strided, create_like, from_data, every view, contiguous,
-// clone, to, copy, fill, zero, reshape, retain, release and the metadata
-// reads — with arguments drawn from valid and invalid ranges: live, stale,
+// clone, to, copy, copy plans (create, execute or execute_raw, release),
+// fill, zero, reshape, retain, release and the metadata reads — with arguments drawn from valid and invalid ranges: live, stale,
 // forged and null handles, NULL pointers, huge sizes and strides, dims out
 // of range, unknown enum values, and destinations that overlap their source.
 // Around them the host turns hostile (fuzz_hostile.h): it installs a job

@@ -1,5 +1,5 @@
 // The fuzz target's operators that copy: contiguous, clone, to and reshape
-// (new tensors), copy, fill and zero (into existing ones), each checked
+// (new tensors), copy, a copy plan, fill and zero (into existing ones), each checked
 // value by value against a reference loop for tensors under 4096 elements.
 #include <algorithm>
 #include <cstdint>
@@ -211,8 +211,42 @@ double pick_fill_value(Input& in, bool* in_domain_out) {
   return v;
 }
 
+// A copy through a plan: made (ESTIMATE or MEASURE) and executed on the
+// same tensors, then released; its statuses and results must be st_copy's.
+// Every plan handle it holds is dead afterwards. *fn names the call that
+// answered.
+st_status copy_through_plan(Input& in, st_tensor dst, st_tensor src, int32_t non_blocking, const char** fn) {
+  const int32_t flags = in.u8() % 2 ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE;
+  const bool raw = in.u8() % 2;
+  st_copy_plan plan{0x5eed5eed5eed5eedull};  // a failed create must reset it
+  *fn = "st_copy_plan_create";
+  const st_status made = st_copy_plan_create(dst, src, nullptr, flags, &plan);
+  if (made != ST_OK) {
+    FUZZ_CHECK(plan.id == 0, "st_copy_plan_create failed and issued a plan");
+    return made;
+  }
+  st_status s;
+  void* dst_data = nullptr;
+  void* src_data = nullptr;
+  if (raw && st_tensor_data_ptr(dst, &dst_data) == ST_OK && st_tensor_data_ptr(src, &src_data) == ST_OK &&
+      dst_data && src_data) {
+    *fn = "st_copy_plan_execute_raw";
+    s = st_copy_plan_execute_raw(plan, dst_data, src_data, non_blocking);
+  } else {
+    *fn = "st_copy_plan_execute";
+    s = st_copy_plan_execute(plan, dst, src, non_blocking);
+  }
+  FUZZ_CHECK(st_copy_plan_release(plan) == ST_OK, "releasing a live plan");
+  FUZZ_CHECK(st_copy_plan_release(plan) == ST_ERROR_INVALID_HANDLE, "releasing a plan twice");
+  FUZZ_CHECK(st_copy_plan_execute(plan, dst, src, 0) == ST_ERROR_INVALID_HANDLE, "executing a released plan");
+  int64_t live = -1;
+  FUZZ_CHECK(st_live_plan_count(&live) == ST_OK && live == 0, "%lld plans are live", (long long)live);
+  return s;
+}
+
 void op_write(Input& in) {
-  const int which = in.u8() % 3;  // copy, fill, zero
+  const int kind = in.u8() % 4;  // copy, fill, zero, a copy through a plan
+  const int which = kind == 3 ? 0 : kind;
   const char* names[3] = {"st_copy", "st_fill", "st_zero"};
   const char* fn = names[which];
   HandleArg dst = pick_handle(in);
@@ -241,7 +275,10 @@ void op_write(Input& in) {
   st_status s;
   {
     HostileFpEnv fp;
-    s = which == 0 ? st_copy(dst.t, src.t, non_blocking) : which == 1 ? st_fill(dst.t, value) : st_zero(dst.t);
+    s = kind == 3   ? copy_through_plan(in, dst.t, src.t, non_blocking, &fn)
+        : which == 0 ? st_copy(dst.t, src.t, non_blocking)
+        : which == 1 ? st_fill(dst.t, value)
+                     : st_zero(dst.t);
   }
   check_status(fn, s);
   check_no_net_allocation(fn, f);

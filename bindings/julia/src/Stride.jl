@@ -25,7 +25,8 @@ export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
        dtype, device, numel, storage_offset, data_ptr, is_contiguous,
        as_strided, expand, unsqueeze, contiguous, clone, to, zero!, copy_scaled!,
        to_dlpack, to_dlpack_versioned, from_dlpack, from_dlpack_versioned,
-       version, set_num_threads, num_threads, live_tensor_count
+       version, set_num_threads, num_threads, live_tensor_count,
+       CopyPlan, execute!, execute_raw!, live_plan_count
 
 # Note [Loading the library at run time]
 # Every ccall names the library by its SONAME (libstride.so.<ST_VERSION_MAJOR>),
@@ -54,6 +55,10 @@ library_path() = LIBRARY_PATH[]
 # ---- the C types --------------------------------------------------------------
 
 struct StTensor
+    id::UInt64
+end
+
+struct StCopyPlan
     id::UInt64
 end
 
@@ -605,6 +610,60 @@ cuda_empty_cache(device::Integer=0) =
 function live_tensor_count()
     n = Ref{Int64}(0)
     check(ccall((:st_live_tensor_count, libstride), Int32, (Ref{Int64},), n))
+    return Int(n[])
+end
+
+# ---- copy plans ------------------------------------------------------------------
+
+"""
+    CopyPlan(dst, src; measure=false)
+
+`copyto!(dst, src)` prepared once (st_copy_plan_create) for tensors laid out
+as these. `execute!(plan, dst, src)` runs it on tensors of the same sizes,
+strides, dtypes and devices; `execute_raw!(plan, dst_ptr, src_ptr)` on the
+addresses of element (0, …, 0) of such tensors. With `measure=true` the
+plan times its candidates on dst and src, which then holds the copy. The
+plan keeps neither tensor; `release!` (or the finalizer) frees it.
+"""
+mutable struct CopyPlan
+    h::StCopyPlan
+    function CopyPlan(dst::Tensor, src::Tensor; measure::Bool=false)
+        out = Ref(StCopyPlan(0))
+        check(ccall((:st_copy_plan_create, libstride), Int32,
+                    (StTensor, StTensor, Ptr{StScaleShift}, Int32, Ref{StCopyPlan}),
+                    dst.h, src.h, C_NULL, Int32(measure ? 1 : 0), out))
+        p = new(out[])
+        finalizer(p) do x
+            x.h.id != 0 && ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), x.h)
+        end
+        return p
+    end
+end
+
+"""Runs the plan's copy from `src` into `dst`, which must match its layouts."""
+function execute!(p::CopyPlan, dst::Tensor, src::Tensor; non_blocking::Bool=false)
+    check(ccall((:st_copy_plan_execute, libstride), Int32, (StCopyPlan, StTensor, StTensor, Int32),
+                p.h, dst.h, src.h, Int32(non_blocking)))
+    return dst
+end
+
+"""Runs the plan's copy between the addresses of element (0, …, 0) of a dst and a src laid out as its tensors."""
+function execute_raw!(p::CopyPlan, dst::Ptr, src::Ptr; non_blocking::Bool=false)
+    check(ccall((:st_copy_plan_execute_raw, libstride), Int32, (StCopyPlan, Ptr{Cvoid}, Ptr{Cvoid}, Int32),
+                p.h, dst, src, Int32(non_blocking)))
+    return nothing
+end
+
+"""Frees the plan now; later calls throw ST_ERROR_INVALID_HANDLE."""
+function release!(p::CopyPlan)
+    h = p.h
+    p.h = StCopyPlan(0)
+    check(ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), h))
+end
+
+function live_plan_count()
+    n = Ref{Int64}(0)
+    check(ccall((:st_live_plan_count, libstride), Int32, (Ref{Int64},), n))
     return Int(n[])
 end
 

@@ -100,4 +100,19 @@ using Stride
     copyto!(e5, Float32[61440, -3])                  # 61440 ties up to inf
     @test Array(e5) == Float32[Inf, -3]
     @test Stride.API_VERSION == 2
+
+    # Copy plans: a transpose prepared once, run on tensors and on raw memory.
+    M = Float32[1 2 3; 4 5 6]
+    src = permutedims(Tensor(M), (2, 1))
+    dst = Tensor(undef, Stride.FLOAT32, 3, 2)
+    plan = CopyPlan(dst, src; measure=true)
+    @test Array(dst) == permutedims(M, (2, 1))       # a measured plan leaves the copy
+    fill!(dst, 0)
+    execute!(plan, dst, src)
+    @test Array(dst) == permutedims(M, (2, 1))
+    @test_throws StrideError execute!(plan, Tensor(undef, Stride.FLOAT32, 2, 3), src)
+    @test_throws StrideError execute_raw!(plan, Ptr{Cvoid}(0), data_ptr(src))
+    release!(plan)
+    @test_throws StrideError execute!(plan, dst, src)
+    @test live_plan_count() == 0
 end

@@ -15,6 +15,7 @@ from ._errors import (DeviceFailureError, DeviceUnavailableError, InternalError,
                       InvalidHandleError, NotImplementedByBackendError, OutOfBoundsError, OutOfMemoryError,
                       OverlapError, ReadOnlyError, ShapeMismatchError, StrideError, UnsupportedDtypeError)
 from ._numpy import from_numpy
+from ._plan import PLAN_ESTIMATE, PLAN_MEASURE, CopyPlan, live_plan_count
 from ._scaled import copy_scaled
 from ._runtime import (cuda_device_count, cuda_empty_cache, cuda_set_stream, cuda_synchronize, get_num_threads, set_cpu_allocator,
                        set_num_threads, set_parallel_for, set_trace_callback, version, version_string)

@@ -21,6 +21,10 @@ class st_tensor(ctypes.Structure):
     _fields_ = [("id", ctypes.c_uint64)]
 
 
+class st_copy_plan(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_uint64)]
+
+
 class st_device(ctypes.Structure):
     _fields_ = [("type", ctypes.c_int32), ("index", ctypes.c_int32)]
 
@@ -106,6 +110,11 @@ SIGNATURES = {
     "st_to_dlpack_versioned": (_status, [st_tensor, _P(_vp)]),
     "st_from_dlpack_versioned": (_status, [_vp, _P(st_tensor)]),
     "st_get_api": (_vp, [_u32]),
+    "st_live_plan_count": (_status, [_P(_i64)]),
+    "st_copy_plan_create": (_status, [st_tensor, st_tensor, _P(st_scale_shift), _i32, _P(st_copy_plan)]),
+    "st_copy_plan_execute": (_status, [st_copy_plan, st_tensor, st_tensor, _i32]),
+    "st_copy_plan_execute_raw": (_status, [st_copy_plan, _vp, _vp, _i32]),
+    "st_copy_plan_release": (_status, [st_copy_plan]),
 }
 
 def _candidates():

@@ -17,7 +17,7 @@ import stride_header  # noqa: E402
 SCALARS = {"i32": ctypes.c_int32, "u32": ctypes.c_uint32, "i64": ctypes.c_int64, "u64": ctypes.c_uint64,
            "size": ctypes.c_size_t, "f64": ctypes.c_double}
 STRUCTS = {"st_tensor": _lib.st_tensor, "st_device": _lib.st_device, "st_allocator": _lib.st_allocator,
-           "st_scale_shift": _lib.st_scale_shift}
+           "st_scale_shift": _lib.st_scale_shift, "st_copy_plan": _lib.st_copy_plan}
 
 
 def matches(ctype, c):

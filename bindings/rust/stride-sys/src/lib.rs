@@ -62,6 +62,10 @@ pub const ST_MEMORY_FORMAT_CHANNELS_LAST: st_memory_format = 1;
 pub const ST_MEMORY_FORMAT_CHANNELS_LAST_3D: st_memory_format = 2;
 pub const ST_MEMORY_FORMAT_PRESERVE: st_memory_format = 3;
 
+pub type st_plan_flags = i32;
+pub const ST_PLAN_ESTIMATE: st_plan_flags = 0;
+pub const ST_PLAN_MEASURE: st_plan_flags = 1;
+
 pub const ST_VERSION_MAJOR: u32 = 0;
 pub const ST_VERSION_MINOR: u32 = 1;
 pub const ST_VERSION_PATCH: u32 = 0;
@@ -72,6 +76,13 @@ pub const ST_API_VERSION: u32 = 2;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct st_tensor {
+    pub id: u64,
+}
+
+/// A copy plan's handle; `{0}` is the null plan.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct st_copy_plan {
     pub id: u64,
 }
 
@@ -184,6 +195,14 @@ extern "C" {
     pub fn st_cuda_synchronize(device: i32) -> st_status;
     pub fn st_cuda_empty_cache(device: i32) -> st_status;
     pub fn st_live_tensor_count(out: *mut i64) -> st_status;
+    pub fn st_live_plan_count(out: *mut i64) -> st_status;
+
+    pub fn st_copy_plan_create(dst: st_tensor, src: st_tensor, ss: *const st_scale_shift, flags: i32,
+                               out: *mut st_copy_plan) -> st_status;
+    pub fn st_copy_plan_execute(plan: st_copy_plan, dst: st_tensor, src: st_tensor, non_blocking: i32) -> st_status;
+    pub fn st_copy_plan_execute_raw(plan: st_copy_plan, dst_data: *mut c_void, src_data: *const c_void,
+                                    non_blocking: i32) -> st_status;
+    pub fn st_copy_plan_release(plan: st_copy_plan) -> st_status;
 
     pub fn st_to_dlpack(t: st_tensor, out: *mut *mut dlpack::DLManagedTensor) -> st_status;
     pub fn st_from_dlpack(input: *mut dlpack::DLManagedTensor, out: *mut st_tensor) -> st_status;

@@ -16,11 +16,13 @@
 
 mod error;
 mod format;
+mod plan;
 mod runtime;
 mod tensor;
 mod types;
 
 pub use error::{Error, Result, Status};
+pub use plan::{live_plan_count, CopyPlan};
 pub use runtime::{
     cuda_device_count, cuda_empty_cache, cuda_set_stream, cuda_synchronize, num_threads, reset_cpu_allocator,
     set_cpu_allocator, set_num_threads, set_parallel_for, set_trace_callback, version, version_string, CpuAllocator,

@@ -1,0 +1,100 @@
+package stride
+
+// #include "stride.h"
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// CopyPlan is dst.CopyFrom(src) prepared once (st_copy_plan_create) for
+// tensors laid out as these: Execute runs it on tensors with the same
+// shapes, strides, dtypes and devices (data and storage offsets may
+// differ), ExecuteRaw on the addresses of element (0, ..., 0) of such
+// tensors. The results are CopyFrom's, overlap included. The plan keeps
+// neither tensor; Release (or the garbage collector) frees it. One plan
+// may be executed from several goroutines at once on different data.
+type CopyPlan struct {
+	mu sync.Mutex
+	h  C.st_copy_plan
+}
+
+// NewCopyPlan prepares the copy; with measure, it times its candidates on
+// dst and src (ST_PLAN_MEASURE), and dst then holds the copy.
+func NewCopyPlan(dst, src *Tensor, measure bool) (*CopyPlan, error) {
+	flags := C.int32_t(C.ST_PLAN_ESTIMATE)
+	if measure {
+		flags = C.int32_t(C.ST_PLAN_MEASURE)
+	}
+	d, s := dst.handle(), src.handle()
+	var h C.st_copy_plan
+	if err := call(func() C.st_status { return C.st_copy_plan_create(d, s, nil, flags, &h) }); err != nil {
+		return nil, err
+	}
+	p := &CopyPlan{h: h}
+	runtime.SetFinalizer(p, (*CopyPlan).finalize)
+	return p, nil
+}
+
+func (p *CopyPlan) finalize() {
+	if p.h.id != 0 {
+		C.st_copy_plan_release(p.h)
+	}
+}
+
+func (p *CopyPlan) handle() C.st_copy_plan {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.h
+}
+
+// Handle is the st_copy_plan id (0 once released).
+func (p *CopyPlan) Handle() uint64 { return uint64(p.handle().id) }
+
+// Execute copies src into dst; both must match the plan's layouts.
+func (p *CopyPlan) Execute(dst, src *Tensor, nonBlocking bool) error {
+	h, d, s := p.handle(), dst.handle(), src.handle()
+	nb := C.int32_t(0)
+	if nonBlocking {
+		nb = 1
+	}
+	err := call(func() C.st_status { return C.st_copy_plan_execute(h, d, s, nb) })
+	runtime.KeepAlive(p)
+	return err
+}
+
+// ExecuteRaw copies between the addresses of element (0, ..., 0) of a dst
+// and a src laid out as the plan's tensors; the memory around them must
+// hold every element of those layouts (it is not checked).
+func (p *CopyPlan) ExecuteRaw(dst unsafe.Pointer, src unsafe.Pointer, nonBlocking bool) error {
+	h := p.handle()
+	nb := C.int32_t(0)
+	if nonBlocking {
+		nb = 1
+	}
+	err := call(func() C.st_status { return C.st_copy_plan_execute_raw(h, dst, src, nb) })
+	runtime.KeepAlive(p)
+	return err
+}
+
+// Release frees the plan now. Releasing twice is not an error.
+func (p *CopyPlan) Release() error {
+	p.mu.Lock()
+	h := p.h
+	p.h.id = 0
+	p.mu.Unlock()
+	runtime.SetFinalizer(p, nil)
+	if h.id == 0 {
+		return nil
+	}
+	return call(func() C.st_status { return C.st_copy_plan_release(h) })
+}
+
+// LivePlanCount is the number of plans created and not released, for leak checks.
+func LivePlanCount() (int64, error) {
+	var n C.int64_t
+	err := call(func() C.st_status { return C.st_live_plan_count(&n) })
+	return int64(n), err
+}

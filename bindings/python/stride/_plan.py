@@ -1,0 +1,79 @@
+"""Copy plans: a copy prepared once and run many times (st_copy_plan_create)."""
+
+import ctypes
+import sys
+
+from ._lib import lib, st_copy_plan
+from ._tensor import Tensor
+
+PLAN_ESTIMATE = 0
+PLAN_MEASURE = 1
+
+
+class CopyPlan:
+    """The copy ``dst.copy_(src)`` prepared for tensors laid out as these.
+
+    ``execute(dst, src)`` runs it on tensors with the same sizes, strides,
+    dtypes and devices (their data and storage offsets may differ);
+    ``execute_raw(dst_ptr, src_ptr)`` on the addresses of element (0, ...,
+    0) of such tensors, as ``data_ptr()`` gives them. The results are
+    ``copy_``'s, overlap included. With ``measure=True`` the plan times its
+    candidates on dst and src, which then holds the copy. The plan keeps
+    neither tensor. ``release()`` (or leaving a ``with`` block, or garbage
+    collection) frees it.
+    """
+
+    __slots__ = ("_h",)
+
+    def __init__(self, dst, src, measure=False):
+        self._h = st_copy_plan(0)
+        if not isinstance(dst, Tensor) or not isinstance(src, Tensor):
+            raise TypeError("CopyPlan: dst and src must be stride.Tensor")
+        out = st_copy_plan(0)
+        flags = PLAN_MEASURE if measure else PLAN_ESTIMATE
+        lib.call("st_copy_plan_create", dst._h, src._h, None, flags, ctypes.byref(out))
+        self._h = out
+
+    @property
+    def handle(self):
+        """The st_copy_plan id (0 once released)."""
+        return self._h.id
+
+    def execute(self, dst, src, non_blocking=False):
+        """dst ← src as st_copy would; dst and src must match the plan's layouts."""
+        if not isinstance(dst, Tensor) or not isinstance(src, Tensor):
+            raise TypeError("CopyPlan.execute: dst and src must be stride.Tensor")
+        lib.call("st_copy_plan_execute", self._h, dst._h, src._h, 1 if non_blocking else 0)
+
+    def execute_raw(self, dst_ptr, src_ptr, non_blocking=False):
+        """The copy between two addresses of element (0, ..., 0), laid out as the plan's tensors."""
+        lib.call("st_copy_plan_execute_raw", self._h, ctypes.c_void_p(dst_ptr), ctypes.c_void_p(src_ptr),
+                 1 if non_blocking else 0)
+
+    def release(self):
+        """Frees the plan now; later calls raise InvalidHandleError."""
+        h = self._h
+        if h.id:
+            self._h = st_copy_plan(0)
+            lib.check(lib.st_copy_plan_release(h))
+
+    def __del__(self):
+        if sys.is_finalizing():
+            return
+        h = getattr(self, "_h", None)
+        if h is not None and h.id:
+            self._h = st_copy_plan(0)
+            lib.st_copy_plan_release(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+
+def live_plan_count():
+    """Plans created and not released (st_live_plan_count): for leak checks."""
+    out = ctypes.c_int64()
+    lib.call("st_live_plan_count", ctypes.byref(out))
+    return out.value
