@@ -93,6 +93,40 @@ static void scaled_copies_follow_the_rules(void** state) {
   }
 }
 
+/* A copy plan runs the kernels st_copy runs, in the default environment
+ * too: int32 16777217 -> float32 is 16777216 (the tie to even) under every
+ * environment, through execute and execute_raw. */
+static void copy_plans_follow_the_rules(void** state) {
+  (void)state;
+  int32_t src[4] = {16777217, 16777217, 16777217, 16777217};
+  float dst[4];
+  const int64_t n = 4;
+  st_tensor s = {0}, d = {0};
+  EXPECT_OK(st_tensor_from_data(src, &n, NULL, 1, ST_INT32, CPU, NULL, NULL, &s));
+  EXPECT_OK(st_tensor_from_data(dst, &n, NULL, 1, ST_FLOAT32, CPU, NULL, NULL, &d));
+  st_copy_plan plan = {0};
+  EXPECT_OK(st_copy_plan_create(d, s, NULL, ST_PLAN_ESTIMATE, &plan));
+  for (int e = 0; e < fp_env_count(); ++e) {
+    const fp_env env = fp_env_at(e);
+    for (int raw = 0; raw < 2; ++raw) {
+      memset(dst, 0, sizeof dst);
+      fp_env_enter(env);
+      const st_status status = raw ? st_copy_plan_execute_raw(plan, dst, src, 0) : st_copy_plan_execute(plan, d, s, 0);
+      expect_fp_env_is(env, raw ? "st_copy_plan_execute_raw" : "st_copy_plan_execute");
+      fp_env_leave();
+      EXPECT_OK(status);
+      for (int i = 0; i < 4; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &dst[i], 4);
+        if (bits != 0x4B800000u) fail_msg("%s: element %d is 0x%08x, expected 0x4b800000", fp_env_name(env), i, bits);
+      }
+    }
+  }
+  EXPECT_OK(st_copy_plan_release(plan));
+  EXPECT_OK(st_tensor_release(s));
+  EXPECT_OK(st_tensor_release(d));
+}
+
 /* The cases of the report that found it, spelled out. */
 static void the_reported_cases(void** state) {
   (void)state;
@@ -168,6 +202,7 @@ int main(void) {
       cmocka_unit_test(large_transposed_copies_follow_the_rules),
       cmocka_unit_test(fills_follow_the_rules),
       cmocka_unit_test(scaled_copies_follow_the_rules),
+      cmocka_unit_test(copy_plans_follow_the_rules),
       cmocka_unit_test(copies_on_two_threads_follow_the_rules),
   };
   return cmocka_run_group_tests(tests, set_one_thread, NULL);
