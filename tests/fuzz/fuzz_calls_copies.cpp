@@ -214,9 +214,12 @@ double pick_fill_value(Input& in, bool* in_domain_out) {
 // A copy through a plan: made (ESTIMATE or MEASURE) and executed on the
 // same tensors, then released; its statuses and results must be st_copy's.
 // Every plan handle it holds is dead afterwards. *fn names the call that
-// answered.
-st_status copy_through_plan(Input& in, st_tensor dst, st_tensor src, int32_t non_blocking, const char** fn) {
-  const int32_t flags = in.u8() % 2 ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE;
+// answered. A MEASURE plan leaves dst holding the copy already, so the
+// execute copies a second time: the same result unless src reads dst's
+// memory (`shared`), where such plans are left out.
+st_status copy_through_plan(Input& in, st_tensor dst, st_tensor src, int32_t non_blocking, bool shared,
+                            const char** fn) {
+  const int32_t flags = in.u8() % 2 && !shared ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE;
   const bool raw = in.u8() % 2;
   st_copy_plan plan{0x5eed5eed5eed5eedull};  // a failed create must reset it
   *fn = "st_copy_plan_create";
@@ -275,7 +278,7 @@ void op_write(Input& in) {
   st_status s;
   {
     HostileFpEnv fp;
-    s = kind == 3   ? copy_through_plan(in, dst.t, src.t, non_blocking, &fn)
+    s = kind == 3   ? copy_through_plan(in, dst.t, src.t, non_blocking, ds && ds == ss, &fn)
         : which == 0 ? st_copy(dst.t, src.t, non_blocking)
         : which == 1 ? st_fill(dst.t, value)
                      : st_zero(dst.t);
