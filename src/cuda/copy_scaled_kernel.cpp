@@ -48,7 +48,7 @@ void scaled_copy_on_device(const Tensor& dst, const Tensor& src, const ScaleShif
   // The prepared values travel to the device once per call.
   const DimVector count{2 * ss.n};
   const Tensor host_values = empty_cpu(count, contiguous_strides(count), ss.compute);
-  std::memcpy(host_values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
+  if (ss.n > 0) std::memcpy(host_values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
   const Tensor values = empty_strided_cuda(count, contiguous_strides(count), ss.compute, device);
   copy_across_devices(values, host_values, false);
   const cudaStream_t stream = current_stream(device.index);

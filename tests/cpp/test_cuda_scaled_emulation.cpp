@@ -52,7 +52,7 @@ void emulate_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss, 
   }
   const DimVector count{2 * ss.n};
   const Tensor values = empty_cpu(count, contiguous_strides(count), ss.compute);
-  std::memcpy(values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
+  if (ss.n > 0) std::memcpy(values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
   const TensorIterator iter = scaled_copy_iterator(dst, src, values, ss);
   if (iter.numel() == 0) return;
   iter.with_32bit_indexing(
