@@ -10,10 +10,6 @@
 #include "cpu/row_tasks.h"
 #include "core/thread_count.h"
 
-#if defined(__x86_64__)
-#include <xmmintrin.h>
-#endif
-
 namespace st {
 namespace cpu {
 namespace {
