@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "copy_support.h"
+#include "dlpack_producer.h"
 
 /* ---- The small float formats, written for the test --------------------- */
 
@@ -250,7 +251,7 @@ static void errors_write_nothing(void** state) {
   EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_scaled(d, c, &ss, 0));
   expect_message_contains("complex64");
   EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_scaled(c, s, &ss, 0));
-  /* as st_copy: shapes, self-overlap, read-only */
+  /* as st_copy: shapes and self-overlap (read-only dsts below) */
   st_tensor s4 = wrap(src, ST_FLOAT32, 1, DIMS(4));
   EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy_scaled(d, s4, &kIdentity, 0));
   st_tensor row, expanded;
@@ -265,6 +266,43 @@ static void errors_write_nothing(void** state) {
   for (int i = 0; i < 6; ++i) assert_true(dst[i] == src[i] + (float)three[i % 3]);
   const st_tensor all[] = {d, s, c, s4, row, expanded};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) EXPECT_OK(st_tensor_release(all[i]));
+}
+
+/* A read-only dst (imported so through DLPack) is ST_ERROR_READ_ONLY; a
+ * temporary for overlapping operands that cannot be allocated is
+ * ST_ERROR_OUT_OF_MEMORY. Neither writes anything. */
+static void read_only_and_out_of_memory_write_nothing(void** state) {
+  (void)state;
+  const double two = 2.0;
+  const st_scale_shift ss = {&two, NULL, 1, 0, 0};
+  producer* p = producer_new(2, DIMS(4, 4), NULL, kDLFloat, 32);
+  p->versioned.flags = ST_DLPACK_FLAG_READ_ONLY;
+  st_tensor read_only, src = make_iota_f32(DIMS(4, 4), 2);
+  EXPECT_OK(st_from_dlpack_versioned(&p->versioned, &read_only));
+  EXPECT_STATUS(ST_ERROR_READ_ONLY, st_copy_scaled(read_only, src, &ss, 0));
+  const float* ro = (const float*)p->buffer;
+  for (int k = 0; k < 16; ++k) assert_true(ro[k] == 0.0f);
+  EXPECT_OK(st_tensor_release(read_only));
+  producer_free(p);
+  EXPECT_OK(st_tensor_release(src));
+
+  /* dst = whole[0:4096], src = whole[1:4097]: src is staged first. */
+  st_tensor whole = make_iota_f32(DIMS(4097), 1), dst, shifted;
+  EXPECT_OK(st_slice(whole, 0, 0, 4096, 1, &dst));
+  EXPECT_OK(st_slice(whole, 0, 1, 4097, 1, &shifted));
+  counting_allocator c;
+  counting_allocator_install(&c);
+  atomic_store(&c.fail, 1);
+  EXPECT_STATUS(ST_ERROR_OUT_OF_MEMORY, st_copy_scaled(dst, shifted, &ss, 0));
+  const float* w = (const float*)data_ptr(whole);
+  for (int k = 0; k < 4097; ++k) assert_true(w[k] == (float)k);
+  atomic_store(&c.fail, 0);
+  EXPECT_OK(st_copy_scaled(dst, shifted, &ss, 0));
+  for (int k = 0; k < 4096; ++k) assert_true(w[k] == 2.0f * (float)(k + 1));
+  EXPECT_OK(st_tensor_release(dst));
+  EXPECT_OK(st_tensor_release(shifted));
+  EXPECT_OK(st_tensor_release(whole));
+  restore_default_allocator(NULL);
 }
 
 /* ---- Hand-computed values -------------------------------------------------- */
@@ -749,6 +787,7 @@ static void the_api_table_has_it(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(errors_write_nothing),
+      cmocka_unit_test(read_only_and_out_of_memory_write_nothing),
       cmocka_unit_test(integer_dst_rounds_half_to_even_and_clamps),
       cmocka_unit_test(quantize_per_channel_as_onnx),
       cmocka_unit_test(normalize_nhwc_uint8_into_nchw_float),
