@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -21,6 +22,23 @@
 #endif
 
 namespace bench {
+
+void run_parts(int threads, const std::function<void(int part, int parts)>& f) {
+  if (threads <= 1) {
+    f(0, 1);
+    return;
+  }
+#if defined(STRIDE_HAVE_OPENMP)
+#pragma omp parallel num_threads(threads)
+  f(omp_get_thread_num(), omp_get_num_threads());
+#else
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) workers.emplace_back([&, t] { f(t, threads); });
+  f(0, threads);
+  for (std::thread& w : workers) w.join();
+#endif
+}
+
 namespace {
 
 constexpr size_t kPage = 4096;
@@ -42,31 +60,11 @@ void part_range(size_t nbytes, int parts, int part, size_t* begin, size_t* end) 
 
 template <typename F>
 void split_bytes(size_t nbytes, int threads, const F& f) {
-  if (threads <= 1) {
-    f(size_t{0}, nbytes);
-    return;
-  }
-#if defined(STRIDE_HAVE_OPENMP)
-#pragma omp parallel num_threads(threads)
-  {
+  run_parts(threads, [&](int part, int parts) {
     size_t begin, end;
-    part_range(nbytes, omp_get_num_threads(), omp_get_thread_num(), &begin, &end);
+    part_range(nbytes, parts, part, &begin, &end);
     if (begin < end) f(begin, end);
-  }
-#else
-  std::vector<std::thread> workers;
-  for (int t = 1; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      size_t begin, end;
-      part_range(nbytes, threads, t, &begin, &end);
-      if (begin < end) f(begin, end);
-    });
-  }
-  size_t begin, end;
-  part_range(nbytes, threads, 0, &begin, &end);
-  if (begin < end) f(begin, end);
-  for (std::thread& w : workers) w.join();
-#endif
+  });
 }
 
 using CopyFn = void (*)(char* dst, const char* src, size_t nbytes);
@@ -171,6 +169,15 @@ void parallel_nt_copy(char* dst, const char* src, size_t nbytes, int threads) {
 }
 
 const char* nt_copy_variant() { return nt_choice().name; }
+
+void nt_fill(char* dst, size_t nbytes) {
+  // The streaming copy from a block that stays in L1: the stores reach
+  // memory, the loads never leave the core.
+  constexpr size_t kBlock = 16 * 1024;
+  static const std::vector<char> pattern(kBlock, 1);
+  const CopyFn fn = nt_choice().fn;
+  for (size_t at = 0; at < nbytes; at += kBlock) fn(dst + at, pattern.data(), std::min(kBlock, nbytes - at));
+}
 
 // The mapping is one huge page longer than needed, so that a 2 MiB-aligned
 // block of the rounded-up size fits in it; the unaligned ends are unmapped

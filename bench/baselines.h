@@ -4,12 +4,17 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 namespace bench {
 
 // Each copy is split into `threads` parts of [0, nbytes) at 4 KiB
 // boundaries, run on OpenMP threads (std::thread without OpenMP); one
 // thread runs on the caller.
+
+// Calls f(part, parts) once for each part 0 … parts − 1, each on its own
+// thread (OpenMP's, or std::thread without OpenMP; part 0 on the caller's).
+void run_parts(int threads, const std::function<void(int part, int parts)>& f);
 
 // memcpy, each thread copying its part.
 void parallel_memcpy(char* dst, const char* src, size_t nbytes, int threads);
@@ -18,6 +23,10 @@ void parallel_memcpy(char* dst, const char* src, size_t nbytes, int threads);
 // AVX-512, AVX2 or SSE2 stores as the CPU allows (chosen at run time), or
 // memcpy on other CPUs.
 void parallel_nt_copy(char* dst, const char* src, size_t nbytes, int threads);
+
+// Writes nbytes of a byte pattern with parallel_nt_copy's streaming stores,
+// on the calling thread.
+void nt_fill(char* dst, size_t nbytes);
 
 // Which instructions parallel_nt_copy uses on this CPU.
 const char* nt_copy_variant();

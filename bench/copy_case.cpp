@@ -1,9 +1,11 @@
 #include "copy_case.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
+#include "access_limits.h"
 #include "baselines.h"
 #include "tensor_data.h"
 
@@ -144,7 +146,9 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     void* const dst_data = layout_of(dst).data;
     const void* const src_data = layout_of(view).data;
 
-    std::vector<double> memcpy_ms, nt_ms, prealloc_ms, alloc_ms, hugepage_ms, malloc_ms, plan_ms;
+    const Layout dst_layout = layout_of(dst), src_layout = layout_of(view);
+    std::vector<double> memcpy_ms, nt_ms, prealloc_ms, alloc_ms, hugepage_ms, malloc_ms, plan_ms, read_ms, write_ms, write_nt_ms;
+    uint64_t read_sum = 0;
     auto round = [&] {
       memcpy_ms.push_back(time_ms([&] { parallel_memcpy(bdst, bsrc, baseline_bytes, threads); }));
       nt_ms.push_back(time_ms([&] { parallel_nt_copy(bdst, bsrc, baseline_bytes, threads); }));
@@ -154,9 +158,13 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
       alloc_ms.push_back(time_ms([&] { check(st_tensor_release(run_alloc_op(c, view)), "st_tensor_release"); }));
       hugepage_ms.push_back(time_ms([&] { hugepage_alloc_copy_free(bsrc, baseline_bytes, threads); }));
       malloc_ms.push_back(time_ms([&] { malloc_copy_free(bsrc, baseline_bytes, threads); }));
+      read_ms.push_back(time_ms([&] { read_sum += read_in_memory_order(src_layout, threads); }));
+      write_ms.push_back(time_ms([&] { write_in_memory_order(dst_layout, threads, false); }));
+      write_nt_ms.push_back(time_ms([&] { write_in_memory_order(dst_layout, threads, true); }));
     };
     round();  // warm-up
-    for (std::vector<double>* times : {&memcpy_ms, &nt_ms, &prealloc_ms, &alloc_ms, &hugepage_ms, &malloc_ms, &plan_ms})
+    for (std::vector<double>* times :
+         {&memcpy_ms, &nt_ms, &prealloc_ms, &alloc_ms, &hugepage_ms, &malloc_ms, &plan_ms, &read_ms, &write_ms, &write_nt_ms})
       times->clear();
     const int64_t t0 = now_ns();
     int rounds = 0;
@@ -193,6 +201,15 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     table.add_bandwidth(planned);
     check(st_copy_plan_release(plan), "st_copy_plan_release");
 
+    // Note [Each operand alone] (access_limits.h).
+    BandwidthRow read = pre, write = pre;
+    read.mode = "read";
+    read.ms = median(read_ms);
+    write.mode = "write";
+    write.ms = std::min(median(write_ms), median(write_nt_ms));
+    table.add_bandwidth(read);
+    table.add_bandwidth(write);
+
     BandwidthRow alloc = row;
     alloc.mode = "alloc";
     alloc.ms = median(alloc_ms);
@@ -201,9 +218,10 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
     table.add_bandwidth(alloc);
 
     std::fprintf(stderr,
-                 "    %-40s threads %d: prealloc %.2f ms, plan %.2f ms, alloc (%s) %.2f ms, memcpy %.2f ms (%d rounds)\n",
+                 "    %-40s threads %d: prealloc %.2f ms, plan %.2f ms, alloc (%s) %.2f ms, memcpy %.2f ms, "
+                 "read %.2f ms, write %.2f ms (%d rounds; sum read %llu)\n",
                  c.label.c_str(), threads, pre.ms, planned.ms, c.scaled ? "st_copy_scaled" : alloc_op_name(c.alloc_op),
-                 alloc.ms, row.memcpy_ms, rounds);
+                 alloc.ms, row.memcpy_ms, read.ms, write.ms, rounds, static_cast<unsigned long long>(read_sum));
   }
 
   check(st_tensor_release(dst), "st_tensor_release");

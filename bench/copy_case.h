@@ -14,6 +14,12 @@
 //  - alloc: the operator that returns a new tensor (st_clone, st_contiguous
 //    or st_to), plus st_tensor_release of the result: allocation, page
 //    faults and freeing included.
+//  - read, write: no copy, but each half of it alone: the source view
+//    only read, the destination only written (plain or streaming stores,
+//    whichever is faster), each in its own memory order (Note [Each operand
+//    alone] in access_limits.h). Their fractions count
+//    the copy's bytes, so a half that streams at memcpy's byte rate shows
+//    about 2.
 //
 // Baselines, each moving the same bytes on the same number of threads
 // (bytes moved / 2 copied from one buffer to another, both 2 MiB-aligned,
