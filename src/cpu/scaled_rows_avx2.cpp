@@ -4,7 +4,9 @@
 // element rule itself (core/scaled_convert.h), compiled here with FMA.
 #include "core/scaled_convert.h"
 #include "cpu/element_access.h"
+#include "cpu/float8_lanes.h"
 #include "cpu/scaled_rows.h"
+#include "cpu/vec_avx2.h"
 #include "cpu/x86_intrinsics.h"
 
 namespace st {
@@ -107,26 +109,8 @@ void from_f32_to_8bit(char* dst, const char* src, int64_t n, const float* scale,
   by_rule<D, float>(dst, src, i, n, scale, shift, step, saturate);
 }
 
-// ---- float32 -> float8_e4m3fn (Note [Rounding to float8]): the float's
-// bits rounded to 3 mantissa bits to nearest even, subnormals (below 2^-6)
-// as round(|y| · 2^9), and everything past 448 (±inf, NaN) the NaN 0x7F.
-ST_FORCE_INLINE __m256i e4m3_codes(__m256 y) {
-  const __m256i bits = _mm256_castps_si256(y);
-  const __m256i sign = _mm256_and_si256(_mm256_srli_epi32(bits, 24), _mm256_set1_epi32(0x80));
-  const __m256i mag = _mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF));
-  const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(mag, 20), _mm256_set1_epi32(1));
-  const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(mag, _mm256_set1_epi32(0x7FFFF)), odd), 20);
-  const __m256i normal = _mm256_sub_epi32(rounded, _mm256_set1_epi32(120 << 3));
-  const __m256 a = _mm256_castsi256_ps(mag);
-  const __m256i sub = _mm256_cvttps_epi32(_mm256_round_ps(_mm256_mul_ps(a, _mm256_set1_ps(512.0f)), kRoundNearest));
-  const __m256i is_sub = _mm256_cmpgt_epi32(_mm256_set1_epi32(121 << 23), mag);
-  __m256i code = _mm256_blendv_epi8(normal, sub, is_sub);
-  // Past the largest finite code (0x7E), and inf / NaN (mag above 0x7F800000 - 1): 0x7F.
-  const __m256i over = _mm256_or_si256(_mm256_cmpgt_epi32(code, _mm256_set1_epi32(0x7E)),
-                                       _mm256_cmpgt_epi32(mag, _mm256_set1_epi32(0x7F7FFFFF)));
-  code = _mm256_blendv_epi8(code, _mm256_set1_epi32(0x7F), over);
-  return _mm256_or_si256(code, sign);
-}
+// ---- float32 -> float8_e4m3fn: st_copy's rounding (float8_lanes.h).
+ST_FORCE_INLINE __m256i e4m3_codes(__m256 y) { return f32_to_f8_lanes<VecAvx2, E4M3Bits>(_mm256_castps_si256(y)); }
 
 void f32_to_e4m3(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
                  bool saturate, bool nt) {

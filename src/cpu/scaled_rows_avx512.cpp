@@ -5,7 +5,9 @@
 // The pixel planes take the AVX2 kernel. Same bits as core/scaled_convert.h.
 #include "core/scaled_convert.h"
 #include "cpu/element_access.h"
+#include "cpu/float8_lanes.h"
 #include "cpu/scaled_rows.h"
+#include "cpu/vec_avx512.h"
 #include "cpu/x86_intrinsics.h"
 
 namespace st {
@@ -40,24 +42,12 @@ struct Quantize {
   }
 };
 
-// float32 -> float8_e4m3fn (as the AVX2 row; Note [Rounding to float8]).
+// float32 -> float8_e4m3fn: st_copy's rounding (float8_lanes.h), after
+// the clamp that saturation asks for.
 struct E4m3 {
   static ST_FORCE_INLINE __m512i codes(__m512 y, bool saturate) {
     if (saturate) y = _mm512_min_ps(_mm512_set1_ps(448.0f), _mm512_max_ps(_mm512_set1_ps(-448.0f), y));  // NaN stays
-    const __m512i bits = _mm512_castps_si512(y);
-    const __m512i sign = _mm512_and_si512(_mm512_srli_epi32(bits, 24), _mm512_set1_epi32(0x80));
-    const __m512i mag = _mm512_and_si512(bits, _mm512_set1_epi32(0x7FFFFFFF));
-    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(mag, 20), _mm512_set1_epi32(1));
-    const __m512i rounded =
-        _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(mag, _mm512_set1_epi32(0x7FFFF)), odd), 20);
-    const __m512i normal = _mm512_sub_epi32(rounded, _mm512_set1_epi32(120 << 3));
-    const __m512 a = _mm512_castsi512_ps(mag);
-    const __m512i sub = _mm512_cvttps_epi32(_mm512_roundscale_ps(_mm512_mul_ps(a, _mm512_set1_ps(512.0f)), kRoundNearest));
-    __m512i code = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(mag, _mm512_set1_epi32(121 << 23)), normal, sub);
-    const __mmask16 over = _mm512_cmpgt_epi32_mask(code, _mm512_set1_epi32(0x7E)) |
-                           _mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(0x7F7FFFFF));
-    code = _mm512_mask_blend_epi32(over, code, _mm512_set1_epi32(0x7F));
-    return _mm512_or_si512(code, sign);
+    return f32_to_f8_lanes<VecAvx512, E4M3Bits>(_mm512_castps_si512(y));
   }
 };
 
