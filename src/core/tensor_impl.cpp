@@ -27,6 +27,7 @@ TensorImpl::TensorImpl(Storage storage, const DimVector& sizes, const DimVector&
       storage_offset_(storage_offset),
       numel_(checked_numel(sizes, dtype)),
       data_(nullptr),
+      device_(storage_->device()),
       dtype_(dtype),
       sizes_(sizes),
       strides_(strides) {
@@ -40,6 +41,7 @@ TensorImpl::TensorImpl(InBlock, Storage storage, const DimVector& sizes, const D
       storage_offset_(0),
       numel_(numel),
       data_(storage_->base()),
+      device_(storage_->device()),
       dtype_(dtype),
       in_block_(true),
       sizes_(sizes),
@@ -58,20 +60,6 @@ void TensorImpl::compute_layout_flags() {
   extent_known_ = numel_ > 0 && (contiguous_ || compute_extent(sizes_, strides_, &e));
   extent_lo_ = extent_known_ ? e.lo : 0;
   extent_hi_ = extent_known_ ? e.hi : 0;
-}
-
-bool TensorImpl::is_contiguous(MemoryFormat fmt) const {
-  switch (fmt) {
-    case MemoryFormat::Contiguous:
-      return contiguous_;
-    case MemoryFormat::ChannelsLast:
-      return channels_last_;
-    case MemoryFormat::ChannelsLast3d:
-      return channels_last_3d_;
-    case MemoryFormat::Preserve:
-      return non_overlapping_and_dense_;
-  }
-  return false;
 }
 
 }  // namespace st

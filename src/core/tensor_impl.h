@@ -53,7 +53,7 @@ class TensorImpl final : public RefCounted {
   ScalarType dtype() const { return dtype_; }
   size_t itemsize() const { return st::itemsize(dtype_); }
   int64_t nbytes() const { return numel_ * static_cast<int64_t>(itemsize()); }
-  Device device() const { return storage_->device(); }
+  Device device() const { return device_; }
   const Storage& storage() const { return storage_; }
   // Address of element (0, …, 0); NULL only for a tensor over an empty storage.
   void* data() const { return data_; }
@@ -63,7 +63,19 @@ class TensorImpl final : public RefCounted {
   bool is_channels_last_3d() const { return channels_last_3d_; }
   bool is_non_overlapping_and_dense() const { return non_overlapping_and_dense_; }
   // PRESERVE asks for non-overlapping and dense.
-  bool is_contiguous(MemoryFormat fmt) const;
+  bool is_contiguous(MemoryFormat fmt) const {
+    switch (fmt) {
+      case MemoryFormat::Contiguous:
+        return contiguous_;
+      case MemoryFormat::ChannelsLast:
+        return channels_last_;
+      case MemoryFormat::ChannelsLast3d:
+        return channels_last_3d_;
+      case MemoryFormat::Preserve:
+        return non_overlapping_and_dense_;
+    }
+    return false;
+  }
 
   // The elements this tensor reaches, relative to element (0, …, 0):
   // [lo, hi] (core/extent.h); false when their offsets overflow int64 or
@@ -77,11 +89,13 @@ class TensorImpl final : public RefCounted {
  private:
   void compute_layout_flags();
 
-  // The fields every call reads come first, in one cache line.
+  // The fields every call reads come first, in one cache line. The
+  // storage's device is kept here too: dispatch reads it on every call.
   Storage storage_;
   int64_t storage_offset_;
   int64_t numel_;
   void* data_;
+  Device device_;
   ScalarType dtype_;
   bool contiguous_;
   bool channels_last_;

@@ -178,11 +178,17 @@ const char* copy_path_name(CopyPath p) {
 }
 
 void copy_same_dtype(const Geometry& g, int64_t itemsize) {
-  ST_CHECK(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 || itemsize == 16, ST_ERROR_INTERNAL,
+  ST_CHECK(itemsize > 0 && itemsize <= 16 && (itemsize & (itemsize - 1)) == 0, ST_ERROR_INTERNAL,
            "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
   const int64_t out_bytes = g.numel() * itemsize;
   if (out_bytes == 0) return;
   if (out_bytes <= kTinyBytes && g.ndim() <= 2) {
+    // Most tiny copies are one block (a clone, a contiguous source): one
+    // memcpy, without filling in the rows a strided one needs.
+    if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
+      std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
+      return;
+    }
     TinyCopy tiny;
     tiny_copy_of(g, itemsize, out_bytes, &tiny);
     return run_tiny_copy(tiny, g.data[0], g.data[1]);

@@ -14,16 +14,17 @@ namespace st {
 namespace dispatch {
 
 // A tensor's keys follow from its device: host memory (pinned or not) is
-// Dense on the CPU backend, device memory Dense on CUDA.
+// Dense on the CPU backend, device memory Dense on CUDA. A table rather
+// than a switch: every call computes this for each tensor argument.
 ST_FORCE_INLINE DispatchKeySet keys_of_device(Device device) {
-  switch (device.type) {
-    case DeviceType::CPU:
-    case DeviceType::CUDAHost:
-      return DispatchKeySet(DispatchKey::CPU);
-    case DeviceType::CUDA:
-      return DispatchKeySet(DispatchKey::CUDA);
-  }
-  return DispatchKeySet();
+  static_assert(static_cast<int>(DeviceType::CPU) == 1 && static_cast<int>(DeviceType::CUDA) == 2 &&
+                    static_cast<int>(DeviceType::CUDAHost) == 3,
+                "the table below is indexed by DeviceType");
+  static constexpr uint64_t kKeys[4] = {0, DispatchKeySet(DispatchKey::CPU).raw_repr(),
+                                        DispatchKeySet(DispatchKey::CUDA).raw_repr(),
+                                        DispatchKeySet(DispatchKey::CPU).raw_repr()};
+  const uint32_t type = static_cast<uint32_t>(device.type);
+  return DispatchKeySet(DispatchKeySet::RAW, type < 4 ? kKeys[type] : 0);
 }
 
 // An undefined tensor contributes nothing, as in PyTorch.

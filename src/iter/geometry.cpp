@@ -33,11 +33,15 @@ bool dense_alike(const Tensor& a, const Tensor& b) {
 }  // namespace
 
 int64_t Geometry::numel() const {
-  for (int64_t s : shape)
-    if (s == 0) return 0;
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return n;
+  // One pass: the product wraps harmlessly (unsigned) when a 0 comes after
+  // sizes whose product overflows, and is then discarded.
+  uint64_t n = 1;
+  bool empty = false;
+  for (int64_t s : shape) {
+    empty |= s == 0;
+    n *= static_cast<uint64_t>(s);
+  }
+  return empty ? 0 : static_cast<int64_t>(n);
 }
 
 bool set_operand_strides(Geometry& g, int k, const DimVector& sizes, const DimVector& strides, int64_t itemsize,
