@@ -44,7 +44,13 @@ class CpuPreparedCopy final : public PreparedCopy {
             plan_tiny_copy(geometry_, static_cast<int64_t>(dst.itemsize()), &tiny_copy_);
   }
 
-  void run(char* dst, const char* src) const override {
+  // Any addresses; host copies are synchronous, whatever non_blocking says.
+  bool run(char* dst, const char* src, bool) const override {
+    copy(dst, src);
+    return true;
+  }
+
+  void copy(char* dst, const char* src) const {
     if (tiny_) return run_tiny_copy(tiny_copy_, dst + offset_[0], src + offset_[1]);
     Geometry g = geometry_;
     g.data[0] = dst + offset_[0];
@@ -61,7 +67,7 @@ class CpuPreparedCopy final : public PreparedCopy {
   // below it on dst and src, which share no memory, and keeps the fastest.
   // Every run writes the whole copy, so dst holds its result afterwards.
   void measure(char* dst, const char* src) {
-    if (tiny_) return run(dst, src);  // one thread and no blocking: nothing to choose
+    if (tiny_) return copy(dst, src);  // one thread and no blocking: nothing to choose
     int candidates[kMaxCandidates];
     int count = 0;
     candidates[count++] = 0;
@@ -75,7 +81,7 @@ class CpuPreparedCopy final : public PreparedCopy {
       threads_ = candidates[c];
       for (int r = 0; r < kRunsPerCandidate; ++r) {
         const int64_t t0 = dispatch::monotonic_ns();
-        run(dst, src);
+        copy(dst, src);
         const int64_t ns = dispatch::monotonic_ns() - t0;
         if (ns < best_ns) {
           best_ns = ns;
@@ -93,7 +99,7 @@ class CpuPreparedCopy final : public PreparedCopy {
   const ScaleShift* ss_;  // null: a plain copy
   bool tiny_ = false;
   TinyCopy tiny_copy_{};
-  int threads_ = 0;  // a ThreadLimit for run(); 0: none
+  int threads_ = 0;  // a ThreadLimit for copy(); 0: none
 };
 
 std::unique_ptr<PreparedCopy> copy_plan_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src,
