@@ -46,12 +46,10 @@ class CpuPreparedCopy final : public PreparedCopy {
 
   // Any addresses; host copies are synchronous, whatever non_blocking says.
   bool run(char* dst, const char* src, bool) const override {
-    copy(dst, src);
-    return true;
-  }
-
-  void copy(char* dst, const char* src) const {
-    if (tiny_) return run_tiny_copy(tiny_copy_, dst + offset_[0], src + offset_[1]);
+    if (tiny_) {
+      run_tiny_copy(tiny_copy_, dst + offset_[0], src + offset_[1]);
+      return true;
+    }
     Geometry g = geometry_;
     g.data[0] = dst + offset_[0];
     g.data[1] = const_cast<char*>(src) + offset_[1];
@@ -61,13 +59,17 @@ class CpuPreparedCopy final : public PreparedCopy {
     } else {
       copy_kernel(g, dst_type_, src_type_);
     }
+    return true;
   }
 
   // Times the thread counts 0 (no limit: st_copy's choice), 1, 2, 4, …
   // below it on dst and src, which share no memory, and keeps the fastest.
   // Every run writes the whole copy, so dst holds its result afterwards.
   void measure(char* dst, const char* src) {
-    if (tiny_) return copy(dst, src);  // one thread and no blocking: nothing to choose
+    if (tiny_) {
+      run(dst, src, false);  // one thread and no blocking: nothing to choose
+      return;
+    }
     int candidates[kMaxCandidates];
     int count = 0;
     candidates[count++] = 0;
@@ -81,7 +83,7 @@ class CpuPreparedCopy final : public PreparedCopy {
       threads_ = candidates[c];
       for (int r = 0; r < kRunsPerCandidate; ++r) {
         const int64_t t0 = dispatch::monotonic_ns();
-        copy(dst, src);
+        run(dst, src, false);
         const int64_t ns = dispatch::monotonic_ns() - t0;
         if (ns < best_ns) {
           best_ns = ns;
@@ -99,7 +101,7 @@ class CpuPreparedCopy final : public PreparedCopy {
   const ScaleShift* ss_;  // null: a plain copy
   bool tiny_ = false;
   TinyCopy tiny_copy_{};
-  int threads_ = 0;  // a ThreadLimit for copy(); 0: none
+  int threads_ = 0;  // a ThreadLimit for run(); 0: none
 };
 
 std::unique_ptr<PreparedCopy> copy_plan_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src,

@@ -75,7 +75,10 @@ void check_device_memory(const PlanOperand& op, const void* p, const char* name)
 }  // namespace
 
 CopyPlan::CopyPlan(const Tensor& dst, const Tensor& src, const ScaleShift* ss, PlanEffort effort)
-    : dst_(operand_of(dst)), src_(operand_of(src)), empty_(dst.numel() == 0) {
+    : dst_(operand_of(dst)),
+      src_(operand_of(src)),
+      empty_(dst.numel() == 0),
+      on_cuda_(!empty_ && (dst.device().is_cuda() || src.device().is_cuda())) {
   check_copy_layouts(dst, src);
   if (ss) ss_ = std::make_unique<const ScaleShift>(*ss);
   if (empty_) return;
@@ -103,8 +106,7 @@ void CopyPlan::check_operands(const Tensor& dst, const Tensor& src) const {
   check_writable(dst, "dst");
 }
 
-void CopyPlan::check_addresses(const void* dst, const void* src) const {
-  if (empty_) return;
+void CopyPlan::check_device_addresses(const void* dst, const void* src) const {
   check_device_memory(dst_, dst, "dst_data");
   check_device_memory(src_, src, "src_data");
 }
