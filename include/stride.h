@@ -1344,6 +1344,15 @@ ST_API st_status st_live_plan_count(int64_t* out);
  * from may be released, and it runs on any memory laid out as they were.
  * Its results are st_copy()'s, bit for bit, overlap included. One plan may
  * be executed from several threads at once on different data.
+ *
+ * A plan whose dst and src are on one CUDA device executes on the calling
+ * thread's current stream and allocates nothing, neither host nor device
+ * memory, so an execute can be captured in a CUDA graph: its kernels are
+ * recorded and replay on the addresses it was given. Executes that must
+ * stage, as st_copy() would, are the one exception and allocate a
+ * temporary: dst and src sharing memory, and a converting or scaled copy
+ * whose dst or src address (of element (0, …, 0)) is not a multiple of its
+ * dtype's size, as memory wrapped at an odd address may be.
  */
 /* ======================================================================== */
 /** @{ */
@@ -1377,8 +1386,13 @@ typedef enum st_plan_flags {
  * src broadcastable to dst, dst free of self-overlap. With
  * ST_PLAN_ESTIMATE nothing is copied; with ST_PLAN_MEASURE dst holds the
  * copy's result afterwards (even when the plan could not be timed because
- * dst and src share memory). Plans of CUDA operands run st_copy()'s path
- * on each execute.
+ * dst and src share memory). A plan of operands on one CUDA device is
+ * prepared there: ST_PLAN_MEASURE then takes st_copy()'s own kernel (and
+ * copies, so that dst holds the result), and a scaled plan keeps its
+ * scales and shifts in device memory, allocated and uploaded on the
+ * current stream and freed on that same stream at release. Plans between
+ * the host and a device, or between two devices, run st_copy()'s path on
+ * each execute.
  *
  * @param dst   The tensor layout to write: its sizes, strides, dtype and device.
  * @param src   The layout to read; broadcast to dst's shape.
@@ -1390,7 +1404,10 @@ typedef enum st_plan_flags {
  *             null plan on failure.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` is NULL, `flags` is not an
- *         st_plan_flags value, or a field of `ss` is invalid (as st_copy_scaled()).
+ *         st_plan_flags value, a field of `ss` is invalid (as
+ *         st_copy_scaled()), or `ss` is given for operands on one CUDA
+ *         device whose current stream is capturing a CUDA graph (the
+ *         scales and shifts cannot be uploaded then).
  * @retval ST_ERROR_UNSUPPORTED_DTYPE `ss` is given and dst or src is complex.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_READ_ONLY dst views memory its producer marked read-only.
@@ -1400,7 +1417,8 @@ typedef enum st_plan_flags {
  *         overflows int64 in bytes, or (ST_PLAN_MEASURE) the copy's
  *         temporary could not be allocated.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy()
- *         (ST_PLAN_MEASURE on CUDA operands copies).
+ *         (operands on one CUDA device are prepared there; ST_PLAN_MEASURE
+ *         on CUDA operands copies).
  */
 ST_API st_status st_copy_plan_create(st_tensor dst, st_tensor src, const st_scale_shift* ss, int32_t flags,
                                      st_copy_plan* out);
@@ -1413,7 +1431,10 @@ ST_API st_status st_copy_plan_create(st_tensor dst, st_tensor src, const st_scal
  * plan was made from. The result is st_copy(dst, src, non_blocking)'s (a
  * scaled plan's: st_copy_scaled()'s), overlap included (memory shared between dst and src is staged through a
  * temporary, as st_copy does). Reported to a trace callback as one
- * operator call, "copy_plan_execute".
+ * operator call, "copy_plan_execute". On one CUDA device: queued on the
+ * calling thread's current stream without allocating (see the group's
+ * introduction for the exception) and, unless `non_blocking`, waited for,
+ * except on a stream that is capturing a CUDA graph.
  *
  * @param plan A live plan.
  * @param dst  The tensor to write.
@@ -1441,8 +1462,13 @@ ST_API st_status st_copy_plan_execute(st_copy_plan plan, st_tensor dst, st_tenso
  * memory around them holds every element of those layouts (it is not
  * checked) and stays valid for the call. When the bytes of the two
  * layouts intersect, the copy is staged as st_copy() stages it. Looks up
- * no tensor handle and, for host operands that share no memory, allocates
- * nothing.
+ * no tensor handle and, for host operands or operands on one CUDA device
+ * that share no memory, allocates nothing, with a single exception: a
+ * converting or scaled copy on a CUDA device whose `dst_data` or
+ * `src_data` is not a multiple of its dtype's size goes through
+ * st_copy()'s path, which stages it through an aligned temporary (the
+ * device's typed loads and stores need aligned addresses). The bytes of a
+ * CUDA operand are checked to be memory of the plan's device.
  *
  * @param plan     A live plan.
  * @param dst_data Element (0, …, 0) of the destination; memory of the plan's dst device.
@@ -1467,6 +1493,12 @@ ST_API st_status st_copy_plan_execute_raw(st_copy_plan plan, void* dst_data, con
  * last executed plan it was has executed another plan, been given this
  * dead handle, or ended (a thread keeps the plan it ran last at hand, so
  * that executing it again takes no atomic read-modify-write).
+ *
+ * A scaled plan of operands on one CUDA device frees its device copy of the
+ * scales and shifts on the stream that was current at its creation, as a
+ * tensor's memory: executes queued on other streams must be synchronized
+ * with that stream first, and a CUDA graph that captured an execute of it
+ * may be replayed only while the plan lives.
  *
  * @param plan A live plan.
  * @retval ST_OK

@@ -44,6 +44,7 @@ st_status st_copy_plan_execute_raw(st_copy_plan plan, void* dst_data, const void
     PinnedPlan p(plan, "plan");
     ST_CHECK(dst_data != nullptr, ST_ERROR_INVALID_ARGUMENT, "dst_data is NULL");
     ST_CHECK(src_data != nullptr, ST_ERROR_INVALID_ARGUMENT, "src_data is NULL");
+    p->check_addresses(dst_data, src_data);
     p->execute(dst_data, src_data, non_blocking != 0);
   });
 }

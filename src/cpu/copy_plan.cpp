@@ -44,8 +44,12 @@ class CpuPreparedCopy final : public PreparedCopy {
             plan_tiny_copy(geometry_, static_cast<int64_t>(dst.itemsize()), &tiny_copy_);
   }
 
-  void run(char* dst, const char* src) const override {
-    if (tiny_) return run_tiny_copy(tiny_copy_, dst + offset_[0], src + offset_[1]);
+  // Any addresses; host copies are synchronous, whatever non_blocking says.
+  bool run(char* dst, const char* src, bool) const override {
+    if (tiny_) {
+      run_tiny_copy(tiny_copy_, dst + offset_[0], src + offset_[1]);
+      return true;
+    }
     Geometry g = geometry_;
     g.data[0] = dst + offset_[0];
     g.data[1] = const_cast<char*>(src) + offset_[1];
@@ -55,13 +59,17 @@ class CpuPreparedCopy final : public PreparedCopy {
     } else {
       copy_kernel(g, dst_type_, src_type_);
     }
+    return true;
   }
 
   // Times the thread counts 0 (no limit: st_copy's choice), 1, 2, 4, …
   // below it on dst and src, which share no memory, and keeps the fastest.
   // Every run writes the whole copy, so dst holds its result afterwards.
   void measure(char* dst, const char* src) {
-    if (tiny_) return run(dst, src);  // one thread and no blocking: nothing to choose
+    if (tiny_) {
+      run(dst, src, false);  // one thread and no blocking: nothing to choose
+      return;
+    }
     int candidates[kMaxCandidates];
     int count = 0;
     candidates[count++] = 0;
@@ -75,7 +83,7 @@ class CpuPreparedCopy final : public PreparedCopy {
       threads_ = candidates[c];
       for (int r = 0; r < kRunsPerCandidate; ++r) {
         const int64_t t0 = dispatch::monotonic_ns();
-        run(dst, src);
+        run(dst, src, false);
         const int64_t ns = dispatch::monotonic_ns() - t0;
         if (ns < best_ns) {
           best_ns = ns;

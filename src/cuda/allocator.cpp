@@ -50,13 +50,6 @@ cudaMemPool_t create_pool(int device) {
   return pool;
 }
 
-cudaMemPool_t device_pool(int device) {
-  DevicePools& pools = device_pools();
-  // A throw leaves the flag unset: the next allocation tries again.
-  std::call_once(pools.once[device], [&] { pools.pool[device].store(create_pool(device)); });
-  return pools.pool[device].load();
-}
-
 // The device and the allocating thread, in the release's context word.
 constexpr int kDeviceBits = 16;
 void* device_context(int device, uint64_t thread) {
@@ -83,6 +76,13 @@ void free_device(const MemoryRelease& r) noexcept {
 void free_pinned(const MemoryRelease& r) noexcept { pinned_pool().release(r.ptr, r.nbytes); }
 
 }  // namespace
+
+cudaMemPool_t device_pool(int device) {
+  DevicePools& pools = device_pools();
+  // A throw leaves the flag unset: the next allocation tries again.
+  std::call_once(pools.once[device], [&] { pools.pool[device].store(create_pool(device)); });
+  return pools.pool[device].load();
+}
 
 uint64_t this_thread_id() {
   static std::atomic<uint64_t> next{1};

@@ -38,6 +38,11 @@ Storage allocate_device_storage(size_t nbytes, int device);
 // usable by every device (cudaHostAllocPortable), from the pinned block pool.
 Storage allocate_pinned_storage(size_t nbytes, int device);
 
+// The pool device memory of `device` (a valid index, the current device)
+// comes from (Note [The library's own device pool]), made on first use;
+// its statistics tell a test whether something allocated.
+cudaMemPool_t device_pool(int device);
+
 // Gives back what the pools hold unused: the free memory of `device`'s pool
 // (if stride made one) and every free pinned block.
 void empty_cache(int device);

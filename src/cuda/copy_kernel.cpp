@@ -54,10 +54,7 @@ void copy_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, b
   }
   // The last step of every copy runs on dst's device when dst is device
   // memory (between GPUs dst's stream waits for the transfer), else on src's.
-  if (!non_blocking) {
-    const int device = (dst.device().is_cuda() ? dst : src).device().index;
-    if (!is_capturing_on(device)) synchronize_current_stream(device);
-  }
+  if (!non_blocking) synchronize_unless_capturing((dst.device().is_cuda() ? dst : src).device().index);
 }
 ST_REGISTER_KERNEL("copy_", CUDA, copy_cuda);
 

@@ -2,11 +2,8 @@
 // checks and its staging, then one kernel on the device that holds dst (or,
 // for a host dst, on src's device into a temporary that is then copied
 // back). Each element follows core/scaled_convert.h, as on the CPU.
-#include <cstring>
-
 #include "core/contiguity.h"
 #include "core/copy_preconditions.h"
-#include "core/empty.h"
 #include "core/error.h"
 #include "cuda/copy_launch.h"
 #include "cuda/cross_device_copy.h"
@@ -15,6 +12,7 @@
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
+#include "cuda/scale_shift_values.h"
 #include "cuda/scaled_copy_iter.h"
 #include "cuda/stream.h"
 #include "dispatch/registration.h"
@@ -45,12 +43,8 @@ void scaled_copy_on_device(const Tensor& dst, const Tensor& src, const ScaleShif
     return copy_on_device(dst, aligned);
   }
   DeviceGuard guard(device.index);
-  // The prepared values travel to the device once per call.
-  const DimVector count{2 * ss.n};
-  const Tensor host_values = empty_cpu(count, contiguous_strides(count), ss.compute);
-  if (ss.n > 0) std::memcpy(host_values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
-  const Tensor values = empty_strided_cuda(count, contiguous_strides(count), ss.compute, device);
-  copy_across_devices(values, host_values, false);
+  // The prepared values travel to the device once per call (a plan's once).
+  const Tensor values = scale_shift_values(ss, device);
   const cudaStream_t stream = current_stream(device.index);
   const TensorIterator iter = scaled_copy_iterator(dst, src, values, ss);
   if (iter.numel() == 0) return;
@@ -84,10 +78,7 @@ void copy_scaled_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor&
     scaled_copy_on_device(result, src, ss);
     copy_across_devices(dst, result, non_blocking);
   }
-  if (!non_blocking) {
-    const int device = (dst.device().is_cuda() ? dst : src).device().index;
-    if (!is_capturing_on(device)) synchronize_current_stream(device);
-  }
+  if (!non_blocking) synchronize_unless_capturing((dst.device().is_cuda() ? dst : src).device().index);
 }
 ST_REGISTER_KERNEL("copy_scaled_", CUDA, copy_scaled_cuda);
 

@@ -19,7 +19,15 @@ namespace st {
 namespace cuda {
 namespace {
 
-void launch_part(const TensorIterator& part, cudaStream_t stream) {
+bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
+
+Tensor contiguous_on(Device device, const DimVector& sizes, ScalarType dtype) {
+  return empty_strided_cuda(sizes, contiguous_strides(sizes), dtype, device);
+}
+
+}  // namespace
+
+void launch_copy_part(const CopyPart& part, cudaStream_t stream) {
   const DeviceCopyPlan plan = plan_device_copy(part);
   const ScalarType dst_type = plan.kernel_dst, src_type = part.dtype(1);
   const bool same = plan.same;
@@ -55,14 +63,6 @@ void launch_part(const TensorIterator& part, cudaStream_t stream) {
   }
 }
 
-bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
-
-Tensor contiguous_on(Device device, const DimVector& sizes, ScalarType dtype) {
-  return empty_strided_cuda(sizes, contiguous_strides(sizes), dtype, device);
-}
-
-}  // namespace
-
 void copy_on_device(const Tensor& dst, const Tensor& src) {
   const Device device = dst.device();
   ST_CHECK(device.is_cuda() && src.device() == device, ST_ERROR_INTERNAL,
@@ -72,31 +72,18 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
   // aligned addresses; memory a user wrapped at an odd address goes
   // through an aligned temporary with a raw-byte copy (rare, and cheap on
   // the device).
-  if (!copies_bits(dst.dtype(), src.dtype())) {
-    if (!element_aligned(src)) {
-      const Tensor aligned = contiguous_on(device, src.sizes(), src.dtype());
-      copy_on_device(aligned, src);
-      copy_on_device(dst, aligned);
-      return;
-    }
-    if (!element_aligned(dst)) {
-      const Tensor aligned = contiguous_on(device, dst.sizes(), dst.dtype());
-      copy_on_device(aligned, src);
-      copy_on_device(dst, aligned);
-      return;
-    }
+  if (!kernels_take(dst.dtype(), src.dtype(), false, dst.data(), src.data())) {
+    const Tensor& odd = element_aligned(src) ? dst : src;
+    const Tensor aligned = contiguous_on(device, odd.sizes(), odd.dtype());
+    copy_on_device(aligned, src);
+    copy_on_device(dst, aligned);
+    return;
   }
   DeviceGuard guard(device.index);
   const cudaStream_t stream = current_stream(device.index);
-  const TensorIterator iter = TensorIteratorConfig()
-                                  .add_output(dst, "dst")
-                                  .add_input(src, "src")
-                                  .resize_outputs(false)
-                                  .check_all_same_dtype(false)
-                                  .check_mem_overlap(false)  // check_copy decided already
-                                  .build();
+  const TensorIterator iter = device_copy_iterator(dst, src);
   if (iter.numel() == 0) return;
-  iter.with_32bit_indexing([&](const TensorIterator& part) { launch_part(part, stream); });
+  iter.with_32bit_indexing([&](const TensorIterator& part) { launch_copy_part(CopyPart(part), stream); });
 }
 
 void fill_on_device(const Tensor& dst_in, const Word16& value) {

@@ -1,6 +1,7 @@
 // Which copy kernel moves one 32-bit part of a device-to-device copy. Host
-// code, a pure function of the iterator's geometry, dtypes and addresses,
-// so that the choice and the plans it carries are tested on the host.
+// code, a pure function of the part's geometry, dtypes and addresses, so
+// that the choice and the plans it carries are tested on the host. A part
+// is a TensorIterator or a CopyPart (cuda/copy_part.h): the same accessors.
 //
 //  - Bytes: the same bits on both sides (one dtype, or integers of one
 //    width: Note [Integer conversions on the device]), contiguous on both
@@ -45,8 +46,21 @@ inline bool is_aligned_to(const void* p, int64_t size) {
   return reinterpret_cast<uintptr_t>(p) % static_cast<uintptr_t>(size) == 0;
 }
 
+// The iteration of dst ← src on one device (dst operand 0, src operand 1),
+// before its 32-bit split.
+inline TensorIterator device_copy_iterator(const Tensor& dst, const Tensor& src) {
+  return TensorIteratorConfig()
+      .add_output(dst, "dst")
+      .add_input(src, "src")
+      .resize_outputs(false)
+      .check_all_same_dtype(false)
+      .check_mem_overlap(false)  // check_copy decided already
+      .build();
+}
+
 // `part` (dst is operand 0, src operand 1) fits 32-bit indexing and has elements.
-inline DeviceCopyPlan plan_device_copy(const TensorIterator& part) {
+template <typename Part>
+DeviceCopyPlan plan_device_copy(const Part& part) {
   const bool same = copies_bits(part.dtype(0), part.dtype(1));
   const int64_t dsize = part.element_size(0), ssize = part.element_size(1);
   DeviceCopyPlan plan{};

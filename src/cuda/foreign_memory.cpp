@@ -6,6 +6,7 @@
 #include "cuda/cuda_error.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
+#include "cuda/stream_capture.h"
 
 namespace st {
 namespace cuda {
@@ -54,6 +55,10 @@ void check_foreign_memory(const void* base, size_t nbytes, Device device, const 
   check_device(device);
   if (nbytes == 0) return;
   DeviceGuard guard(device.index);
+  // A pure query, which a graph being captured on any thread cannot mind
+  // (st_copy_plan_execute_raw checks its addresses inside captures too):
+  // relaxed, so that the runtime's capture rules never refuse it.
+  CaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
   const char* const bytes = static_cast<const char*>(base);
   for (const char* at : {bytes, bytes + (nbytes - 1)}) {
     cudaPointerAttributes attr;

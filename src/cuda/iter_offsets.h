@@ -1,6 +1,7 @@
-// From a TensorIterator to the OffsetCalculator a kernel walks it with, as
-// PyTorch's make_offset_calculator: the iterator's dims (dim 0 fastest) and
-// byte strides, operand by operand. Host code.
+// From a TensorIterator (or a CopyPart, cuda/copy_part.h: the same
+// accessors) to the OffsetCalculator a kernel walks it with, as PyTorch's
+// make_offset_calculator: the iterator's dims (dim 0 fastest) and byte
+// strides, operand by operand. Host code.
 #pragma once
 
 #include "core/error.h"
@@ -13,8 +14,8 @@ namespace cuda {
 // Over dims[0..ndims) of the iterator, in that order (the first fastest),
 // for its first NARGS operands. The iterator fits 32-bit indexing and has
 // at least one element (an empty iteration launches nothing).
-template <int NARGS>
-OffsetCalculator<NARGS> make_offset_calculator(const TensorIterator& iter, const int* dims, int ndims) {
+template <int NARGS, typename Iter>
+OffsetCalculator<NARGS> make_offset_calculator(const Iter& iter, const int* dims, int ndims) {
   ST_CHECK(NARGS <= iter.ntensors() && ndims >= 0 && ndims <= iter.ndim(), ST_ERROR_INTERNAL,
            "make_offset_calculator: %d operands and %d dims of an iterator with %d operands and %d dims", NARGS, ndims,
            iter.ntensors(), iter.ndim());
@@ -30,8 +31,8 @@ OffsetCalculator<NARGS> make_offset_calculator(const TensorIterator& iter, const
 }
 
 // Over every dim of the iterator.
-template <int NARGS>
-OffsetCalculator<NARGS> make_offset_calculator(const TensorIterator& iter) {
+template <int NARGS, typename Iter>
+OffsetCalculator<NARGS> make_offset_calculator(const Iter& iter) {
   int dims[kMaxOffsetDims];
   for (int d = 0; d < iter.ndim(); ++d) dims[d] = d;
   return make_offset_calculator<NARGS>(iter, dims, iter.ndim());

@@ -33,8 +33,10 @@ inline TensorIterator scaled_copy_iterator(const Tensor& dst, const Tensor& src,
       .build();
 }
 
-// A part of the iteration that fits 32-bit indexing.
-inline ScaledCopyArgs scaled_copy_args(const TensorIterator& part, bool saturate) {
+// A part of the iteration that fits 32-bit indexing (a TensorIterator or a
+// CopyPart, cuda/copy_part.h).
+template <typename Part>
+ScaledCopyArgs scaled_copy_args(const Part& part, bool saturate) {
   return ScaledCopyArgs{part.data_ptr(0), part.data_ptr(1), part.data_ptr(2), part.data_ptr(3),
                         make_offset_calculator<4>(part), static_cast<uint32_t>(part.numel()), saturate};
 }

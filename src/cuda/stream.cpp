@@ -23,14 +23,10 @@ cudaStream_t current_stream(int device) { return thread_streams()[static_cast<si
 
 void set_current_stream(int device, cudaStream_t stream) { thread_streams()[static_cast<size_t>(device)] = stream; }
 
-void synchronize_current_stream(int device) {
+void synchronize_unless_capturing(int device) {
   DeviceGuard guard(device);  // NULL is the current device's default stream
-  ST_CUDA_CHECK(cudaStreamSynchronize(current_stream(device)));
-}
-
-bool is_capturing_on(int device) {
-  DeviceGuard guard(device);
-  return is_capturing(current_stream(device));
+  const cudaStream_t stream = current_stream(device);
+  if (!is_capturing(stream)) ST_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace cuda

@@ -13,10 +13,10 @@ namespace cuda {
 cudaStream_t current_stream(int device);
 // `stream` is the caller's, on `device` (or NULL); stride never destroys it.
 void set_current_stream(int device, cudaStream_t stream);
-// Waits until the work queued on this thread's current stream of `device` has run.
-void synchronize_current_stream(int device);
-// Whether this thread's current stream of `device` is capturing a CUDA graph.
-bool is_capturing_on(int device);
+// How a blocking copy finishes: waits until the work queued on this
+// thread's current stream of `device` has run, unless that stream is
+// capturing a CUDA graph (Note [Copies during stream capture]).
+void synchronize_unless_capturing(int device);
 
 }  // namespace cuda
 }  // namespace st

@@ -41,7 +41,9 @@ inline int transpose_col_dim(int ndim, const int64_t* shape, const int64_t* dst_
   return col;
 }
 
-inline int transpose_col_dim(const TensorIterator& part) {
+// Of a part (a TensorIterator or a CopyPart).
+template <typename Part>
+int transpose_col_dim(const Part& part) {
   return transpose_col_dim(part.ndim(), part.shape().data(), part.strides(0).data(), part.strides(1).data(),
                            part.element_size(0), part.element_size(1));
 }
@@ -52,7 +54,8 @@ constexpr uint32_t kMaxGridYZ = 65535;
 
 // The kernel's arguments for rows = dim 0, cols = dim `col` of a part that
 // fits 32-bit indexing; every other dim is a batch dim.
-inline TransposeCopyArgs make_transpose_args(const TensorIterator& part, int col, int dst_item_size) {
+template <typename Part>
+TransposeCopyArgs make_transpose_args(const Part& part, int col, int dst_item_size) {
   int batch_dims[kMaxOffsetDims];
   int nbatch = 0;
   int64_t batches = 1;

@@ -1,13 +1,15 @@
 // Copy plans: the copy_plan operator asks the operands' backend for a
 // PreparedCopy (core/prepared_copy.h); executing one runs it directly
-// unless the two operands' bytes may meet, where it copies through the
-// copy_ (copy_scaled_) operator as st_copy (st_copy_scaled) does: staging,
-// or for the very same elements nothing (in place), so a plan's results
-// are that call's bit for bit.
+// unless the two operands' bytes may meet, or the prepared copy does not
+// take the addresses (a device conversion of memory off its element
+// alignment), where it copies through the copy_ (copy_scaled_) operator as
+// st_copy (st_copy_scaled) does: staging, or for the very same elements
+// nothing (in place), so a plan's results are that call's bit for bit.
 #include "ops/copy_plan.h"
 
 #include "core/checked_math.h"
 #include "core/copy_preconditions.h"
+#include "core/cuda_hooks.h"
 #include "core/error.h"
 #include "core/foreign.h"
 #include "core/views.h"
@@ -59,19 +61,35 @@ void byte_span(const PlanOperand& op, const void* p, uintptr_t* first, uintptr_t
   *last = base + static_cast<uintptr_t>(op.last);
 }
 
+// An operand's bytes from `p` are memory of its device, when that is a
+// CUDA device. One whose extent overflows goes through copy_, which wraps
+// (and so checks) it.
+void check_device_memory(const PlanOperand& op, const void* p, const char* name) {
+  if (!op.device.is_cuda() || !op.extent_known) return;
+  uintptr_t first, last;
+  byte_span(op, p, &first, &last);
+  cuda_hooks().check_foreign_memory(reinterpret_cast<const void*>(first), static_cast<size_t>(last - first + 1),
+                                    op.device, name);
+}
+
 }  // namespace
 
 CopyPlan::CopyPlan(const Tensor& dst, const Tensor& src, const ScaleShift* ss, PlanEffort effort)
-    : dst_(operand_of(dst)), src_(operand_of(src)), empty_(dst.numel() == 0) {
+    : dst_(operand_of(dst)),
+      src_(operand_of(src)),
+      empty_(dst.numel() == 0),
+      on_cuda_(!empty_ && (dst.device().is_cuda() || src.device().is_cuda())) {
   check_copy_layouts(dst, src);
   if (ss) ss_ = std::make_unique<const ScaleShift>(*ss);
   if (empty_) return;
+  // Only host copies are timed: a device plan takes st_copy's own choice
+  // of kernel.
   const bool host = dst.device().is_host() && src.device().is_host();
-  const bool apart = get_overlap_status(dst, src) == OverlapStatus::No;
-  if (host) prepared_ = PlanCopy::call(dst, src, ss_.get(), apart ? effort : PlanEffort::Estimate);
+  const bool measured = effort == PlanEffort::Measure && host && get_overlap_status(dst, src) == OverlapStatus::No;
+  prepared_ = PlanCopy::call(dst, src, ss_.get(), measured ? PlanEffort::Measure : PlanEffort::Estimate);
   // A measured plan leaves dst holding the copy; the backend did it unless
   // it could not time on these operands.
-  if (effort == PlanEffort::Measure && !(host && apart)) {
+  if (effort == PlanEffort::Measure && !measured) {
     if (ss_) {
       copy_scaled_(dst, src, *ss_, false);
     } else {
@@ -86,6 +104,11 @@ void CopyPlan::check_operands(const Tensor& dst, const Tensor& src) const {
   check_operand(dst_, dst, "dst");
   check_operand(src_, src, "src");
   check_writable(dst, "dst");
+}
+
+void CopyPlan::check_device_addresses(const void* dst, const void* src) const {
+  check_device_memory(dst_, dst, "dst_data");
+  check_device_memory(src_, src, "src_data");
 }
 
 bool CopyPlan::may_share_memory(const void* dst, const void* src) const {
@@ -111,8 +134,8 @@ void CopyPlan::copy_through_operator(void* dst, const void* src, bool non_blocki
 
 void CopyPlan::run(void* dst, const void* src, bool non_blocking) const {
   if (empty_) return;
-  if (prepared_ && !may_share_memory(dst, src)) {
-    prepared_->run(static_cast<char*>(dst), static_cast<const char*>(src));
+  if (prepared_ && !may_share_memory(dst, src) &&
+      prepared_->run(static_cast<char*>(dst), static_cast<const char*>(src), non_blocking)) {
     return;
   }
   copy_through_operator(dst, src, non_blocking);

@@ -43,6 +43,14 @@ class CopyPlan {
   // and ST_ERROR_READ_ONLY for a read-only dst.
   void check_operands(const Tensor& dst, const Tensor& src) const;
 
+  // For addresses given without a tensor (st_copy_plan_execute_raw): throws
+  // ST_ERROR_INVALID_ARGUMENT, naming dst_data or src_data, when the bytes
+  // an operand on a CUDA device spans from there are not memory of that
+  // device (a kernel would fault on them and poison the context).
+  void check_addresses(const void* dst, const void* src) const {
+    if (on_cuda_) check_device_addresses(dst, src);
+  }
+
   // dst ← src with element (0, …, 0) of each at these addresses: st_copy's
   // result, overlap included. Reported to a trace callback as one call of
   // "copy_plan_execute". Callable from several threads at once.
@@ -50,15 +58,18 @@ class CopyPlan {
 
  private:
   void run(void* dst, const void* src, bool non_blocking) const;
+  void check_device_addresses(const void* dst, const void* src) const;
   bool may_share_memory(const void* dst, const void* src) const;
   void copy_through_operator(void* dst, const void* src, bool non_blocking) const;
 
   PlanOperand dst_;
   PlanOperand src_;
   bool empty_ = false;
+  bool on_cuda_ = false;  // an operand on a CUDA device, and elements to copy
   std::unique_ptr<const ScaleShift> ss_;  // null: a plain copy; before prepared_, which points into it
-  // Host operands: the backend's prepared copy. Null for device operands,
-  // which go through the copy_ operator every time.
+  // The backend's prepared copy: for host operands, and for operands on one
+  // CUDA device. Null for other pairs (host and device, two devices), which
+  // go through the copy_ operator every time.
   std::unique_ptr<PreparedCopy> prepared_;
 };
 

@@ -15,6 +15,7 @@
 #include "core/allocator.h"
 #include "core/contiguity.h"
 #include "core/empty.h"
+#include "core/scale_shift.h"
 #include "core/views.h"
 
 namespace copy_cases {
@@ -29,6 +30,14 @@ inline int64_t pick(std::mt19937_64& rng, int64_t lo, int64_t hi) {
 
 inline ScalarType random_dtype(std::mt19937_64& rng) {
   return static_cast<ScalarType>(pick(rng, 0, st::kNumScalarTypes - 1));
+}
+
+// A dtype the scaled copy takes: real, not complex.
+inline ScalarType random_real_dtype(std::mt19937_64& rng) {
+  for (;;) {
+    const ScalarType t = random_dtype(rng);
+    if (!st::is_complex(t)) return t;
+  }
 }
 
 inline void fill_random_bytes(const Tensor& t, std::mt19937_64& rng) {
@@ -60,6 +69,24 @@ inline DimVector broadcast_sizes(std::mt19937_64& rng, const DimVector& dst) {
   return sizes;
 }
 
+// `nbytes` of random bytes at `byte_offset` (0 to 15) within a larger
+// allocation, which the storage keeps alive.
+inline st::Storage random_storage(std::mt19937_64& rng, size_t nbytes, int byte_offset) {
+  const Tensor base_full = st::empty_cpu(DimVector{static_cast<int64_t>(nbytes) + 16}, DimVector{1}, ScalarType::UInt8);
+  fill_random_bytes(base_full, rng);
+  st::Storage storage = st::Storage::make(static_cast<char*>(base_full.data()) + byte_offset, nbytes,
+                                          st::cpu_device(), st::MemoryRelease{});
+  // A release that holds the allocation.
+  struct Holder {
+    Tensor t;
+  };
+  st::MemoryRelease keep;
+  keep.ctx = new Holder{base_full};
+  keep.run = [](const st::MemoryRelease& r) { delete static_cast<Holder*>(r.ctx); };
+  storage->adopt_release(keep);
+  return storage;
+}
+
 // A tensor of `sizes` over a fresh storage of random bytes, laid out in a
 // random dim order (channels-last among them), sometimes with gaps
 // (sliced with step 2) and flipped dims. With `may_expand`, a dim may be an
@@ -85,23 +112,10 @@ inline Tensor random_tensor(std::mt19937_64& rng, const DimVector& sizes, Scalar
     steps[k] = !expanded[d] && pick(rng, 0, 5) == 0 ? 2 : 1;
     base_sizes[k] = expanded[d] ? 1 : sizes[d] * steps[k];
   }
-  // The storage, shifted by byte_offset within a larger allocation.
-  const Tensor base_full =
-      st::empty_cpu(DimVector{st::storage_span(base_sizes, st::contiguous_strides(base_sizes), dtype) *
-                                  static_cast<int64_t>(st::itemsize(dtype)) +
-                              16},
-                    DimVector{1}, ScalarType::UInt8);
-  fill_random_bytes(base_full, rng);
-  st::Storage storage = st::Storage::make(static_cast<char*>(base_full.data()) + byte_offset,
-                                          base_full.storage()->nbytes() - 16, st::cpu_device(), st::MemoryRelease{});
-  // Keep the allocation alive with the view: a release that holds it.
-  struct Holder {
-    Tensor t;
-  };
-  st::MemoryRelease keep;
-  keep.ctx = new Holder{base_full};
-  keep.run = [](const st::MemoryRelease& r) { delete static_cast<Holder*>(r.ctx); };
-  storage->adopt_release(keep);
+  const st::Storage storage = random_storage(
+      rng, static_cast<size_t>(st::storage_span(base_sizes, st::contiguous_strides(base_sizes), dtype)) *
+               st::itemsize(dtype),
+      byte_offset);
   Tensor t = Tensor::make(storage, base_sizes, st::contiguous_strides(base_sizes), 0, dtype);
   for (int k = 0; k < ndim; ++k) {
     if (steps[k] == 2 && base_sizes[k] > 0) t = st::slice(t, k, pick(rng, 0, 1), base_sizes[k], 2);
@@ -116,6 +130,49 @@ inline Tensor random_tensor(std::mt19937_64& rng, const DimVector& sizes, Scalar
   if (std::find(expanded.begin(), expanded.end(), true) != expanded.end()) t = st::expand(t, sizes);
   return t;
 }
+
+// t's layout (sizes, strides, storage offset, dtype) over other memory: a
+// fresh storage of random bytes at `byte_offset` (0 to 15), as a copy plan
+// meets it on a later execute.
+inline Tensor elsewhere(std::mt19937_64& rng, const Tensor& t, int byte_offset) {
+  return Tensor::make(random_storage(rng, t.storage()->nbytes(), byte_offset), t.sizes(), t.strides(),
+                      t.storage_offset(), t.dtype());
+}
+
+// Random scales and shifts for dst: per tensor or along a random dim.
+inline st::ScaleShift random_scale_shift(std::mt19937_64& rng, const Tensor& dst, const Tensor& src) {
+  static const double kScales[] = {1.0, 0.5, -2.0, 1.0 / 255, 3.0, 1e-3, 1e10};
+  const bool per_channel = dst.ndim() > 0 && pick(rng, 0, 2) != 0;
+  const int32_t dim = per_channel ? static_cast<int32_t>(pick(rng, 0, dst.ndim() - 1)) : 0;
+  const int64_t n = per_channel ? dst.size(dim) : 1;
+  std::vector<double> scale(static_cast<size_t>(n)), shift(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    scale[static_cast<size_t>(i)] = kScales[pick(rng, 0, 6)];
+    shift[static_cast<size_t>(i)] = static_cast<double>(pick(rng, -8, 8)) * 0.5;
+  }
+  return st::prepare_scale_shift(dst, src, scale.data(), shift.data(), n, dim, static_cast<int32_t>(pick(rng, 0, 1)));
+}
+
+// A random copy: dst of random sizes, layout and dtype, src of its shape
+// or of one that broadcasts to it (a quarter of the time), of another
+// random dtype or (two thirds of the time) the same; with `real_dtypes`
+// both real, as the scaled copy takes them. Storages at the given phases
+// (0 to 15, as random_tensor's byte_offset).
+struct Case {
+  Tensor dst, src;
+};
+inline Case random_case(std::mt19937_64& rng, bool real_dtypes, int dst_phase = 0, int src_phase = 0) {
+  const DimVector sizes = random_sizes(rng);
+  const ScalarType dt = real_dtypes ? random_real_dtype(rng) : random_dtype(rng);
+  const ScalarType st = real_dtypes ? random_real_dtype(rng) : (pick(rng, 0, 2) == 0 ? dt : random_dtype(rng));
+  const Tensor dst = random_tensor(rng, sizes, dt, false, dst_phase);
+  const DimVector src_sizes = pick(rng, 0, 3) == 0 ? broadcast_sizes(rng, sizes) : sizes;
+  return Case{dst, random_tensor(rng, src_sizes, st, true, src_phase)};
+}
+
+// A phase for random_case and elsewhere: the allocator's alignment half the
+// time, else 1 to 15 bytes off it.
+inline int random_phase(std::mt19937_64& rng) { return pick(rng, 0, 1) == 0 ? 0 : static_cast<int>(pick(rng, 1, 15)); }
 
 inline std::string describe(const Tensor& t) {
   return std::string(st::dtype_name(static_cast<int32_t>(t.dtype()))) + " sizes " + st::format_dims(t.sizes()) +

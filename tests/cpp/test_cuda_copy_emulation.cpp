@@ -7,7 +7,8 @@
 // and launches (tests/cuda/test_copy_gpu.cu checks those on a GPU).
 //
 // The staging of unaligned conversions and the fill set-up are mirrored
-// from cuda/device_copy.cpp, which needs the CUDA runtime.
+// from cuda/device_copy.cpp, and a copy plan's run from cuda/copy_plan.cpp,
+// which need the CUDA runtime.
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -22,6 +23,7 @@
 #include "core/error.h"
 #include "core/views.h"
 #include "cuda/copy_loops.h"
+#include "cuda/copy_part.h"
 #include "cuda/device_conversions.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/iter_offsets.h"
@@ -108,6 +110,7 @@ void run_transpose(const TransposeCopyArgs& a) {
 struct Coverage {
   int bytes = 0, vectorized = 0, transpose = 0, strided = 0, unaligned = 0, parts = 0;
   int fill_contiguous = 0, fill_strided = 0;
+  int plan_fallbacks = 0;
 };
 Coverage g_coverage;
 
@@ -129,8 +132,8 @@ void dispatch_converting(ScalarType kernel_dst, ScalarType src, Run run) {
   });
 }
 
-// launch_part of cuda/device_copy.cpp, with the emulated launches.
-void emulate_part(const TensorIterator& part) {
+// launch_copy_part of cuda/device_copy.cpp, with the emulated launches.
+void emulate_part(const CopyPart& part) {
   ++g_coverage.parts;
   const DeviceCopyPlan plan = plan_device_copy(part);
   const ScalarType dt = plan.kernel_dst, st_ = part.dtype(1);
@@ -208,24 +211,16 @@ bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_ca
 // copy_on_device of cuda/device_copy.cpp; `limit` lowers the 32-bit split
 // threshold so that small tensors are split into many parts.
 void emulate_copy(const Tensor& dst, const Tensor& src, int64_t limit) {
-  if (!copies_bits(dst.dtype(), src.dtype())) {
-    if (!element_aligned(src) || !element_aligned(dst)) {
-      const Tensor& odd = !element_aligned(src) ? src : dst;
-      const Tensor aligned = empty_cpu(odd.sizes(), contiguous_strides(odd.sizes()), odd.dtype());
-      emulate_copy(aligned, src, limit);
-      emulate_copy(dst, aligned, limit);
-      return;
-    }
+  if (!kernels_take(dst.dtype(), src.dtype(), false, dst.data(), src.data())) {
+    const Tensor& odd = !element_aligned(src) ? src : dst;
+    const Tensor aligned = empty_cpu(odd.sizes(), contiguous_strides(odd.sizes()), odd.dtype());
+    emulate_copy(aligned, src, limit);
+    emulate_copy(dst, aligned, limit);
+    return;
   }
-  const TensorIterator iter = TensorIteratorConfig()
-                                  .add_output(dst, "dst")
-                                  .add_input(src, "src")
-                                  .resize_outputs(false)
-                                  .check_all_same_dtype(false)
-                                  .check_mem_overlap(false)
-                                  .build();
+  const TensorIterator iter = device_copy_iterator(dst, src);
   if (iter.numel() == 0) return;
-  iter.with_32bit_indexing([&](const TensorIterator& part) { emulate_part(part); }, limit);
+  iter.with_32bit_indexing([&](const TensorIterator& part) { emulate_part(CopyPart(part)); }, limit);
 }
 
 // dst ← src with the CPU kernel and with the emulated device kernels, on
@@ -237,6 +232,31 @@ bool check_case(const Tensor& dst, const Tensor& src, int64_t limit) {
   if (copy_cases::storage_bytes(want) == copy_cases::storage_bytes(got)) return true;
   print_error("dst %s <- src %s (32-bit limit %lld): the emulated kernels differ from the CPU copy\n",
               describe(dst).c_str(), describe(src).c_str(), static_cast<long long>(limit));
+  return false;
+}
+
+// A copy plan of cuda/copy_plan.cpp, emulated: its parts made on dst and
+// src, then placed on `got` and `src2`, laid out alike over other memory;
+// where the kernels do not take those addresses the plan copies through
+// copy_ (emulate_copy). The result must be the CPU copy's from src2.
+bool check_plan_case(const Tensor& dst, const Tensor& src, const Tensor& got, const Tensor& src2, int64_t limit) {
+  const std::vector<RelativePart> parts = relative_parts(device_copy_iterator(dst, src), dst.data(), src.data(), limit);
+  const Tensor want = copy_cases::twin(got);
+  ops::copy_(want, src2, false);
+  char* const d = static_cast<char*>(got.data());
+  const char* const s = static_cast<const char*>(src2.data());
+  if (kernels_take(got.dtype(), src2.dtype(), false, d, s)) {
+    for (const RelativePart& part : parts) emulate_part(part.at(d, s));
+  } else {
+    ++g_coverage.plan_fallbacks;
+    emulate_copy(got, src2, limit);
+  }
+  if (copy_cases::storage_bytes(want) == copy_cases::storage_bytes(got)) return true;
+  print_error("plan of dst %s <- src %s (32-bit limit %lld, %zu parts) placed at phases %u, %u: the emulated kernels "
+              "differ from the CPU copy\n",
+              describe(dst).c_str(), describe(src).c_str(), static_cast<long long>(limit), parts.size(),
+              static_cast<unsigned>(reinterpret_cast<uintptr_t>(d) % 16),
+              static_cast<unsigned>(reinterpret_cast<uintptr_t>(s) % 16));
   return false;
 }
 
@@ -257,6 +277,22 @@ void random_layouts_and_dtypes_match_the_cpu(void**) {
     const Tensor src = copy_cases::random_tensor(rng, src_sizes, st_, true, src_shift);
     if (!check_case(dst, src, random_limit(rng))) fail();
   }
+}
+
+// Random layouts and dtype pairs, each planned on one pair of tensors and
+// run on another laid out alike at random alignments.
+void plans_placed_on_other_memory_match_the_cpu(void**) {
+  std::mt19937_64 rng(test_seed("plans_placed_on_other_memory_match_the_cpu"));
+  const int fallbacks_before = g_coverage.plan_fallbacks;
+  for (int c = 0; c < 800; ++c) {
+    const copy_cases::Case k = copy_cases::random_case(rng, false);
+    if (k.dst.numel() == 0) continue;  // an empty plan runs nothing
+    const Tensor got = copy_cases::elsewhere(rng, k.dst, copy_cases::random_phase(rng));
+    const Tensor src2 = copy_cases::elsewhere(rng, k.src, copy_cases::random_phase(rng));
+    if (!check_plan_case(k.dst, k.src, got, src2, random_limit(rng))) fail();
+  }
+  // Unaligned conversions were among the cases.
+  assert_true(g_coverage.plan_fallbacks > fallbacks_before);
 }
 
 // Every pair, contiguous on both sides (the vectorized kernel, or bytes),
@@ -443,6 +479,7 @@ void every_kernel_was_reached(void**) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(random_layouts_and_dtypes_match_the_cpu),
+      cmocka_unit_test(plans_placed_on_other_memory_match_the_cpu),
       cmocka_unit_test(every_dtype_pair_contiguous_and_transposed),
       cmocka_unit_test(transpose_loops_over_more_batches_than_the_grid),
       cmocka_unit_test(fill_matches_the_cpu),

@@ -1,8 +1,9 @@
 // The host-side decisions of the CUDA copy path: how a contiguous range is
 // split into aligned 16-byte accesses, when the tiled transpose serves a
-// geometry, which kernel a part takes, and the iterator → OffsetCalculator
+// geometry, which kernel a part takes, the iterator → OffsetCalculator
 // adaptor over parts of a 32-bit split, each against a brute-force or
-// hand-computed expectation.
+// hand-computed expectation; and a copy plan's parts, placed on new
+// memory, against an iteration built afresh there.
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -15,8 +16,10 @@
 #include "core/empty.h"
 #include "core/error.h"
 #include "core/views.h"
+#include "cuda/copy_part.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/iter_offsets.h"
+#include "cuda/scaled_copy_iter.h"
 #include "cuda/transpose_plan.h"
 #include "cuda/vectorize.h"
 #include "iter/tensor_iterator.h"
@@ -31,16 +34,6 @@ using copy_cases::describe;
 using copy_cases::pick;
 
 namespace {
-
-TensorIterator copy_iterator(const Tensor& dst, const Tensor& src) {
-  return TensorIteratorConfig()
-      .add_output(dst)
-      .add_input(src)
-      .resize_outputs(false)
-      .check_all_same_dtype(false)
-      .check_mem_overlap(false)
-      .build();
-}
 
 Tensor contiguous(const DimVector& sizes, ScalarType dtype) { return empty_cpu(sizes, contiguous_strides(sizes), dtype); }
 
@@ -124,7 +117,7 @@ void transpose_serves_differing_fastest_dims(void**) {
   // NCHW -> NHWC: dims (C, H×W, N) after coalescing; src fastest along H×W.
   {
     const Tensor dst = empty_cpu(nchw, channels_last_strides_2d(nchw), ScalarType::Float32);
-    const TensorIterator it = copy_iterator(dst, contiguous(nchw, ScalarType::Float16));
+    const TensorIterator it = device_copy_iterator(dst, contiguous(nchw, ScalarType::Float16));
     assert_int_equal(it.ndim(), 3);
     assert_int_equal(transpose_col_dim(it), 1);
     const DeviceCopyPlan plan = plan_device_copy(it);
@@ -147,13 +140,14 @@ void transpose_serves_differing_fastest_dims(void**) {
   {
     const DimVector small{2, 3, 6, 7};
     const Tensor dst = empty_cpu(small, channels_last_strides_2d(small), ScalarType::Float32);
-    const TensorIterator it = copy_iterator(dst, contiguous(small, ScalarType::Float32));
+    const TensorIterator it = device_copy_iterator(dst, contiguous(small, ScalarType::Float32));
     assert_int_equal(transpose_col_dim(it), 0);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
   }
   // Same layout: one contiguous dim, raw bytes.
   {
-    const TensorIterator it = copy_iterator(contiguous(nchw, ScalarType::Int16), contiguous(nchw, ScalarType::Int16));
+    const TensorIterator it =
+        device_copy_iterator(contiguous(nchw, ScalarType::Int16), contiguous(nchw, ScalarType::Int16));
     assert_int_equal(transpose_col_dim(it), 0);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Bytes));
   }
@@ -161,13 +155,13 @@ void transpose_serves_differing_fastest_dims(void**) {
   {
     const Tensor src = slice(contiguous({40, 40}, ScalarType::Int32), 0, 0, 40, 1);
     const Tensor dst = slice(contiguous({40, 80}, ScalarType::Int32), 1, 0, 80, 2);
-    const TensorIterator it = copy_iterator(dst, src);
+    const TensorIterator it = device_copy_iterator(dst, src);
     assert_int_equal(transpose_col_dim(it), 0);
   }
   // A flipped src (stride −itemsize along its fastest dim) takes the strided kernel.
   {
     const Tensor src = flip(transpose(contiguous({40, 40}, ScalarType::Int32), 0, 1), 0);
-    const TensorIterator it = copy_iterator(contiguous({40, 40}, ScalarType::Int32), src);
+    const TensorIterator it = device_copy_iterator(contiguous({40, 40}, ScalarType::Int32), src);
     assert_int_equal(transpose_col_dim(it), 0);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
   }
@@ -176,7 +170,8 @@ void transpose_serves_differing_fastest_dims(void**) {
 void kernel_choice_follows_layout_dtype_and_alignment(void**) {
   // Contiguous conversion: vectorized, head 0 at the allocator's alignment.
   {
-    const TensorIterator it = copy_iterator(contiguous({100}, ScalarType::Float32), contiguous({100}, ScalarType::Int8));
+    const TensorIterator it =
+        device_copy_iterator(contiguous({100}, ScalarType::Float32), contiguous({100}, ScalarType::Int8));
     const DeviceCopyPlan p = plan_device_copy(it);
     assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Vectorized));
     assert_int_equal(p.vector.vec, 16);
@@ -187,7 +182,7 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
   // Broadcast src: strided.
   {
     const Tensor src = expand(contiguous({1, 5}, ScalarType::Float64), {4, 5});
-    const TensorIterator it = copy_iterator(contiguous({4, 5}, ScalarType::Float64), src);
+    const TensorIterator it = device_copy_iterator(contiguous({4, 5}, ScalarType::Float64), src);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
   }
   // A conversion between operands off their element alignment is the
@@ -196,7 +191,7 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
     const Tensor base = contiguous({64}, ScalarType::UInt8);
     Storage odd = Storage::make(static_cast<char*>(base.data()) + 1, 32, cpu_device(), MemoryRelease{});
     const Tensor unaligned = Tensor::make(odd, {7}, {1}, 0, ScalarType::Int32);
-    const TensorIterator convert = copy_iterator(contiguous({7}, ScalarType::Float32), unaligned);
+    const TensorIterator convert = device_copy_iterator(contiguous({7}, ScalarType::Float32), unaligned);
     try {
       plan_device_copy(convert);
       print_error("an unaligned conversion was planned\n");
@@ -204,12 +199,12 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
     } catch (const Error& e) {
       assert_int_equal(e.code(), ST_ERROR_INTERNAL);
     }
-    const TensorIterator same = copy_iterator(contiguous({7}, ScalarType::Int32), unaligned);
+    const TensorIterator same = device_copy_iterator(contiguous({7}, ScalarType::Int32), unaligned);
     const DeviceCopyPlan p = plan_device_copy(same);
     assert_false(p.aligned);
     assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Bytes));
     assert_int_equal(p.bytes.word, 1);  // dst at 0 mod 16, src at 1
-    const TensorIterator strided = copy_iterator(contiguous({7}, ScalarType::Int32), flip(unaligned, 0));
+    const TensorIterator strided = device_copy_iterator(contiguous({7}, ScalarType::Int32), flip(unaligned, 0));
     const DeviceCopyPlan q = plan_device_copy(strided);
     assert_false(q.aligned);
     assert_int_equal(static_cast<int>(q.kernel), static_cast<int>(CopyKernel::Strided));
@@ -278,11 +273,13 @@ void integer_pairs_share_kernels_by_destination_width(void**) {
   }
   assert_int_equal(integer_sets, 24);
   assert_int_equal(other_sets, other_pairs);
-  const TensorIterator it = copy_iterator(contiguous({100}, ScalarType::Int32), contiguous({100}, ScalarType::UInt32));
+  const TensorIterator it =
+      device_copy_iterator(contiguous({100}, ScalarType::Int32), contiguous({100}, ScalarType::UInt32));
   const DeviceCopyPlan p = plan_device_copy(it);
   assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Bytes));
   assert_true(p.same);
-  const TensorIterator widen = copy_iterator(contiguous({100}, ScalarType::Int64), contiguous({100}, ScalarType::Int8));
+  const TensorIterator widen =
+      device_copy_iterator(contiguous({100}, ScalarType::Int64), contiguous({100}, ScalarType::Int8));
   assert_true(plan_device_copy(widen).kernel_dst == ScalarType::UInt64);
 }
 
@@ -296,7 +293,7 @@ void offset_calculators_walk_every_part(void**) {
     const Tensor dst = copy_cases::random_tensor(rng, sizes, copy_cases::random_dtype(rng), false);
     const DimVector src_sizes = pick(rng, 0, 3) == 0 ? copy_cases::broadcast_sizes(rng, sizes) : sizes;
     const Tensor src = copy_cases::random_tensor(rng, src_sizes, copy_cases::random_dtype(rng), true);
-    const TensorIterator it = copy_iterator(dst, src);
+    const TensorIterator it = device_copy_iterator(dst, src);
     if (it.numel() == 0) continue;
     const int64_t limit = pick(rng, 0, 3) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
     const char* dst_base = static_cast<const char*>(dst.storage()->base());
@@ -355,6 +352,196 @@ void offset_calculators_walk_every_part(void**) {
   }
 }
 
+// ---- A copy plan's parts (cuda/copy_part.h), made once and placed on the
+// memory of each execute, against an iteration built afresh over tensors at
+// those addresses: what the launch code reads of each part must agree.
+
+template <int N>
+bool same_offsets(const OffsetCalculator<N>& a, const OffsetCalculator<N>& b, uint32_t count) {
+  if (a.dims() != b.dims()) return false;
+  for (uint32_t i = 0; i < count; ++i) {
+    const auto x = a.get(i), y = b.get(i);
+    for (int k = 0; k < N; ++k)
+      if (x[k] != y[k]) return false;
+  }
+  return true;
+}
+
+bool same_part(const CopyPart& placed, const TensorIterator& fresh) {
+  bool ok = placed.ndim() == fresh.ndim() && placed.shape() == fresh.shape() && placed.numel() == fresh.numel() &&
+            placed.ntensors() == fresh.ntensors() && placed.is_contiguous() == fresh.is_contiguous();
+  for (int k = 0; ok && k < fresh.ntensors(); ++k) {
+    ok = placed.strides(k) == fresh.strides(k) && placed.data_ptr(k) == fresh.data_ptr(k) &&
+         placed.dtype(k) == fresh.dtype(k) && placed.element_size(k) == fresh.element_size(k);
+  }
+  return ok;
+}
+
+bool same_plan(const DeviceCopyPlan& a, const DeviceCopyPlan& b) {
+  return a.kernel == b.kernel && a.same == b.same && a.kernel_dst == b.kernel_dst && a.aligned == b.aligned &&
+         a.bytes.word == b.bytes.word && a.bytes.head == b.bytes.head && a.bytes.words == b.bytes.words &&
+         a.bytes.tail == b.bytes.tail && a.vector.vec == b.vector.vec && a.vector.head == b.vector.head &&
+         a.vector.vectors == b.vector.vectors && a.vector.tail == b.vector.tail && a.transpose_col == b.transpose_col;
+}
+
+bool same_transpose(const TransposeCopyArgs& a, const TransposeCopyArgs& b) {
+  return a.dst == b.dst && a.src == b.src && a.rows == b.rows && a.cols == b.cols &&
+         a.dst_row_stride == b.dst_row_stride && a.dst_col_stride == b.dst_col_stride &&
+         a.src_row_stride == b.src_row_stride && a.src_col_stride == b.src_col_stride && a.row_tiles == b.row_tiles &&
+         a.col_tiles == b.col_tiles && a.batches == b.batches &&
+         same_offsets(a.batch_offsets, b.batch_offsets, a.batches);
+}
+
+// Whether planning the part throws (an unaligned conversion, which the
+// kernels refuse), and the plan when it does not.
+template <typename Part>
+bool try_plan(const Part& part, DeviceCopyPlan* plan) {
+  try {
+    *plan = plan_device_copy(part);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// One plain case: the placed parts of (dst, src) on (dst2, src2) against
+// the parts of an iterator over (dst2, src2), split under the same limit.
+bool check_placed_parts(const Tensor& dst, const Tensor& src, const Tensor& dst2, const Tensor& src2, int64_t limit) {
+  const std::vector<RelativePart> parts = relative_parts(device_copy_iterator(dst, src), dst.data(), src.data(), limit);
+  char* const d = static_cast<char*>(dst2.data());
+  const char* const s = static_cast<const char*>(src2.data());
+  const bool taken = kernels_take(dst.dtype(), src.dtype(), false, d, s);
+  size_t i = 0;
+  bool ok = true;
+  device_copy_iterator(dst2, src2).with_32bit_indexing(
+      [&](const TensorIterator& fresh) {
+        if (!ok || i >= parts.size()) {
+          ok = false;
+          return;
+        }
+        const CopyPart placed = parts[i++].at(d, s);
+        ok = same_part(placed, fresh);
+        // kernels_take answers as the kernel choice does: it plans exactly
+        // the parts whose addresses it takes.
+        DeviceCopyPlan got{}, want{};
+        const bool planned = try_plan(placed, &got);
+        ok = ok && planned == taken && planned == try_plan(fresh, &want);
+        if (!ok || !planned) return;
+        ok = same_plan(got, want) &&
+             same_offsets(make_offset_calculator<2>(placed), make_offset_calculator<2>(fresh),
+                          static_cast<uint32_t>(fresh.numel()));
+        if (ok && want.kernel == CopyKernel::Transpose) {
+          const int item = static_cast<int>(fresh.element_size(0));
+          ok = same_transpose(make_transpose_args(placed, want.transpose_col, item),
+                              make_transpose_args(fresh, want.transpose_col, item));
+        }
+      },
+      limit);
+  ok = ok && i == parts.size();
+  if (!ok) {
+    print_error("dst %s <- src %s, limit %lld, %zu parts, placed at phases %u, %u: differs from a fresh iteration\n",
+                describe(dst).c_str(), describe(src).c_str(), static_cast<long long>(limit), parts.size(),
+                static_cast<unsigned>(reinterpret_cast<uintptr_t>(d) % 16),
+                static_cast<unsigned>(reinterpret_cast<uintptr_t>(s) % 16));
+  }
+  return ok;
+}
+
+// Random layouts and dtype pairs over storages at random phases, placed on
+// the same layouts over other storages at other phases, under random
+// 32-bit limits (small ones split into many parts).
+void placed_parts_match_a_fresh_iteration(void**) {
+  std::mt19937_64 rng(test_seed("placed_parts_match_a_fresh_iteration"));
+  int kinds[4] = {}, refused = 0, split = 0;
+  for (int c = 0; c < 1000; ++c) {
+    const auto phase = [&] { return copy_cases::random_phase(rng); };
+    copy_cases::Case k = copy_cases::random_case(rng, false, phase(), phase());
+    if (c % 8 == 0) {
+      // A transpose with room for tiles, which random layouts seldom leave.
+      const DimVector matrix{pick(rng, 16, 40), pick(rng, 16, 40)};
+      k.dst = copy_cases::random_tensor(rng, matrix, k.dst.dtype(), false, phase());
+      k.src = transpose(copy_cases::random_tensor(rng, {matrix[1], matrix[0]}, k.src.dtype(), false, phase()), 0, 1);
+    }
+    const Tensor &dst = k.dst, &src = k.src;
+    if (dst.numel() == 0) continue;
+    const Tensor dst2 = copy_cases::elsewhere(rng, dst, phase()), src2 = copy_cases::elsewhere(rng, src, phase());
+    const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
+    if (!check_placed_parts(dst, src, dst2, src2, limit)) fail();
+    // What the cases reached.
+    const TensorIterator it = device_copy_iterator(dst2, src2);
+    split += !it.can_use_32bit_indexing(limit);
+    if (!kernels_take(dst.dtype(), src.dtype(), false, dst2.data(), src2.data())) {
+      ++refused;
+    } else if (it.can_use_32bit_indexing()) {
+      ++kinds[static_cast<int>(plan_device_copy(it).kernel)];
+    }
+  }
+  print_message("kernels: bytes %d, vectorized %d, transpose %d, strided %d; unaligned conversions %d; split %d\n",
+                kinds[0], kinds[1], kinds[2], kinds[3], refused, split);
+  for (int k : kinds) assert_true(k > 0);
+  assert_true(refused > 0);
+  assert_true(split > 0);
+}
+
+// The scaled copy's parts: four operands, the scales and shifts keeping
+// their own addresses.
+void placed_scaled_parts_match_a_fresh_iteration(void**) {
+  std::mt19937_64 rng(test_seed("placed_scaled_parts_match_a_fresh_iteration"));
+  for (int c = 0; c < 600; ++c) {
+    const auto phase = [&] { return copy_cases::random_phase(rng); };
+    const copy_cases::Case k = copy_cases::random_case(rng, true, phase(), phase());
+    const Tensor &dst = k.dst, &src = k.src;
+    if (dst.numel() == 0) continue;
+    const ScaleShift ss = copy_cases::random_scale_shift(rng, dst, src);
+    const DimVector count{2 * ss.n};
+    const Tensor values = empty_cpu(count, contiguous_strides(count), ss.compute);
+    const Tensor dst2 = copy_cases::elsewhere(rng, dst, phase()), src2 = copy_cases::elsewhere(rng, src, phase());
+    const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
+    const std::vector<RelativePart> parts =
+        relative_parts(scaled_copy_iterator(dst, src, values, ss), dst.data(), src.data(), limit);
+    char* const d = static_cast<char*>(dst2.data());
+    const char* const s = static_cast<const char*>(src2.data());
+    size_t i = 0;
+    bool ok = true;
+    scaled_copy_iterator(dst2, src2, values, ss)
+        .with_32bit_indexing(
+            [&](const TensorIterator& fresh) {
+              if (!ok || i >= parts.size()) {
+                ok = false;
+                return;
+              }
+              const CopyPart placed = parts[i++].at(d, s);
+              const ScaledCopyArgs a = scaled_copy_args(placed, ss.saturate);
+              const ScaledCopyArgs b = scaled_copy_args(fresh, ss.saturate);
+              ok = same_part(placed, fresh) && a.dst == b.dst && a.src == b.src && a.scale == b.scale &&
+                   a.shift == b.shift && a.numel == b.numel && a.saturate == b.saturate &&
+                   same_offsets(a.offsets, b.offsets, a.numel);
+            },
+            limit);
+    if (!ok || i != parts.size()) {
+      print_error("scaled dst %s <- src %s (dim %d, n %lld), limit %lld: differs from a fresh iteration\n",
+                  describe(dst).c_str(), describe(src).c_str(), ss.dim, static_cast<long long>(ss.n),
+                  static_cast<long long>(limit));
+      fail();
+    }
+  }
+}
+
+// The kernels take a conversion or a scaled copy only at element-aligned
+// addresses, and a copy that keeps the bits anywhere.
+void kernels_take_aligned_conversions_and_any_bit_copy(void**) {
+  alignas(16) static char memory[64];
+  char* const at = memory;
+  assert_true(kernels_take(ScalarType::Float32, ScalarType::Int16, false, at + 4, at + 2));
+  assert_false(kernels_take(ScalarType::Float32, ScalarType::Int16, false, at + 2, at + 2));
+  assert_false(kernels_take(ScalarType::Float32, ScalarType::Int16, false, at + 4, at + 1));
+  assert_true(kernels_take(ScalarType::Int32, ScalarType::Int32, false, at + 1, at + 3));
+  assert_true(kernels_take(ScalarType::Int32, ScalarType::UInt32, false, at + 1, at + 3));  // the same bits
+  assert_false(kernels_take(ScalarType::Int32, ScalarType::Int32, true, at + 1, at + 4));
+  assert_true(kernels_take(ScalarType::Int32, ScalarType::Int32, true, at + 4, at + 8));
+  assert_true(kernels_take(ScalarType::UInt8, ScalarType::Float64, true, at + 3, at + 8));
+}
+
 }  // namespace
 
 int main() {
@@ -365,6 +552,9 @@ int main() {
       cmocka_unit_test(kernel_choice_follows_layout_dtype_and_alignment),
       cmocka_unit_test(integer_pairs_share_kernels_by_destination_width),
       cmocka_unit_test(offset_calculators_walk_every_part),
+      cmocka_unit_test(placed_parts_match_a_fresh_iteration),
+      cmocka_unit_test(placed_scaled_parts_match_a_fresh_iteration),
+      cmocka_unit_test(kernels_take_aligned_conversions_and_any_bit_copy),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -7,16 +7,19 @@
 // dtypes, per tensor and per channel, split into many 32-bit parts.
 //
 // The staging of unaligned operands is mirrored from
-// cuda/copy_scaled_kernel.cpp, which needs the CUDA runtime.
+// cuda/copy_scaled_kernel.cpp, and a scaled plan's run from
+// cuda/copy_plan.cpp, which need the CUDA runtime.
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "core/contiguity.h"
 #include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/scale_shift.h"
 #include "cuda/copy_loops.h"
+#include "cuda/copy_part.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/launch_shape.h"
 #include "cuda/scaled_copy_iter.h"
@@ -30,12 +33,35 @@ using namespace st;
 using namespace st::cuda;
 using copy_cases::describe;
 using copy_cases::pick;
+using copy_cases::random_real_dtype;
+using copy_cases::random_scale_shift;
 
 namespace {
 
 bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
 
 Tensor contiguous_like(const Tensor& t) { return empty_cpu(t.sizes(), contiguous_strides(t.sizes()), t.dtype()); }
+
+// ss's values as cuda/scale_shift_values.h lays them out, in host memory.
+Tensor host_values(const ScaleShift& ss) {
+  const DimVector count{2 * ss.n};
+  const Tensor values = empty_cpu(count, contiguous_strides(count), ss.compute);
+  if (ss.n > 0) std::memcpy(values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
+  return values;
+}
+
+// One launch of copy_scaled_kernel over a part, block by block and thread by thread.
+void emulate_part(const CopyPart& part, bool saturate) {
+  const ScaledCopyArgs a = scaled_copy_args(part, saturate);
+  const LaunchShape s = strided_shape(a.numel);
+  check_launch_shape(s, kCopyThreads, "copy_scaled_kernel");
+  ST_DISPATCH_PAIR(part.dtype(0), part.dtype(1), "emulated scaled copy", [&] {
+    if constexpr (!IsComplex<dst_t>::value && !IsComplex<src_t>::value) {
+      for (uint32_t b = 0; b < s.grid[0]; ++b)
+        for (uint32_t t = 0; t < kCopyThreads; ++t) copy_scaled_thread<dst_t, src_t>(a, b, t);
+    }
+  });
+}
 
 // scaled_copy_on_device, emulated: the plain copies of the staging are the
 // CPU's (the device's plain copies have their own emulation test).
@@ -50,46 +76,40 @@ void emulate_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss, 
     emulate_scaled(aligned, src, ss, limit);
     return ops::copy_(dst, aligned, false);
   }
-  const DimVector count{2 * ss.n};
-  const Tensor values = empty_cpu(count, contiguous_strides(count), ss.compute);
-  if (ss.n > 0) std::memcpy(values.data(), ss.scale_data(), static_cast<size_t>(2 * ss.n * ss.value_size()));
+  const Tensor values = host_values(ss);
   const TensorIterator iter = scaled_copy_iterator(dst, src, values, ss);
   if (iter.numel() == 0) return;
-  iter.with_32bit_indexing(
-      [&](const TensorIterator& part) {
-        const ScaledCopyArgs a = scaled_copy_args(part, ss.saturate);
-        const LaunchShape s = strided_shape(a.numel);
-        check_launch_shape(s, kCopyThreads, "copy_scaled_kernel");
-        ST_DISPATCH_PAIR(dst.dtype(), src.dtype(), "emulated scaled copy", [&] {
-          if constexpr (!IsComplex<dst_t>::value && !IsComplex<src_t>::value) {
-            for (uint32_t b = 0; b < s.grid[0]; ++b)
-              for (uint32_t t = 0; t < kCopyThreads; ++t) copy_scaled_thread<dst_t, src_t>(a, b, t);
-          }
-        });
-      },
-      limit);
+  iter.with_32bit_indexing([&](const TensorIterator& part) { emulate_part(CopyPart(part), ss.saturate); }, limit);
 }
 
-ScalarType random_real_dtype(std::mt19937_64& rng) {
-  for (;;) {
-    const ScalarType t = copy_cases::random_dtype(rng);
-    if (!is_complex(t)) return t;
+// A scaled copy plan of cuda/copy_plan.cpp, emulated: its parts made on dst
+// and src, then placed on `got` and `src2`, laid out alike over other
+// memory; where the kernel does not take those addresses the plan copies
+// through copy_scaled_ (emulate_scaled). The result must be the CPU's from src2.
+bool check_plan_case(const Tensor& dst, const Tensor& src, const Tensor& got, const Tensor& src2, const ScaleShift& ss,
+                     int64_t limit, int* fallbacks) {
+  const Tensor values = host_values(ss);
+  const std::vector<RelativePart> parts =
+      relative_parts(scaled_copy_iterator(dst, src, values, ss), dst.data(), src.data(), limit);
+  const Tensor want = copy_cases::twin(got);
+  ops::copy_scaled_(want, src2, ss, false);
+  char* const d = static_cast<char*>(got.data());
+  const char* const s = static_cast<const char*>(src2.data());
+  if (kernels_take(got.dtype(), src2.dtype(), true, d, s)) {
+    for (const RelativePart& part : parts) emulate_part(part.at(d, s), ss.saturate);
+  } else {
+    ++*fallbacks;
+    emulate_scaled(got, src2, ss, limit);
   }
+  if (copy_cases::storage_bytes(want) == copy_cases::storage_bytes(got)) return true;
+  print_error("scaled plan of dst %s <- src %s (dim %d, n %lld, 32-bit limit %lld) placed at phases %u, %u: the "
+              "emulated kernel differs from the CPU\n",
+              describe(dst).c_str(), describe(src).c_str(), ss.dim, static_cast<long long>(ss.n),
+              static_cast<long long>(limit), static_cast<unsigned>(reinterpret_cast<uintptr_t>(d) % 16),
+              static_cast<unsigned>(reinterpret_cast<uintptr_t>(s) % 16));
+  return false;
 }
 
-// Random scales and shifts for dst: per tensor or along a random dim.
-ScaleShift random_scale_shift(std::mt19937_64& rng, const Tensor& dst, const Tensor& src) {
-  static const double kScales[] = {1.0, 0.5, -2.0, 1.0 / 255, 3.0, 1e-3, 1e10};
-  const bool per_channel = dst.ndim() > 0 && pick(rng, 0, 2) != 0;
-  const int32_t dim = per_channel ? static_cast<int32_t>(pick(rng, 0, dst.ndim() - 1)) : 0;
-  const int64_t n = per_channel ? dst.size(dim) : 1;
-  std::vector<double> scale(static_cast<size_t>(n)), shift(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    scale[static_cast<size_t>(i)] = kScales[pick(rng, 0, 6)];
-    shift[static_cast<size_t>(i)] = static_cast<double>(pick(rng, -8, 8)) * 0.5;
-  }
-  return prepare_scale_shift(dst, src, scale.data(), shift.data(), n, dim, static_cast<int32_t>(pick(rng, 0, 1)));
-}
 
 bool check_case(const Tensor& dst, const Tensor& src, const ScaleShift& ss, int64_t limit) {
   const Tensor want = copy_cases::twin(dst), got = copy_cases::twin(dst);
@@ -116,6 +136,23 @@ void random_layouts_and_dtypes_match_the_cpu(void**) {
     const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 64, 4096);
     if (!check_case(dst, src, ss, limit)) fail();
   }
+}
+
+// Random layouts and real dtype pairs, each planned on one pair of tensors
+// and run on another laid out alike at random alignments.
+void plans_placed_on_other_memory_match_the_cpu(void**) {
+  std::mt19937_64 rng(test_seed("plans_placed_on_other_memory_match_the_cpu"));
+  int fallbacks = 0;
+  for (int c = 0; c < 600; ++c) {
+    const copy_cases::Case k = copy_cases::random_case(rng, true);
+    if (k.dst.numel() == 0) continue;  // an empty plan runs nothing
+    const ScaleShift ss = random_scale_shift(rng, k.dst, k.src);
+    const Tensor got = copy_cases::elsewhere(rng, k.dst, copy_cases::random_phase(rng));
+    const Tensor src2 = copy_cases::elsewhere(rng, k.src, copy_cases::random_phase(rng));
+    const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 64, 4096);
+    if (!check_plan_case(k.dst, k.src, got, src2, ss, limit, &fallbacks)) fail();
+  }
+  assert_true(fallbacks > 0);  // unaligned operands were among the cases
 }
 
 // Every pair of real dtypes, NCHW from NHWC per channel (the normalize case).
@@ -145,6 +182,7 @@ void every_real_pair_per_channel(void**) {
 int main() {
   const CMUnitTest tests[] = {
       cmocka_unit_test(random_layouts_and_dtypes_match_the_cpu),
+      cmocka_unit_test(plans_placed_on_other_memory_match_the_cpu),
       cmocka_unit_test(every_real_pair_per_channel),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);

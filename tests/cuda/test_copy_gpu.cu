@@ -23,18 +23,15 @@
 #include <string>
 #include <vector>
 
-#include "core/allocator.h"
 #include "core/contiguity.h"
 #include "core/empty.h"
 #include "core/views.h"
-#include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
-#include "cuda/device_guard.h"
 #include "cuda/device_status.h"
-#include "cuda/stream.h"
 #include "ops/copy.h"
 #include "ops/empty.h"
 #include "copy_cases.h"
+#include "gpu_support.h"
 #include "test_seed.h"
 #include "stride.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
@@ -43,62 +40,15 @@
 using namespace st;
 using copy_cases::describe;
 using copy_cases::pick;
+using gpu_support::mirror;
+using gpu_support::read_back;
+using gpu_support::synchronize_all_devices;
 
 namespace {
 
 const Device kCpu = cpu_device();
 const Device kGpu0{DeviceType::CUDA, 0};
 const Device kPinned0{DeviceType::CUDAHost, 0};
-
-// ---- Moving test tensors to and from devices, bytes untouched.
-
-// A tensor with t's layout and storage bytes on `device`, its storage at
-// the same address phase modulo 16 as t's (so unaligned cases stay
-// unaligned on the device).
-Tensor mirror(const Tensor& t, Device device) {
-  const size_t nbytes = t.storage()->nbytes();
-  const size_t shift = reinterpret_cast<uintptr_t>(t.storage()->base()) % 16;
-  Storage real = device.type == DeviceType::CUDA       ? cuda::allocate_device_storage(nbytes + 16, device.index)
-                 : device.type == DeviceType::CUDAHost ? cuda::allocate_pinned_storage(nbytes + 16, device.index)
-                                                       : allocate_cpu_storage(nbytes + 16);
-  char* base = static_cast<char*>(real->base()) + shift;
-  if (nbytes > 0 && device.type == DeviceType::CUDA) {
-    // On the stream the block was allocated on: a plain cudaMemcpy runs on
-    // the current device's legacy stream, unordered with another device's
-    // allocation.
-    cuda::DeviceGuard guard(device.index);
-    const cudaStream_t stream = cuda::current_stream(device.index);
-    ST_CUDA_CHECK(cudaMemcpyAsync(base, t.storage()->base(), nbytes, cudaMemcpyDefault, stream));
-    ST_CUDA_CHECK(cudaStreamSynchronize(stream));
-  } else if (nbytes > 0) {
-    std::memcpy(base, t.storage()->base(), nbytes);
-  }
-  Storage storage = Storage::make(base, nbytes, device, MemoryRelease{});
-  struct Holder {
-    Storage real;
-  };
-  MemoryRelease keep;
-  keep.ctx = new Holder{real};
-  keep.run = [](const MemoryRelease& r) { delete static_cast<Holder*>(r.ctx); };
-  storage->adopt_release(keep);
-  return Tensor::make(storage, t.sizes(), t.strides(), t.storage_offset(), t.dtype());
-}
-
-// Every device's queued work done (a copy between devices ends on dst's).
-void synchronize_all_devices() {
-  for (int d = 0; d < cuda::device_status().count; ++d) {
-    cuda::DeviceGuard guard(d);
-    ST_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-}
-
-// The storage bytes of t, wherever it lives, once all queued work is done.
-std::vector<unsigned char> read_back(const Tensor& t) {
-  synchronize_all_devices();
-  std::vector<unsigned char> out(t.storage()->nbytes());
-  if (!out.empty()) ST_CUDA_CHECK(cudaMemcpy(out.data(), t.storage()->base(), out.size(), cudaMemcpyDefault));
-  return out;
-}
 
 // ---- Comparing with the CPU's result.
 
@@ -504,11 +454,7 @@ void pinned_tensors_are_host_memory(void**) {
 }  // namespace
 
 int main() {
-  const cuda::DeviceStatus& s = cuda::device_status();
-  if (s.count == 0) {
-    std::printf("skipped: no CUDA device (%s)\n", s.reason.c_str());
-    return 77;
-  }
+  gpu_support::exit_unless_a_device();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(copies_within_a_device_match_the_cpu),
       cmocka_unit_test(copies_between_host_and_device_match_the_cpu),

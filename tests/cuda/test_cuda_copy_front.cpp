@@ -1,6 +1,6 @@
-// The CUDA backend's copy_, fill_ and empty_strided kernels as a machine
-// without the named device reaches them: registered for the CUDA key, and
-// refusing with the reason once the shared preconditions pass. The device
+// The CUDA backend's copy_, copy_plan, fill_ and empty_strided kernels as a
+// machine without the named device reaches them: registered for the CUDA
+// key, and refusing with the reason once the shared preconditions pass. The device
 // index is one past the last device, so this runs (and refuses) on GPU
 // machines too, without touching the tensors' made-up memory.
 #include <string>
@@ -10,6 +10,7 @@
 #include "cuda/device_status.h"
 #include "dispatch/dispatcher.h"
 #include "ops/copy.h"
+#include "ops/copy_plan.h"
 #include "ops/empty.h"
 #include "dispatch_test_support.h"
 
@@ -46,6 +47,7 @@ void the_cuda_kernels_are_registered(void**) {
   assert_true(has_kernel("copy_", dispatch::DispatchKey::CUDA));
   assert_true(has_kernel("fill_", dispatch::DispatchKey::CUDA));
   assert_true(has_kernel("empty_strided", dispatch::DispatchKey::CUDA));
+  assert_true(has_kernel("copy_plan", dispatch::DispatchKey::CUDA));
 }
 
 std::string missing_device_text() {
@@ -79,6 +81,29 @@ void copies_with_a_missing_device_say_why(void**) {
   expect_contains(msg, "cuda_host");
 }
 
+// A plan of operands on one device is prepared there, so creating it on a
+// missing device says why; a plan between the host and a device prepares
+// nothing (each execute runs copy_, which refuses then), and neither do
+// the address checks of execute_raw get past the device.
+void plans_with_a_missing_device_say_why(void**) {
+  const Device gpu{DeviceType::CUDA, kMissing};
+  const Tensor host = fake_on(cpu_device(), {4, 8});
+  const Tensor dev = fake_on(gpu, {4, 8}), dev2 = fake_on(gpu, {4, 8});
+  for (PlanEffort effort : {PlanEffort::Estimate, PlanEffort::Measure}) {
+    const std::string msg =
+        expect_error(ST_ERROR_DEVICE_UNAVAILABLE, [&] { ops::CopyPlan plan(dev, dev2, nullptr, effort); });
+    expect_contains(msg, missing_device_text().c_str());
+  }
+  const ops::CopyPlan across(dev, host, nullptr, PlanEffort::Estimate);
+  std::string msg = expect_error(ST_ERROR_DEVICE_UNAVAILABLE, [&] { across.execute(dev.data(), host.data(), false); });
+  expect_contains(msg, missing_device_text().c_str());
+  msg = expect_error(ST_ERROR_DEVICE_UNAVAILABLE, [&] { across.check_addresses(dev.data(), host.data()); });
+  expect_contains(msg, missing_device_text().c_str());
+  // Preconditions first, as st_copy's.
+  expect_error(ST_ERROR_READ_ONLY,
+               [&] { ops::CopyPlan plan(fake_on(gpu, {4, 8}, true), dev2, nullptr, PlanEffort::Estimate); });
+}
+
 void fills_and_allocations_with_a_missing_device_say_why(void**) {
   const Device gpu{DeviceType::CUDA, kMissing};
   std::string msg = expect_error(ST_ERROR_DEVICE_UNAVAILABLE, [&] { ops::fill_(fake_on(gpu, {4, 8}), 1.0); });
@@ -97,6 +122,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_cuda_kernels_are_registered),
       cmocka_unit_test(copies_with_a_missing_device_say_why),
+      cmocka_unit_test(plans_with_a_missing_device_say_why),
       cmocka_unit_test(fills_and_allocations_with_a_missing_device_say_why),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);

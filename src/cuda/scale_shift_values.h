@@ -1,0 +1,20 @@
+// A scaled copy's prepared values in device memory, where its kernels read
+// them (operands 2 and 3 of cuda/scaled_copy_iter.h's iteration).
+#pragma once
+
+#include "core/device.h"
+#include "core/scale_shift.h"
+#include "core/tensor.h"
+
+namespace st {
+namespace cuda {
+
+// ss's 2 × n compute values (scales, then shifts), 1-d and contiguous, in
+// the memory of CUDA device `device` (a checked device), allocated and
+// uploaded on this thread's current stream there; the upload has finished
+// when this returns. A stream capturing a graph refuses the upload
+// (Note [Copies during stream capture]).
+Tensor scale_shift_values(const ScaleShift& ss, Device device);
+
+}  // namespace cuda
+}  // namespace st
