@@ -264,8 +264,14 @@ struct VecAvx512 : VecBase {
   // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
   // d), one permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
-    const __m512i bytes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
-    return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), bytes);
+    return dwords_in_order(_mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
+  }
+  // The same for signed dwords in -128 … 127.
+  static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
+    return dwords_in_order(_mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d)));
+  }
+  static Vec dwords_in_order(Vec packed) {
+    return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), packed);
   }
   // 16-bit lanes, for 16-bit floats to float8.
   using Lanes16 = __mmask32;
