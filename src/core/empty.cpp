@@ -40,7 +40,7 @@ namespace {
 // step-by-step checks then measure or refuse with a message.
 bool measure_plain_layout(const DimVector& sizes, const DimVector& strides, int64_t item, int64_t* numel,
                           int64_t* span) {
-  int64_t n = 1, hi = 0, end, bytes;
+  int64_t n = 1, hi = 0, end = 0, bytes = 0;
   bool ok = true;
   for (int d = 0; d < sizes.size(); ++d) {
     const int64_t size = sizes[d], stride = strides[d];
