@@ -126,14 +126,17 @@ void (*short_rows_kernel(int64_t n))(const Rows2d&) {
   }
 }
 
-// The kernel for tiny rows of n elements of `itemsize` bytes.
-void (*tiny_rows_kernel(int64_t itemsize, int64_t n))(const Rows2d&) {
-  switch (itemsize) {
-    case 1: return short_rows_kernel<1>(n);
-    case 2: return short_rows_kernel<2>(n);
-    case 4: return short_rows_kernel<4>(n);
-    case 8: return short_rows_kernel<8>(n);
-    default: return short_rows_kernel<16>(n);
+// The kernel for the tiny rows r.
+ST_FORCE_INLINE void (*tiny_rows_kernel(const Rows2d& r))(const Rows2d&) {
+#if defined(__SSE2__)
+  if (r.itemsize == 4 && r.n == 4 && r.m == 4 && r.dst_inner == 4 && r.src_outer == 4) return transpose_4x4_e4;
+#endif
+  switch (r.itemsize) {
+    case 1: return short_rows_kernel<1>(r.n);
+    case 2: return short_rows_kernel<2>(r.n);
+    case 4: return short_rows_kernel<4>(r.n);
+    case 8: return short_rows_kernel<8>(r.n);
+    default: return short_rows_kernel<16>(r.n);
   }
 }
 
@@ -160,10 +163,16 @@ void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(c
 
 namespace {
 
+// Whether dst and src of g are each one block of bytes, in the same order:
+// one memcpy copies them.
+ST_FORCE_INLINE bool is_one_block(const Geometry& g, int64_t itemsize) {
+  return g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize);
+}
+
 // The TinyCopy of g, a copy of out_bytes <= kTinyBytes over at most two dims.
 ST_FORCE_INLINE void tiny_copy_of(const Geometry& g, int64_t itemsize, int64_t out_bytes, TinyCopy* out) {
   *out = TinyCopy{};
-  if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
+  if (is_one_block(g, itemsize)) {
     out->memcpy_bytes = out_bytes;
     return;
   }
@@ -175,10 +184,7 @@ ST_FORCE_INLINE void tiny_copy_of(const Geometry& g, int64_t itemsize, int64_t o
   r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
   r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
   r.itemsize = itemsize;
-  out->kernel = tiny_rows_kernel(itemsize, r.n);
-#if defined(__SSE2__)
-  if (itemsize == 4 && r.n == 4 && r.m == 4 && r.dst_inner == 4 && r.src_outer == 4) out->kernel = transpose_4x4_e4;
-#endif
+  out->kernel = tiny_rows_kernel(r);
 }
 
 }  // namespace
@@ -211,7 +217,7 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
   if (out_bytes <= kTinyBytes && g.ndim() <= 2) {
     // Most tiny copies are one block (a clone, a contiguous source): one
     // memcpy, without filling in the rows a strided one needs.
-    if (g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize)) {
+    if (is_one_block(g, itemsize)) {
       std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
       return;
     }
