@@ -1,7 +1,8 @@
 // The AVX-512 rows of cpu/scaled_rows.h: the narrowing pairs (float32 ->
-// int8 / uint8 / float8_e4m3fn) with sixteen lanes, mask blends and one
-// narrowing move per vector (vpmovdb) where AVX2 needs packs and a permute,
-// and the widening ones (int8 / uint8 -> float32) a 64-byte line a step.
+// int8 / uint8 / float8_e4m3fn) with sixteen lanes, mask blends, and a
+// line of 64 results narrowed by two packs and a permute (a narrowing move
+// per vector for the tail), and the widening ones (int8 / uint8 -> float32)
+// a 64-byte line a step.
 // The pixel planes take the AVX2 kernel. Same bits as core/scaled_convert.h.
 #include <type_traits>
 
