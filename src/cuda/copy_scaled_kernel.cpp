@@ -25,8 +25,6 @@ Tensor contiguous_on(const Tensor& like, ScalarType dtype, Device device) {
   return empty_strided_on(like.sizes(), contiguous_strides(like.sizes()), dtype, device);
 }
 
-bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
-
 // dst and src on one device, no harmful overlap, dst not empty.
 void scaled_copy_on_device(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
   const Device device = dst.device();

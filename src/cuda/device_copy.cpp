@@ -19,8 +19,6 @@ namespace st {
 namespace cuda {
 namespace {
 
-bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
-
 Tensor contiguous_on(Device device, const DimVector& sizes, ScalarType dtype) {
   return empty_strided_cuda(sizes, contiguous_strides(sizes), dtype, device);
 }

@@ -46,6 +46,9 @@ inline bool is_aligned_to(const void* p, int64_t size) {
   return reinterpret_cast<uintptr_t>(p) % static_cast<uintptr_t>(size) == 0;
 }
 
+// The tensor's element (0, …, 0) sits at a multiple of its element size.
+inline bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
+
 // The iteration of dst ← src on one device (dst operand 0, src operand 1),
 // before its 32-bit split.
 inline TensorIterator device_copy_iterator(const Tensor& dst, const Tensor& src) {

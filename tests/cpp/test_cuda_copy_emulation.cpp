@@ -206,8 +206,6 @@ void emulate_part(const CopyPart& part) {
   }
 }
 
-bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
-
 // copy_on_device of cuda/device_copy.cpp; `limit` lowers the 32-bit split
 // threshold so that small tensors are split into many parts.
 void emulate_copy(const Tensor& dst, const Tensor& src, int64_t limit) {

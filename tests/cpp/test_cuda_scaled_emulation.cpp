@@ -38,8 +38,6 @@ using copy_cases::random_scale_shift;
 
 namespace {
 
-bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
-
 Tensor contiguous_like(const Tensor& t) { return empty_cpu(t.sizes(), contiguous_strides(t.sizes()), t.dtype()); }
 
 // ss's values as cuda/scale_shift_values.h lays them out, in host memory.
