@@ -86,14 +86,15 @@ void walk(const Walk& w, int threads, const MakeVisitor& make) {
 // Folds what it reads into registers, then into *total. A run whose
 // elements are less than a cache line apart is read whole, in 8-byte words
 // (a loop the compiler turns into its widest loads): the same lines reach
-// the core as when only its elements are read. Sparser runs are read
-// element by element.
+// the core as when only its elements are read. Sparser runs, and a
+// broadcast one (step 0: one element, read once per use), are read element
+// by element.
 template <typename T>
 struct Reader {
   std::atomic<uint64_t>* total;
   uint64_t acc[8] = {};
   void operator()(const char* p, int64_t count, int64_t step) {
-    if (step < 64) {
+    if (step > 0 && step < 64) {
       const int64_t bytes = (count - 1) * step + static_cast<int64_t>(sizeof(T));
       int64_t k = 0;
       for (; k + 64 <= bytes; k += 64) {
