@@ -358,7 +358,10 @@ bool HandleTable::pin_to_reference(Slot* slot, uint64_t id) {
                static_cast<unsigned long long>(id));
       return s == ST_OK;
     }
-    if (slot->word.compare_exchange_weak(w, w + kRef - 1, std::memory_order_relaxed, std::memory_order_relaxed))
+    // release: dropping the pin ends this call's reads of the slot's tensor,
+    // and the thread whose release later empties the slot may read this very
+    // word; without it that thread's move of the tensor would race them.
+    if (slot->word.compare_exchange_weak(w, w + kRef - 1, std::memory_order_release, std::memory_order_relaxed))
       return true;
   }
 }

@@ -3,7 +3,8 @@
  * the caller's references answers ST_ERROR_INVALID_HANDLE, and the tensor
  * the call works on lives until the call is done. Released from a trace
  * callback inside the call, from two threads at once while a third copies,
- * and by eight threads that release more often than they hold. */
+ * by eight threads that release more often than they hold, and by a thread
+ * that frees a handle another has just had back as its own answer. */
 /* ctest-labels: concurrency */
 #include <pthread.h>
 #include <stdlib.h>
@@ -307,12 +308,68 @@ static void eight_threads_release_more_than_they_hold(void** state) {
   pthread_barrier_destroy(&o.done);
 }
 
+/* ---- a handle given back as its own answer, then released elsewhere -------- */
+
+/* The two threads order themselves through relaxed flags, which order the
+ * steps but make nothing of one thread happen before the other's. So the
+ * only thing that orders st_contiguous's reads of the tensor before the
+ * other thread frees it is the handle's own word: the step that turns the
+ * call's pin into the answer's reference must publish those reads (a
+ * thread sanitizer build reports a race here every time if it does not). */
+typedef struct handed_back {
+  st_tensor h;
+  st_tensor answer;
+  st_status answered;
+  atomic_int answered_flag;   /* relaxed on purpose */
+  st_status first, second;
+} handed_back;
+
+static void* answer_with_itself(void* arg) {
+  handed_back* hb = arg;
+  hb->answered = st_contiguous(hb->h, ST_MEMORY_FORMAT_CONTIGUOUS, &hb->answer);
+  atomic_store_explicit(&hb->answered_flag, 1, memory_order_relaxed);
+  return NULL;
+}
+
+static void* release_both_references(void* arg) {
+  handed_back* hb = arg;
+  while (!atomic_load_explicit(&hb->answered_flag, memory_order_relaxed)) {
+  }
+  hb->first = st_tensor_release(hb->h);
+  hb->second = st_tensor_release(hb->h); /* the last reference: frees the tensor */
+  return NULL;
+}
+
+static void a_handle_answered_with_itself_is_freed_by_another_thread(void** state) {
+  (void)state;
+  counting_allocator c;
+  counting_allocator_install(&c);
+  for (int round = 0; round < 50; ++round) {
+    static handed_back hb;
+    memset(&hb, 0, sizeof hb);
+    hb.h = make_iota_f32(DIMS(4, 4), 2);
+    pthread_t a, b;
+    assert_int_equal(pthread_create(&b, NULL, release_both_references, &hb), 0);
+    assert_int_equal(pthread_create(&a, NULL, answer_with_itself, &hb), 0);
+    assert_int_equal(pthread_join(a, NULL), 0);
+    assert_int_equal(pthread_join(b, NULL), 0);
+    assert_int_equal(hb.answered, ST_OK);
+    assert_true(hb.answer.id == hb.h.id); /* a contiguous tensor answers with its own handle */
+    assert_int_equal(hb.first, ST_OK);
+    assert_int_equal(hb.second, ST_OK);
+    assert_int_equal(st_tensor_release(hb.h), ST_ERROR_INVALID_HANDLE);
+  }
+  assert_int_equal(atomic_load(&c.frees), atomic_load(&c.allocs));
+  assert_int_equal(atomic_load(&c.bad_frees), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(release_twice_from_a_trace_callback_inside_contiguous, trace_off),
       cmocka_unit_test_teardown(release_from_a_trace_callback_inside_a_contiguous_no_op, trace_off),
       cmocka_unit_test_teardown(two_threads_release_one_reference_while_a_third_copies, restore_default_allocator),
       cmocka_unit_test_teardown(eight_threads_release_more_than_they_hold, restore_default_allocator),
+      cmocka_unit_test_teardown(a_handle_answered_with_itself_is_freed_by_another_thread, restore_default_allocator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
