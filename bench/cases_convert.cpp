@@ -1,6 +1,7 @@
 // Cases I and J: copies that convert the dtype, from a
 // contiguous source (I: I1-I4 the first pairs, I5-I22 those of the float8
-// and unsigned dtypes) and from a uint8 NHWC image batch into float32
+// and unsigned dtypes, I23-I28 the signed integer and float32 <-> float64
+// / uint8 ones) and from a uint8 NHWC image batch into float32
 // NCHW, layout and dtype changed in one copy (J).
 #include "copy_case.h"
 #include "labels.h"
@@ -107,6 +108,30 @@ BENCH_CASE(I21_u16_to_f64, "uint16 -> float64, 64M elements") {
 
 BENCH_CASE(I22_u32_to_f64, "uint32 -> float64, 64M elements") {
   run_convert_case(table, options, "I22 u32->f64", ST_UINT32, ST_FLOAT64);
+}
+
+BENCH_CASE(I23_i8_to_f32, "int8 -> float32, 64M elements") {
+  run_convert_case(table, options, "I23 i8->f32", ST_INT8, ST_FLOAT32);
+}
+
+BENCH_CASE(I24_i32_to_f32, "int32 -> float32, 64M elements") {
+  run_convert_case(table, options, "I24 i32->f32", ST_INT32, ST_FLOAT32);
+}
+
+BENCH_CASE(I25_f32_to_i32, "float32 -> int32, 64M elements") {
+  run_convert_case(table, options, "I25 f32->i32", ST_FLOAT32, ST_INT32);
+}
+
+BENCH_CASE(I26_f32_to_f64, "float32 -> float64, 64M elements") {
+  run_convert_case(table, options, "I26 f32->f64", ST_FLOAT32, ST_FLOAT64);
+}
+
+BENCH_CASE(I27_f64_to_f32, "float64 -> float32, 64M elements") {
+  run_convert_case(table, options, "I27 f64->f32", ST_FLOAT64, ST_FLOAT32);
+}
+
+BENCH_CASE(I28_f32_to_u8, "float32 -> uint8, 64M elements") {
+  run_convert_case(table, options, "I28 f32->u8", ST_FLOAT32, ST_UINT8);
 }
 
 BENCH_CASE(J_u8_nhwc_to_f32_nchw, "uint8 (64,224,224,3) NHWC -> float32 (64,3,224,224) NCHW in one copy") {

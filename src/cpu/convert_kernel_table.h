@@ -33,8 +33,16 @@ enum class ConvertPair : int {
   UInt16ToFloat64,
   UInt32ToFloat64,
   UInt64ToFloat64,
+  Int8ToFloat32,
+  Int16ToFloat32,
+  Int32ToFloat32,
+  Int32ToFloat64,
+  Float32ToInt32,
+  Float32ToUInt8,
+  Float32ToFloat64,
+  Float64ToFloat32,
 };
-constexpr int kNumConvertPairs = 24;
+constexpr int kNumConvertPairs = 32;
 
 // nt: stream the stores past the caches (the output is large).
 using ConvertRowFn = void (*)(char* dst, const char* src, int64_t n, bool nt);

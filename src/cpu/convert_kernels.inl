@@ -268,6 +268,62 @@ struct U64ToF32 : Rule<uint64_t, float, unsigned_to_float<uint64_t, float>> {
   }
 };
 
+struct I8ToF32 : Rule<int8_t, float, signed_to_float<int8_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Quarter q) {
+    return V::i32_to_f32(V::widen_i8(q));
+  }
+};
+
+struct I16ToF32 : Rule<int16_t, float, signed_to_float<int16_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::i32_to_f32(V::widen_i16(h));
+  }
+};
+
+struct I32ToF32 : Rule<int32_t, float, signed_to_float<int32_t, float>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec v) {
+    return V::i32_to_f32_nearest(v);
+  }
+};
+
+struct I32ToF64 : Rule<int32_t, double, signed_to_float<int32_t, double>> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::i32_to_f64(h);
+  }
+};
+
+struct F32ToI32 : Rule<float, int32_t, float_to_integer_saturating<int32_t>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec v) {
+    return V::f32_to_i32_saturating(v);
+  }
+};
+
+struct F32ToU8 : Rule<float, uint8_t, float_to_integer_saturating<uint8_t>> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b, typename V::Vec c, typename V::Vec d) {
+    return V::pack_u32_u8(V::f32_to_u8_lanes(a), V::f32_to_u8_lanes(b), V::f32_to_u8_lanes(c), V::f32_to_u8_lanes(d));
+  }
+};
+
+struct F32ToF64 : Rule<float, double, float_to_double> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::f32_to_f64(h);
+  }
+};
+
+struct F64ToF32 : Rule<double, float, double_to_float> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
+    return V::concat(V::f64_to_f32(a), V::f64_to_f32(b));
+  }
+};
+
 // n elements by the scalar rule.
 template <class P>
 void by_rule(char* d, const char* s, int64_t n) {
@@ -343,7 +399,8 @@ constexpr ConvertKernelTable kConvertKernels = {
      row<V, F16ToF8<E4M3Bits, true>>, row<V, F16ToF8<E5M2Bits, true>>, row<V, F16ToF8<E4M3Bits, false>>,
      row<V, F16ToF8<E5M2Bits, false>>, row<V, F8ToF16<E4M3Bits, true>>, row<V, F8ToF16<E5M2Bits, true>>,
      row<V, F8ToF16<E4M3Bits, false>>, row<V, F8ToF16<E5M2Bits, false>>, row<V, U16ToF32>, row<V, U32ToF32>,
-     row<V, U64ToF32>, row<V, U16ToF64>, row<V, U32ToF64>, row<V, U64ToF64>},
+     row<V, U64ToF32>, row<V, U16ToF64>, row<V, U32ToF64>, row<V, U64ToF64>, row<V, I8ToF32>, row<V, I16ToF32>,
+     row<V, I32ToF32>, row<V, I32ToF64>, row<V, F32ToI32>, row<V, F32ToU8>, row<V, F32ToF64>, row<V, F64ToF32>},
     fused_deinterleave<V>(),
 };
 

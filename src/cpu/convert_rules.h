@@ -86,6 +86,28 @@ static inline F unsigned_to_float(U v) {
   return static_cast<F>(v);
 }
 
+// The signed integers to float32/float64 and float32 <-> float64, as
+// core/convert.h: exact, or one rounding to nearest even by the conversion.
+template <typename I, typename F>
+static inline F signed_to_float(I v) {
+  return static_cast<F>(v);
+}
+static inline double float_to_double(float f) { return static_cast<double>(f); }
+static inline float double_to_float(double d) { return static_cast<float>(d); }
+
+// float32 to int32 or uint8, as core/convert.h: truncated toward zero,
+// saturated to the type's range, NaN to 0. Both bounds, -2^31 (or 0) and
+// 2^31 (or 256), are exact in float32, and inside them the cast is defined.
+template <typename I>
+static inline I float_to_integer_saturating(float v) {
+  constexpr float lo = I(-1) < I(0) ? -2147483648.0f : 0.0f;
+  constexpr float hi = I(-1) < I(0) ? 2147483648.0f : 256.0f;
+  if (!(v == v)) return I(0);
+  if (v <= lo) return static_cast<I>(lo);
+  if (v >= hi) return static_cast<I>(I(-1) < I(0) ? 2147483647 : 255);
+  return static_cast<I>(v);
+}
+
 // Note [Float8 kernels on float32 bits]
 // float32 <-> float8 in 32-bit integer steps, the same in the scalar rules
 // below and in every vector level (convert_kernels.inl) but for one, so

@@ -46,6 +46,14 @@ constexpr PairEntry kPairs[] = {
     {S::UInt16, S::Float64, P::UInt16ToFloat64},
     {S::UInt32, S::Float64, P::UInt32ToFloat64},
     {S::UInt64, S::Float64, P::UInt64ToFloat64},
+    {S::Int8, S::Float32, P::Int8ToFloat32},
+    {S::Int16, S::Float32, P::Int16ToFloat32},
+    {S::Int32, S::Float32, P::Int32ToFloat32},
+    {S::Int32, S::Float64, P::Int32ToFloat64},
+    {S::Float32, S::Int32, P::Float32ToInt32},
+    {S::Float32, S::UInt8, P::Float32ToUInt8},
+    {S::Float32, S::Float64, P::Float32ToFloat64},
+    {S::Float64, S::Float32, P::Float64ToFloat32},
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == kNumConvertPairs, "every pair has its dtypes");
 

@@ -145,6 +145,31 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
     return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
   }
 
+  // The signed integers and float32 <-> float64: exact, or one rounding
+  // (MXCSR at its default, as above); float32 -> int32 / uint8 truncate
+  // toward zero, saturate, and take NaN to 0.
+  static Vec widen_i8(Quarter q) { return _mm256_cvtepi8_epi32(q); }
+  static Vec widen_i16(Half h) { return _mm256_cvtepi16_epi32(h); }
+  static Vec i32_to_f32_nearest(Vec v) { return _mm256_castps_si256(_mm256_cvtepi32_ps(v)); }
+  static Vec i32_to_f64(Half h) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(h)); }
+  static Vec f32_to_f64(Half h) { return _mm256_castpd_si256(_mm256_cvtps_pd(_mm_castsi128_ps(h))); }
+  static Half f64_to_f32(Vec v) { return _mm_castps_si128(_mm256_cvtpd_ps(_mm256_castsi256_pd(v))); }
+  // VCVTTPS2DQ answers 0x80000000 for NaN and out of range: right below
+  // -2^31; flipped to 0x7fffffff from 2^31 up; NaN lanes zeroed.
+  static Vec f32_to_i32_saturating(Vec v) {
+    const __m256 f = _mm256_castsi256_ps(v);
+    const __m256i t = _mm256_cvttps_epi32(f);
+    const __m256i high = _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ));
+    const __m256i ordered = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_ORD_Q));
+    return _mm256_and_si256(_mm256_xor_si256(t, high), ordered);
+  }
+  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
+  // NaN), so the truncation is in range.
+  static Vec f32_to_u8_lanes(Vec v) {
+    const __m256 c = _mm256_min_ps(_mm256_max_ps(_mm256_castsi256_ps(v), _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
+    return _mm256_cvttps_epi32(c);
+  }
+
   // 32-bit lanes in integer steps, for the float8 conversions
   // (convert_kernels.inl); Lanes is a predicate per lane (all ones or 0).
   using Lanes = __m256i;

@@ -236,6 +236,31 @@ struct VecAvx512 : VecBase {
   static Vec u64_to_f64(Vec v) { return _mm512_castpd_si512(_mm512_cvt_roundepu64_pd(v, kRoundNearest)); }
   static Half u64_to_f32(Vec v) { return _mm256_castps_si256(_mm512_cvt_roundepu64_ps(v, kRoundNearest)); }
 
+  // The signed integers and float32 <-> float64: exact, or one rounding
+  // given in the instruction; float32 -> int32 / uint8 truncate toward
+  // zero, saturate, and take NaN to 0.
+  static Vec widen_i8(Quarter q) { return _mm512_cvtepi8_epi32(q); }
+  static Vec widen_i16(Half h) { return _mm512_cvtepi16_epi32(h); }
+  static Vec i32_to_f32_nearest(Vec v) { return _mm512_castps_si512(_mm512_cvt_roundepi32_ps(v, kRoundNearest)); }
+  static Vec i32_to_f64(Half h) { return _mm512_castpd_si512(_mm512_cvtepi32_pd(h)); }
+  static Vec f32_to_f64(Half h) { return _mm512_castpd_si512(_mm512_cvtps_pd(_mm256_castsi256_ps(h))); }
+  static Half f64_to_f32(Vec v) { return _mm256_castps_si256(_mm512_cvt_roundpd_ps(_mm512_castsi512_pd(v), kRoundNearest)); }
+  // VCVTTPS2DQ answers 0x80000000 for NaN and out of range: right below
+  // -2^31; flipped to 0x7fffffff from 2^31 up; NaN lanes zeroed.
+  static Vec f32_to_i32_saturating(Vec v) {
+    const __m512 f = _mm512_castsi512_ps(v);
+    const __m512i t = _mm512_cvttps_epi32(f);
+    const __m512i r = _mm512_mask_xor_epi32(t, _mm512_cmp_ps_mask(f, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ), t,
+                                            _mm512_set1_epi32(-1));
+    return _mm512_maskz_mov_epi32(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), r);
+  }
+  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
+  // NaN), so the truncation is in range.
+  static Vec f32_to_u8_lanes(Vec v) {
+    const __m512 c = _mm512_min_ps(_mm512_max_ps(_mm512_castsi512_ps(v), _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
+    return _mm512_cvttps_epi32(c);
+  }
+
   // 32-bit lanes in integer steps, for the float8 conversions
   // (convert_kernels.inl); Lanes is a predicate per lane.
   using Lanes = __mmask16;

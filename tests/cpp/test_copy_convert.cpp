@@ -187,6 +187,41 @@ std::vector<uint64_t> unsigned_patterns() {
   return v;
 }
 
+// float32 patterns at the bounds of the saturating conversions to int32
+// and uint8: 0, 1, 255, 256 and ±2^31, each with its 64 neighbours on
+// both sides, both signs.
+std::vector<uint32_t> integer_boundary_patterns() {
+  std::vector<uint32_t> v;
+  for (float centre : {0.0f, 1.0f, 255.0f, 256.0f, 2147483648.0f}) {
+    for (uint32_t sign : {0u, 0x80000000u}) {
+      const uint32_t c = fbits(centre);
+      for (uint32_t k = 0; k <= 128; ++k) {
+        if (c + k < 64) continue;
+        v.push_back(sign | (c + k - 64));
+      }
+    }
+  }
+  return v;
+}
+
+// float64 patterns for the rounding to float32: every sign, exponent and
+// top four mantissa bits, each with low bits around the float32 rounding
+// point (29 bits dropped: the tie is bit 28), odd and even kept parts, and
+// random ones; so every float32 exponent, its subnormals and overflow, the
+// ties and NaN payloads are met.
+std::vector<uint64_t> double_patterns() {
+  std::vector<uint64_t> v;
+  std::mt19937_64 rng(13);
+  const uint64_t tie = uint64_t{1} << 28, kept = uint64_t{1} << 29;
+  const uint64_t lows[] = {0, 1, tie - 1, tie, tie + 1, kept + tie - 1, kept + tie, kept + tie + 1, kept - 1};
+  for (uint64_t prefix = 0; prefix < (uint64_t{1} << 16); ++prefix) {
+    const uint64_t base = prefix << 48;
+    for (uint64_t low : lows) v.push_back(base | low);
+    v.push_back(base | (rng() & ((uint64_t{1} << 48) - 1)));
+  }
+  return v;
+}
+
 // ---------------------------------------------------------------------------
 // The scalar rules.
 
@@ -353,6 +388,22 @@ const PairInfo kPairs[] = {
      test_support::convert_by_core<uint32_t, double>},
     {ConvertPair::UInt64ToFloat64, ScalarType::Float64, ScalarType::UInt64, "uint64->float64",
      test_support::convert_by_core<uint64_t, double>},
+    {ConvertPair::Int8ToFloat32, ScalarType::Float32, ScalarType::Int8, "int8->float32",
+     test_support::convert_by_core<int8_t, float>},
+    {ConvertPair::Int16ToFloat32, ScalarType::Float32, ScalarType::Int16, "int16->float32",
+     test_support::convert_by_core<int16_t, float>},
+    {ConvertPair::Int32ToFloat32, ScalarType::Float32, ScalarType::Int32, "int32->float32",
+     test_support::convert_by_core<int32_t, float>},
+    {ConvertPair::Int32ToFloat64, ScalarType::Float64, ScalarType::Int32, "int32->float64",
+     test_support::convert_by_core<int32_t, double>},
+    {ConvertPair::Float32ToInt32, ScalarType::Int32, ScalarType::Float32, "float32->int32",
+     test_support::convert_by_core<float, int32_t>},
+    {ConvertPair::Float32ToUInt8, ScalarType::UInt8, ScalarType::Float32, "float32->uint8",
+     test_support::convert_by_core<float, uint8_t>},
+    {ConvertPair::Float32ToFloat64, ScalarType::Float64, ScalarType::Float32, "float32->float64",
+     test_support::convert_by_core<float, double>},
+    {ConvertPair::Float64ToFloat32, ScalarType::Float32, ScalarType::Float64, "float64->float32",
+     test_support::convert_by_core<double, float>},
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
 
@@ -419,6 +470,7 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
       break;
     }
     case ConvertPair::UInt8ToFloat32:
+    case ConvertPair::Int8ToFloat32:
       for (int v = 0; v < 256; ++v) buf.push_back(static_cast<unsigned char>(v));
       break;
     case ConvertPair::Float16ToFloat32:
@@ -429,6 +481,7 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
     case ConvertPair::BFloat16ToFloat8E5M2:
     case ConvertPair::UInt16ToFloat32:
     case ConvertPair::UInt16ToFloat64:
+    case ConvertPair::Int16ToFloat32:
       for (uint32_t v = 0; v < 65536; ++v) {
         const uint16_t h = static_cast<uint16_t>(v);
         push(&h, 2);
@@ -436,8 +489,12 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
       break;
     case ConvertPair::Float32ToFloat8E4M3FN:
     case ConvertPair::Float32ToFloat8E5M2:
+    case ConvertPair::Float32ToInt32:
+    case ConvertPair::Float32ToUInt8:
+    case ConvertPair::Float32ToFloat64:
       for (uint32_t x : float_patterns()) push(&x, 4);
       for (uint32_t x : float8_boundary_patterns()) push(&x, 4);
+      for (uint32_t x : integer_boundary_patterns()) push(&x, 4);
       break;
     case ConvertPair::Float8E4M3FNToFloat32:
     case ConvertPair::Float8E5M2ToFloat32:
@@ -449,14 +506,22 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
       break;
     case ConvertPair::UInt32ToFloat32:
     case ConvertPair::UInt32ToFloat64:
+    case ConvertPair::Int32ToFloat32:
+    case ConvertPair::Int32ToFloat64:
+      // Every bit length and the float32 ties, and their negations (for
+      // the signed pairs, the patterns of 32 bits are negative already).
       for (uint64_t v : unsigned_patterns()) {
-        const uint32_t w = static_cast<uint32_t>(v);
+        const uint32_t w = static_cast<uint32_t>(v), neg = 0u - w;
         push(&w, 4);
+        push(&neg, 4);
       }
       break;
     case ConvertPair::UInt64ToFloat32:
     case ConvertPair::UInt64ToFloat64:
       for (uint64_t v : unsigned_patterns()) push(&v, 8);
+      break;
+    case ConvertPair::Float64ToFloat32:
+      for (uint64_t x : double_patterns()) push(&x, 8);
       break;
   }
   *count = static_cast<int64_t>(buf.size()) / static_cast<int64_t>(st::itemsize(kPairs[static_cast<int>(p)].src));
@@ -675,19 +740,19 @@ void long_contiguous_conversions(void**) {
 }
 
 void pairs_without_a_kernel_write_nothing(void**) {
-  assert_false(st::cpu::has_fast_convert(ScalarType::Float64, ScalarType::Float32));
+  assert_false(st::cpu::has_fast_convert(ScalarType::Int16, ScalarType::Float64));
   assert_true(st::cpu::has_fast_convert(ScalarType::Float32, ScalarType::UInt8));
-  float src[4] = {1, 2, 3, 4};
-  double dst[4] = {0, 0, 0, 0};
+  double src[4] = {1, 2, 3, 4};
+  int16_t dst[4] = {0, 0, 0, 0};
   Geometry g;
   test_support::reset_copy_geometry(g, 1);
   g.shape[0] = 4;
-  g.strides[0][0] = 8;
-  g.strides[1][0] = 4;
+  g.strides[0][0] = 2;
+  g.strides[1][0] = 8;
   g.data[0] = reinterpret_cast<char*>(dst);
   g.data[1] = reinterpret_cast<char*>(src);
-  assert_false(st::cpu::copy_convert(test_support::canonical(g), ScalarType::Float64, ScalarType::Float32));
-  for (double d : dst) assert_true(d == 0.0);
+  assert_false(st::cpu::copy_convert(test_support::canonical(g), ScalarType::Int16, ScalarType::Float64));
+  for (int16_t d : dst) assert_true(d == 0);
 }
 
 }  // namespace

@@ -256,6 +256,14 @@ const Pair kPairs[] = {
     {ConvertPair::UInt16ToFloat64, 8, 2, test_support::convert_by_core<uint16_t, double>, "uint16->float64"},
     {ConvertPair::UInt32ToFloat64, 8, 4, test_support::convert_by_core<uint32_t, double>, "uint32->float64"},
     {ConvertPair::UInt64ToFloat64, 8, 8, test_support::convert_by_core<uint64_t, double>, "uint64->float64"},
+    {ConvertPair::Int8ToFloat32, 4, 1, test_support::convert_by_core<int8_t, float>, "int8->float32"},
+    {ConvertPair::Int16ToFloat32, 4, 2, test_support::convert_by_core<int16_t, float>, "int16->float32"},
+    {ConvertPair::Int32ToFloat32, 4, 4, test_support::convert_by_core<int32_t, float>, "int32->float32"},
+    {ConvertPair::Int32ToFloat64, 8, 4, test_support::convert_by_core<int32_t, double>, "int32->float64"},
+    {ConvertPair::Float32ToInt32, 4, 4, test_support::convert_by_core<float, int32_t>, "float32->int32"},
+    {ConvertPair::Float32ToUInt8, 1, 4, test_support::convert_by_core<float, uint8_t>, "float32->uint8"},
+    {ConvertPair::Float32ToFloat64, 8, 4, test_support::convert_by_core<float, double>, "float32->float64"},
+    {ConvertPair::Float64ToFloat32, 4, 8, test_support::convert_by_core<double, float>, "float64->float32"},
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
 
