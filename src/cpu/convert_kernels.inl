@@ -208,11 +208,34 @@ struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat
   }
 };
 
-// float8 to 16-bit floats: through float32, exactly, then the 16-bit rule.
+// The 16-bit float of each float8 magnitude (the low 7 bits), by the rule:
+// the sign only moves (the rule keeps it for zeros and NaNs too), so a
+// float8 b converts to words[b & 0x7f] | (b & 0x80) << 8.
+template <class B, bool kHalf>
+struct F8MagnitudeTable {
+  alignas(64) uint16_t words[128];
+  F8MagnitudeTable() {
+    for (int b = 0; b < 128; ++b) {
+      words[b] = kHalf ? float8_to_half_bits<B>(static_cast<uint8_t>(b)) : float8_to_bfloat16_bits<B>(static_cast<uint8_t>(b));
+    }
+  }
+};
+template <class B, bool kHalf>
+const F8MagnitudeTable<B, kHalf> kF8MagnitudeTable;
+
+// float8 to 16-bit floats: looked up in the table where the level has word
+// permutes (four table vectors, two permutes and a blend a line, against
+// two float32 conversions and two roundings); else through float32,
+// exactly, then the 16-bit rule.
 template <class B, bool kHalf>
 struct F8ToF16 : Rule<uint8_t, uint16_t, kHalf ? float8_to_half_bits<B> : float8_to_bfloat16_bits<B>> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
+    if constexpr (V::kWordTable) {
+      const typename V::Vec w = V::widen_u8_u16(h);
+      const typename V::Vec magnitude = V::lookup128_u16(kF8MagnitudeTable<B, kHalf>.words, w);
+      return V::or_and32(magnitude, V::template sll16<8>(w), V::splat_u16(0x8000));
+    }
     const typename V::Vec lo = f8_lanes_to_f32<V, B>(V::widen_u8(V::lo_quarter(h)));
     const typename V::Vec hi = f8_lanes_to_f32<V, B>(V::widen_u8(V::hi_quarter(h)));
     if constexpr (kHalf) {

@@ -322,6 +322,20 @@ struct VecAvx512 : VecBase {
   static Vec pack_u16_u8(Vec a, Vec b) {
     return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b));
   }
+  // A table of 128 words looked up by the low 7 bits of each word of w
+  // (the permutes read 6 bits, bit 6 picks the pair).
+  static constexpr bool kWordTable = true;
+  static Vec widen_u8_u16(Half h) { return _mm512_cvtepu8_epi16(h); }
+  template <int n>
+  static Vec sll16(Vec v) {
+    return _mm512_slli_epi16(v, n);
+  }
+  static Vec lookup128_u16(const uint16_t* table, Vec w) {
+    const char* t = reinterpret_cast<const char*>(table);
+    const __m512i low = _mm512_permutex2var_epi16(load(t), w, load(t + 64));
+    const __m512i high = _mm512_permutex2var_epi16(load(t + 128), w, load(t + 192));
+    return _mm512_mask_blend_epi16(_mm512_test_epi16_mask(w, _mm512_set1_epi16(64)), low, high);
+  }
   static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
   static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
   static Quarter lo_quarter(Half h) { return _mm256_castsi256_si128(h); }

@@ -24,6 +24,8 @@
 //   kSmallPermute   deinterleave_permute(n), interleave_permute(n): tiny dims
 //   kConvert        the conversions of convert_kernels.inl's pairs
 //   kConvertU64ToF32  u64_to_f32 too (one rounding from 64 bits)
+//   kWordTable      widen_u8_u16, sll16<n>, lookup128_u16(table, w): a
+//                   128-word table looked up by the low 7 bits of each word
 // Everything is in an unnamed namespace: each level's file has its own copy.
 #pragma once
 
@@ -37,7 +39,7 @@ namespace {
 struct VecBase {
   static constexpr bool kStream = false, kMasked = false, kGather = false;
   static constexpr bool kRegisterTiles = false, kSmallPermute = false, kConvert = false;
-  static constexpr bool kConvertU64ToF32 = false;
+  static constexpr bool kConvertU64ToF32 = false, kWordTable = false;
 };
 
 // Parts for levels without masks: a byte count, and memcpy.
