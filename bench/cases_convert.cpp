@@ -1,6 +1,6 @@
 // Cases I and J: copies that convert the dtype, from a
 // contiguous source (I: I1-I4 the first pairs, I5-I22 those of the float8
-// and unsigned dtypes, I23-I28 the signed integer and float32 <-> float64
+// and unsigned dtypes, I23-I30 the signed integer and float32 <-> float64
 // / uint8 ones) and from a uint8 NHWC image batch into float32
 // NCHW, layout and dtype changed in one copy (J).
 #include "copy_case.h"
@@ -132,6 +132,14 @@ BENCH_CASE(I27_f64_to_f32, "float64 -> float32, 64M elements") {
 
 BENCH_CASE(I28_f32_to_u8, "float32 -> uint8, 64M elements") {
   run_convert_case(table, options, "I28 f32->u8", ST_FLOAT32, ST_UINT8);
+}
+
+BENCH_CASE(I29_i32_to_i64, "int32 -> int64, 64M elements") {
+  run_convert_case(table, options, "I29 i32->i64", ST_INT32, ST_INT64);
+}
+
+BENCH_CASE(I30_i64_to_i32, "int64 -> int32, 64M elements") {
+  run_convert_case(table, options, "I30 i64->i32", ST_INT64, ST_INT32);
 }
 
 BENCH_CASE(J_u8_nhwc_to_f32_nchw, "uint8 (64,224,224,3) NHWC -> float32 (64,3,224,224) NCHW in one copy") {

@@ -41,8 +41,10 @@ enum class ConvertPair : int {
   Float32ToUInt8,
   Float32ToFloat64,
   Float64ToFloat32,
+  Int32ToInt64,
+  Int64ToInt32,
 };
-constexpr int kNumConvertPairs = 32;
+constexpr int kNumConvertPairs = 34;
 
 // nt: stream the stores past the caches (the output is large).
 using ConvertRowFn = void (*)(char* dst, const char* src, int64_t n, bool nt);

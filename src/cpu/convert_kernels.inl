@@ -333,6 +333,20 @@ struct F32ToU8 : Rule<float, uint8_t, float_to_integer_saturating<uint8_t>> {
   }
 };
 
+struct I32ToI64 : Rule<int32_t, int64_t, int32_to_int64> {
+  template <class V>
+  static typename V::Vec line(typename V::Half h) {
+    return V::widen_i32_i64(h);
+  }
+};
+
+struct I64ToI32 : Rule<int64_t, int32_t, int64_to_int32> {
+  template <class V>
+  static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
+    return V::concat(V::narrow_i64_i32(a), V::narrow_i64_i32(b));
+  }
+};
+
 struct F32ToF64 : Rule<float, double, float_to_double> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
@@ -423,7 +437,8 @@ constexpr ConvertKernelTable kConvertKernels = {
      row<V, F16ToF8<E5M2Bits, false>>, row<V, F8ToF16<E4M3Bits, true>>, row<V, F8ToF16<E5M2Bits, true>>,
      row<V, F8ToF16<E4M3Bits, false>>, row<V, F8ToF16<E5M2Bits, false>>, row<V, U16ToF32>, row<V, U32ToF32>,
      row<V, U64ToF32>, row<V, U16ToF64>, row<V, U32ToF64>, row<V, U64ToF64>, row<V, I8ToF32>, row<V, I16ToF32>,
-     row<V, I32ToF32>, row<V, I32ToF64>, row<V, F32ToI32>, row<V, F32ToU8>, row<V, F32ToF64>, row<V, F64ToF32>},
+     row<V, I32ToF32>, row<V, I32ToF64>, row<V, F32ToI32>, row<V, F32ToU8>, row<V, F32ToF64>, row<V, F64ToF32>,
+     row<V, I32ToI64>, row<V, I64ToI32>},
     fused_deinterleave<V>(),
 };
 

@@ -95,6 +95,16 @@ static inline F signed_to_float(I v) {
 static inline double float_to_double(float f) { return static_cast<double>(f); }
 static inline float double_to_float(double d) { return static_cast<float>(d); }
 
+// int32 <-> int64, as core/convert.h: widened exactly; narrowed modulo
+// 2^32 (the two's-complement wrap): the low 32 bits, read back as int32.
+static inline int64_t int32_to_int64(int32_t v) { return v; }
+static inline int32_t int64_to_int32(int64_t v) {
+  const uint32_t low = static_cast<uint32_t>(v);
+  int32_t r;
+  std::memcpy(&r, &low, 4);
+  return r;
+}
+
 // float32 to int32 or uint8, as core/convert.h: truncated toward zero,
 // saturated to the type's range, NaN to 0. Both bounds, -2^31 (or 0) and
 // 2^31 (or 256), are exact in float32, and inside them the cast is defined.

@@ -54,6 +54,8 @@ constexpr PairEntry kPairs[] = {
     {S::Float32, S::UInt8, P::Float32ToUInt8},
     {S::Float32, S::Float64, P::Float32ToFloat64},
     {S::Float64, S::Float32, P::Float64ToFloat32},
+    {S::Int32, S::Int64, P::Int32ToInt64},
+    {S::Int64, S::Int32, P::Int64ToInt32},
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == kNumConvertPairs, "every pair has its dtypes");
 

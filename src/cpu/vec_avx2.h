@@ -153,6 +153,11 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
   static Vec i32_to_f32_nearest(Vec v) { return _mm256_castps_si256(_mm256_cvtepi32_ps(v)); }
   static Vec i32_to_f64(Half h) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(h)); }
   static Vec f32_to_f64(Half h) { return _mm256_castpd_si256(_mm256_cvtps_pd(_mm_castsi128_ps(h))); }
+  static Vec widen_i32_i64(Half h) { return _mm256_cvtepi32_epi64(h); }
+  // The low halves (the wrap), gathered into the low 16 bytes.
+  static Half narrow_i64_i32(Vec v) {
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0)));
+  }
   static Half f64_to_f32(Vec v) { return _mm_castps_si128(_mm256_cvtpd_ps(_mm256_castsi256_pd(v))); }
   // VCVTTPS2DQ answers 0x80000000 for NaN and out of range: right below
   // -2^31; flipped to 0x7fffffff from 2^31 up; NaN lanes zeroed.

@@ -244,6 +244,8 @@ struct VecAvx512 : VecBase {
   static Vec i32_to_f32_nearest(Vec v) { return _mm512_castps_si512(_mm512_cvt_roundepi32_ps(v, kRoundNearest)); }
   static Vec i32_to_f64(Half h) { return _mm512_castpd_si512(_mm512_cvtepi32_pd(h)); }
   static Vec f32_to_f64(Half h) { return _mm512_castpd_si512(_mm512_cvtps_pd(_mm256_castsi256_ps(h))); }
+  static Vec widen_i32_i64(Half h) { return _mm512_cvtepi32_epi64(h); }
+  static Half narrow_i64_i32(Vec v) { return _mm512_cvtepi64_epi32(v); }  // the low halves: the wrap
   static Half f64_to_f32(Vec v) { return _mm256_castps_si256(_mm512_cvt_roundpd_ps(_mm512_castsi512_pd(v), kRoundNearest)); }
   // VCVTTPS2DQ answers 0x80000000 for NaN and out of range: right below
   // -2^31; flipped to 0x7fffffff from 2^31 up; NaN lanes zeroed.

@@ -404,6 +404,10 @@ const PairInfo kPairs[] = {
      test_support::convert_by_core<float, double>},
     {ConvertPair::Float64ToFloat32, ScalarType::Float32, ScalarType::Float64, "float64->float32",
      test_support::convert_by_core<double, float>},
+    {ConvertPair::Int32ToInt64, ScalarType::Int64, ScalarType::Int32, "int32->int64",
+     test_support::convert_by_core<int32_t, int64_t>},
+    {ConvertPair::Int64ToInt32, ScalarType::Int32, ScalarType::Int64, "int64->int32",
+     test_support::convert_by_core<int64_t, int32_t>},
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
 
@@ -508,6 +512,7 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
     case ConvertPair::UInt32ToFloat64:
     case ConvertPair::Int32ToFloat32:
     case ConvertPair::Int32ToFloat64:
+    case ConvertPair::Int32ToInt64:
       // Every bit length and the float32 ties, and their negations (for
       // the signed pairs, the patterns of 32 bits are negative already).
       for (uint64_t v : unsigned_patterns()) {
@@ -518,6 +523,7 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
       break;
     case ConvertPair::UInt64ToFloat32:
     case ConvertPair::UInt64ToFloat64:
+    case ConvertPair::Int64ToInt32:
       for (uint64_t v : unsigned_patterns()) push(&v, 8);
       break;
     case ConvertPair::Float64ToFloat32:

@@ -264,6 +264,8 @@ const Pair kPairs[] = {
     {ConvertPair::Float32ToUInt8, 1, 4, test_support::convert_by_core<float, uint8_t>, "float32->uint8"},
     {ConvertPair::Float32ToFloat64, 8, 4, test_support::convert_by_core<float, double>, "float32->float64"},
     {ConvertPair::Float64ToFloat32, 4, 8, test_support::convert_by_core<double, float>, "float64->float32"},
+    {ConvertPair::Int32ToInt64, 8, 4, test_support::convert_by_core<int32_t, int64_t>, "int32->int64"},
+    {ConvertPair::Int64ToInt32, 4, 8, test_support::convert_by_core<int64_t, int32_t>, "int64->int32"},
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
 
