@@ -130,12 +130,15 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
   constexpr uint16_t kRebias = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias)) << S::kMant);
   constexpr uint16_t kMinNormal = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias) + 1) << S::kMant);
   const Vec one = V::splat_u16(1);
-  const Vec sign = V::and32(V::template srl16<8>(h), V::splat_u16(0x80));
   const Vec a = V::and32(h, V::splat_u16(0x7fff));
-  const Vec rounded = V::template srl16<kShift>(V::add16(
-      V::add16(a, V::splat_u16((1u << (kShift - 1)) - 1)), V::and32(V::template srl16<kShift>(a), one)));
-  const Vec normal =
-      V::min_u16(V::sub16(rounded, V::splat_u16(kRebias >> kShift)), V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
+  // The rebias folded into the rounding constant, as in f32_to_f8_lanes
+  // (float8_lanes.h): lanes below it wrap around and are below the
+  // smallest normal, which the select below takes care of.
+  static_assert(((kRebias >> kShift) & 1) == 0, "the rebias leaves the lowest kept bit alone");
+  const Vec rounded = V::template srl16<kShift>(
+      V::add16(V::add16(a, V::splat_u16(static_cast<uint16_t>((1u << (kShift - 1)) - 1u - kRebias))),
+               V::and32(V::template srl16<kShift>(a), one)));
+  const Vec normal = V::min_u16(rounded, V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
   // Zero and the subnormal range take 0 here, and a line with a nonzero
   // magnitude below the smallest normal or a NaN, rare in practice, takes
   // the longer way.
@@ -158,7 +161,7 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
       r = V::select16(nan, quiet, r);
     }
   }
-  return V::or32(r, sign);
+  return V::or_and32(r, V::template srl16<8>(h), V::splat_u16(0x80));  // the sign
 }
 
 // float8 rules composed with the 16-bit ones (both exact where they must
