@@ -1,7 +1,7 @@
 // The row converters of ConvertKernelTable, written once over a level's
 // vector traits V (vec_base.h lists them) and compiled once per level:
 // convert_kernels_<level>.cpp includes its traits and this file and hands
-// out kConvertKernels<V>. Every result is bit-identical to convert_rules.h.
+// out convert_kernels<V>(). Every result is bit-identical to convert_rules.h.
 // Everything is in an unnamed namespace (see copy_kernels.inl).
 //
 // A pair is one struct: its element types and scalar rule (Rule: for
@@ -213,18 +213,18 @@ struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat
 
 // The 16-bit float of each float8 magnitude (the low 7 bits), by the rule:
 // the sign only moves (the rule keeps it for zeros and NaNs too), so a
-// float8 b converts to words[b & 0x7f] | (b & 0x80) << 8.
+// float8 b converts to words[b & 0x7f] | (b & 0x80) << 8. Zero until
+// make_line_tables() fills them (below).
 template <class B, bool kHalf>
-struct F8MagnitudeTable {
-  alignas(64) uint16_t words[128];
-  F8MagnitudeTable() {
-    for (int b = 0; b < 128; ++b) {
-      words[b] = kHalf ? float8_to_half_bits<B>(static_cast<uint8_t>(b)) : float8_to_bfloat16_bits<B>(static_cast<uint8_t>(b));
-    }
+alignas(64) uint16_t g_f8_magnitudes[128] = {};
+
+template <class B, bool kHalf>
+void fill_f8_magnitudes() {
+  for (int b = 0; b < 128; ++b) {
+    g_f8_magnitudes<B, kHalf>[b] =
+        kHalf ? float8_to_half_bits<B>(static_cast<uint8_t>(b)) : float8_to_bfloat16_bits<B>(static_cast<uint8_t>(b));
   }
-};
-template <class B, bool kHalf>
-const F8MagnitudeTable<B, kHalf> kF8MagnitudeTable;
+}
 
 // float8 to 16-bit floats: looked up in the table where the level has word
 // permutes (four table vectors, two permutes and a blend a line, against
@@ -236,7 +236,7 @@ struct F8ToF16 : Rule<uint8_t, uint16_t, kHalf ? float8_to_half_bits<B> : float8
   static typename V::Vec line(typename V::Half h) {
     if constexpr (V::kWordTable) {
       const typename V::Vec w = V::widen_u8_u16(h);
-      const typename V::Vec magnitude = V::lookup128_u16(kF8MagnitudeTable<B, kHalf>.words, w);
+      const typename V::Vec magnitude = V::lookup128_u16(g_f8_magnitudes<B, kHalf>, w);
       return V::or_and32(magnitude, V::template sll16<8>(w), V::splat_u16(0x8000));
     }
     const typename V::Vec lo = f8_lanes_to_f32<V, B>(V::widen_u8(V::lo_quarter(h)));
@@ -444,6 +444,30 @@ constexpr ConvertKernelTable kConvertKernels = {
      row<V, I32ToI64>, row<V, I64ToI32>},
     fused_deinterleave<V>(),
 };
+
+// The tables a level's lines read, filled when its kernel table is first
+// asked for rather than when the library loads: this file is compiled with
+// its level's instruction flags, and code run at load time would run them
+// on any processor (ctest build.isa_objects_run_nothing_at_load).
+template <class V>
+bool make_line_tables() {
+  if constexpr (V::kWordTable) {
+    fill_f8_magnitudes<E4M3Bits, true>();
+    fill_f8_magnitudes<E5M2Bits, true>();
+    fill_f8_magnitudes<E4M3Bits, false>();
+    fill_f8_magnitudes<E5M2Bits, false>();
+  }
+  return true;
+}
+
+// The level's kernel table, for its <level>_convert_kernels(): every row
+// converter is reached through it, so its line tables are made first.
+template <class V>
+const ConvertKernelTable& convert_kernels() {
+  static const bool made = make_line_tables<V>();
+  (void)made;
+  return kConvertKernels<V>;
+}
 
 }  // namespace
 }  // namespace cpu

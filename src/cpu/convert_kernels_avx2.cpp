@@ -3,4 +3,4 @@
 #include "cpu/vec_avx2.h"
 #include "cpu/convert_kernels.inl"
 
-const st::cpu::ConvertKernelTable& st::cpu::avx2_convert_kernels() { return kConvertKernels<VecAvx2>; }
+const st::cpu::ConvertKernelTable& st::cpu::avx2_convert_kernels() { return convert_kernels<VecAvx2>(); }

@@ -3,4 +3,4 @@
 #include "cpu/vec_avx512.h"
 #include "cpu/convert_kernels.inl"
 
-const st::cpu::ConvertKernelTable& st::cpu::avx512_convert_kernels() { return kConvertKernels<VecAvx512>; }
+const st::cpu::ConvertKernelTable& st::cpu::avx512_convert_kernels() { return convert_kernels<VecAvx512>(); }

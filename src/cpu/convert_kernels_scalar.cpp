@@ -4,4 +4,4 @@
 #include "cpu/vec_scalar.h"
 #include "cpu/convert_kernels.inl"
 
-const st::cpu::ConvertKernelTable& st::cpu::scalar_convert_kernels() { return kConvertKernels<VecScalar>; }
+const st::cpu::ConvertKernelTable& st::cpu::scalar_convert_kernels() { return convert_kernels<VecScalar>(); }
