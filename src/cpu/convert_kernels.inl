@@ -34,8 +34,6 @@ struct Rule {
   static constexpr bool vectorized = V::kConvert;
 };
 
-inline float u8_to_float(uint8_t v) { return static_cast<float>(v); }
-
 struct F32ToF16 : Rule<float, uint16_t, float_to_half_bits> {
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
@@ -57,7 +55,7 @@ struct I64ToF64 : Rule<int64_t, double, int64_to_double> {
   }
 };
 
-struct U8ToF32 : Rule<uint8_t, float, u8_to_float> {
+struct U8ToF32 : Rule<uint8_t, float, integer_to_float<uint8_t, float>> {
   template <class V>
   static typename V::Vec line(typename V::Quarter q) {
     return V::i32_to_f32(V::widen_u8(q));
@@ -78,8 +76,9 @@ struct BF16ToF32 : Rule<uint16_t, float, bfloat16_bits_to_float> {
   }
 };
 
-// The lane helpers below are forced inline: called several times per
-// line, they were otherwise kept out of line, constants reloaded per call.
+// The lane helper below, as those of float8_lanes.h, is forced inline:
+// called several times per line, it was otherwise kept out of line,
+// constants reloaded per call.
 //
 // A 16-bit source format: float16 (5 exponent bits, 10 mantissa bits) or
 // bfloat16 (8, 7).
@@ -249,35 +248,35 @@ struct F8ToF16 : Rule<uint8_t, uint16_t, kHalf ? float8_to_half_bits<B> : float8
   }
 };
 
-struct U16ToF32 : Rule<uint16_t, float, unsigned_to_float<uint16_t, float>> {
+struct U16ToF32 : Rule<uint16_t, float, integer_to_float<uint16_t, float>> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
     return V::i32_to_f32(V::widen_u16(h));
   }
 };
 
-struct U16ToF64 : Rule<uint16_t, double, unsigned_to_float<uint16_t, double>> {
+struct U16ToF64 : Rule<uint16_t, double, integer_to_float<uint16_t, double>> {
   template <class V>
   static typename V::Vec line(typename V::Quarter q) {
     return V::u16_to_f64(q);
   }
 };
 
-struct U32ToF32 : Rule<uint32_t, float, unsigned_to_float<uint32_t, float>> {
+struct U32ToF32 : Rule<uint32_t, float, integer_to_float<uint32_t, float>> {
   template <class V>
   static typename V::Vec line(typename V::Vec v) {
     return V::u32_to_f32(v);
   }
 };
 
-struct U32ToF64 : Rule<uint32_t, double, unsigned_to_float<uint32_t, double>> {
+struct U32ToF64 : Rule<uint32_t, double, integer_to_float<uint32_t, double>> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
     return V::u32_to_f64(h);
   }
 };
 
-struct U64ToF64 : Rule<uint64_t, double, unsigned_to_float<uint64_t, double>> {
+struct U64ToF64 : Rule<uint64_t, double, integer_to_float<uint64_t, double>> {
   template <class V>
   static typename V::Vec line(typename V::Vec v) {
     return V::u64_to_f64(v);
@@ -285,7 +284,7 @@ struct U64ToF64 : Rule<uint64_t, double, unsigned_to_float<uint64_t, double>> {
 };
 
 // One rounding from 64 bits to float32 needs the level's instruction.
-struct U64ToF32 : Rule<uint64_t, float, unsigned_to_float<uint64_t, float>> {
+struct U64ToF32 : Rule<uint64_t, float, integer_to_float<uint64_t, float>> {
   template <class V>
   static constexpr bool vectorized = V::kConvert && V::kConvertU64ToF32;
   template <class V>
@@ -294,28 +293,28 @@ struct U64ToF32 : Rule<uint64_t, float, unsigned_to_float<uint64_t, float>> {
   }
 };
 
-struct I8ToF32 : Rule<int8_t, float, signed_to_float<int8_t, float>> {
+struct I8ToF32 : Rule<int8_t, float, integer_to_float<int8_t, float>> {
   template <class V>
   static typename V::Vec line(typename V::Quarter q) {
     return V::i32_to_f32(V::widen_i8(q));
   }
 };
 
-struct I16ToF32 : Rule<int16_t, float, signed_to_float<int16_t, float>> {
+struct I16ToF32 : Rule<int16_t, float, integer_to_float<int16_t, float>> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
     return V::i32_to_f32(V::widen_i16(h));
   }
 };
 
-struct I32ToF32 : Rule<int32_t, float, signed_to_float<int32_t, float>> {
+struct I32ToF32 : Rule<int32_t, float, integer_to_float<int32_t, float>> {
   template <class V>
   static typename V::Vec line(typename V::Vec v) {
     return V::i32_to_f32_nearest(v);
   }
 };
 
-struct I32ToF64 : Rule<int32_t, double, signed_to_float<int32_t, double>> {
+struct I32ToF64 : Rule<int32_t, double, integer_to_float<int32_t, double>> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
     return V::i32_to_f64(h);

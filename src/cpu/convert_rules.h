@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace st {
 namespace cpu {
@@ -78,20 +79,16 @@ static inline float bfloat16_bits_to_float(uint16_t h) { return bits_float(stati
 // instruction (the callers keep MXCSR at its default), as core/convert.h.
 static inline double int64_to_double(int64_t v) { return static_cast<double>(v); }
 
-// The unsigned integers to float32/float64, as core/convert.h: exact where
-// the value fits the significand, else one rounding to nearest even by the
-// conversion (Note [Which conversions the hardware may do]).
-template <typename U, typename F>
-static inline F unsigned_to_float(U v) {
+// Integers, signed or not, to float32/float64, as core/convert.h: exact
+// where the value fits the significand, else one rounding to nearest even
+// by the conversion (Note [Which conversions the hardware may do]).
+template <typename I, typename F>
+static inline F integer_to_float(I v) {
   return static_cast<F>(v);
 }
 
-// The signed integers to float32/float64 and float32 <-> float64, as
-// core/convert.h: exact, or one rounding to nearest even by the conversion.
-template <typename I, typename F>
-static inline F signed_to_float(I v) {
-  return static_cast<F>(v);
-}
+// float32 <-> float64, as core/convert.h: exact, or one rounding to
+// nearest even by the conversion.
 static inline double float_to_double(float f) { return static_cast<double>(f); }
 static inline float double_to_float(double d) { return static_cast<float>(d); }
 
@@ -105,16 +102,17 @@ static inline int32_t int64_to_int32(int64_t v) {
   return r;
 }
 
-// float32 to int32 or uint8, as core/convert.h: truncated toward zero,
-// saturated to the type's range, NaN to 0. Both bounds, -2^31 (or 0) and
-// 2^31 (or 256), are exact in float32, and inside them the cast is defined.
+// float32 to an integer type, as core/convert.h: truncated toward zero,
+// saturated to the type's range, NaN to 0. The bounds, the type's minimum
+// and its maximum plus one, are powers of two (or 0), exact in float32,
+// and inside them the cast is defined.
 template <typename I>
 static inline I float_to_integer_saturating(float v) {
-  constexpr float lo = I(-1) < I(0) ? -2147483648.0f : 0.0f;
-  constexpr float hi = I(-1) < I(0) ? 2147483648.0f : 256.0f;
+  constexpr float lo = static_cast<float>(std::numeric_limits<I>::min());
+  constexpr float hi = static_cast<float>(std::numeric_limits<I>::max() / 2 + 1) * 2.0f;
   if (!(v == v)) return I(0);
-  if (v <= lo) return static_cast<I>(lo);
-  if (v >= hi) return static_cast<I>(I(-1) < I(0) ? 2147483647 : 255);
+  if (v <= lo) return std::numeric_limits<I>::min();
+  if (v >= hi) return std::numeric_limits<I>::max();
   return static_cast<I>(v);
 }
 
