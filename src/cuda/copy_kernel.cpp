@@ -10,7 +10,6 @@
 // leaves copies within device memory asynchronous either way, and a caller
 // who wants that here passes non_blocking. On a stream that is capturing a
 // CUDA graph nothing is waited for (Note [Copies during stream capture]).
-#include "core/contiguity.h"
 #include "core/copy_preconditions.h"
 #include "core/error.h"
 #include "cuda/cross_device_copy.h"
@@ -46,7 +45,7 @@ void copy_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, b
     // src and dst share memory, so they are on one device: src is read in
     // full into a temporary of its own shape there, then copied into dst
     // (stream order keeps the two copies in sequence).
-    const Tensor staged = empty_strided_on(src.sizes(), contiguous_strides(src.sizes()), src.dtype(), src.device());
+    const Tensor staged = empty_contiguous_on(src.sizes(), src.dtype(), src.device());
     copy_without_overlap(staged, src, non_blocking);
     copy_without_overlap(dst, staged, non_blocking);
   } else {

@@ -2,7 +2,6 @@
 // checks and its staging, then one kernel on the device that holds dst (or,
 // for a host dst, on src's device into a temporary that is then copied
 // back). Each element follows core/scaled_convert.h, as on the CPU.
-#include "core/contiguity.h"
 #include "core/copy_preconditions.h"
 #include "core/error.h"
 #include "cuda/copy_launch.h"
@@ -21,22 +20,18 @@ namespace st {
 namespace cuda {
 namespace {
 
-Tensor contiguous_on(const Tensor& like, ScalarType dtype, Device device) {
-  return empty_strided_on(like.sizes(), contiguous_strides(like.sizes()), dtype, device);
-}
-
 // dst and src on one device, no harmful overlap, dst not empty.
 void scaled_copy_on_device(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
   const Device device = dst.device();
   // The kernel loads and stores typed elements, which the device wants
   // aligned: memory wrapped at an odd address goes through a temporary.
   if (!element_aligned(src)) {
-    const Tensor aligned = contiguous_on(src, src.dtype(), device);
+    const Tensor aligned = empty_contiguous_on(src.sizes(), src.dtype(), device);
     copy_on_device(aligned, src);
     return scaled_copy_on_device(dst, aligned, ss);
   }
   if (!element_aligned(dst)) {
-    const Tensor aligned = contiguous_on(dst, dst.dtype(), device);
+    const Tensor aligned = empty_contiguous_on(dst.sizes(), dst.dtype(), device);
     scaled_copy_on_device(aligned, src, ss);
     return copy_on_device(dst, aligned);
   }
@@ -62,7 +57,7 @@ void copy_scaled_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor&
     if (src.device() == dst.device() && action == CopyAction::Direct) {
       scaled_copy_on_device(dst, src, ss);
     } else {
-      const Tensor staged = contiguous_on(src, src.dtype(), dst.device());
+      const Tensor staged = empty_contiguous_on(src.sizes(), src.dtype(), dst.device());
       if (src.device() == dst.device()) {
         copy_on_device(staged, src);
       } else {
@@ -72,7 +67,7 @@ void copy_scaled_cuda(dispatch::DispatchKeySet, const Tensor& dst, const Tensor&
     }
   } else {
     // A host dst: the scaled values are computed on src's device, then cross.
-    const Tensor result = contiguous_on(dst, dst.dtype(), src.device());
+    const Tensor result = empty_contiguous_on(dst.sizes(), dst.dtype(), src.device());
     scaled_copy_on_device(result, src, ss);
     copy_across_devices(dst, result, non_blocking);
   }

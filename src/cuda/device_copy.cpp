@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "core/contiguity.h"
 #include "core/dtype_dispatch.h"
 #include "core/error.h"
 #include "core/views.h"
@@ -17,14 +16,6 @@
 
 namespace st {
 namespace cuda {
-namespace {
-
-Tensor contiguous_on(Device device, const DimVector& sizes, ScalarType dtype) {
-  return empty_strided_cuda(sizes, contiguous_strides(sizes), dtype, device);
-}
-
-}  // namespace
-
 void launch_copy_part(const CopyPart& part, cudaStream_t stream) {
   const DeviceCopyPlan plan = plan_device_copy(part);
   const ScalarType dst_type = plan.kernel_dst, src_type = part.dtype(1);
@@ -72,7 +63,7 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
   // the device).
   if (!kernels_take(dst.dtype(), src.dtype(), false, dst.data(), src.data())) {
     const Tensor& odd = element_aligned(src) ? dst : src;
-    const Tensor aligned = contiguous_on(device, odd.sizes(), odd.dtype());
+    const Tensor aligned = empty_contiguous_on(odd.sizes(), odd.dtype(), device);
     copy_on_device(aligned, src);
     copy_on_device(dst, aligned);
     return;

@@ -1,5 +1,6 @@
 #include "cuda/empty.h"
 
+#include "core/contiguity.h"
 #include "core/empty.h"
 #include "core/error.h"
 #include "cuda/allocator.h"
@@ -45,6 +46,10 @@ Tensor empty_strided_on(const DimVector& sizes, const DimVector& strides, Scalar
       return empty_strided_pinned(sizes, strides, dtype, device);
   }
   fail(ST_ERROR_INTERNAL, "empty_strided_on: device type %d", static_cast<int>(device.type));
+}
+
+Tensor empty_contiguous_on(const DimVector& sizes, ScalarType dtype, Device device) {
+  return empty_strided_on(sizes, contiguous_strides(sizes), dtype, device);
 }
 
 }  // namespace cuda

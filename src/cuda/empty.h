@@ -30,5 +30,9 @@ Tensor empty_strided_pinned(const DimVector& sizes, const DimVector& strides, Sc
 // the staging buffers of copies.
 Tensor empty_strided_on(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device);
 
+// The same with contiguous strides: the temporaries that copies stage
+// through.
+Tensor empty_contiguous_on(const DimVector& sizes, ScalarType dtype, Device device);
+
 }  // namespace cuda
 }  // namespace st
