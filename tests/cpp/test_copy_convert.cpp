@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cmocka_cxx.h"
-#include "core_convert_reference.h"
+#include "convert_pairs.h"
 #include "core/convert.h"
 #include "core/scalar_types.h"
 #include "cpu/convert_kernel_table.h"
@@ -334,121 +334,11 @@ void scalar_rules_are_cores(void**) {
 // ---------------------------------------------------------------------------
 // The vector row kernels against the scalar rules.
 
-struct PairInfo {
-  ConvertPair pair;
-  ScalarType dst, src;
-  const char* name;
-  // The reference for the pairs of the float8 and unsigned dtypes: core's
-  // rules (core/convert.h); the others have theirs in scalar_convert.
-  void (*core)(char* dst, const char* src);
-};
-
-using test_support::E4M3;
-using test_support::E5M2;
-const PairInfo kPairs[] = {
-    {ConvertPair::Float32ToFloat16, ScalarType::Float16, ScalarType::Float32, "float32->float16", nullptr},
-    {ConvertPair::Float32ToBFloat16, ScalarType::BFloat16, ScalarType::Float32, "float32->bfloat16", nullptr},
-    {ConvertPair::Int64ToFloat64, ScalarType::Float64, ScalarType::Int64, "int64->float64", nullptr},
-    {ConvertPair::UInt8ToFloat32, ScalarType::Float32, ScalarType::UInt8, "uint8->float32", nullptr},
-    {ConvertPair::Float16ToFloat32, ScalarType::Float32, ScalarType::Float16, "float16->float32", nullptr},
-    {ConvertPair::BFloat16ToFloat32, ScalarType::Float32, ScalarType::BFloat16, "bfloat16->float32", nullptr},
-    {ConvertPair::Float32ToFloat8E4M3FN, ScalarType::Float8_e4m3fn, ScalarType::Float32, "float32->float8_e4m3fn",
-     test_support::convert_by_core<float, E4M3>},
-    {ConvertPair::Float32ToFloat8E5M2, ScalarType::Float8_e5m2, ScalarType::Float32, "float32->float8_e5m2",
-     test_support::convert_by_core<float, E5M2>},
-    {ConvertPair::Float8E4M3FNToFloat32, ScalarType::Float32, ScalarType::Float8_e4m3fn, "float8_e4m3fn->float32",
-     test_support::convert_by_core<E4M3, float>},
-    {ConvertPair::Float8E5M2ToFloat32, ScalarType::Float32, ScalarType::Float8_e5m2, "float8_e5m2->float32",
-     test_support::convert_by_core<E5M2, float>},
-    {ConvertPair::Float16ToFloat8E4M3FN, ScalarType::Float8_e4m3fn, ScalarType::Float16, "float16->float8_e4m3fn",
-     test_support::convert_by_core<st::Half, E4M3>},
-    {ConvertPair::Float16ToFloat8E5M2, ScalarType::Float8_e5m2, ScalarType::Float16, "float16->float8_e5m2",
-     test_support::convert_by_core<st::Half, E5M2>},
-    {ConvertPair::BFloat16ToFloat8E4M3FN, ScalarType::Float8_e4m3fn, ScalarType::BFloat16, "bfloat16->float8_e4m3fn",
-     test_support::convert_by_core<st::BFloat16, E4M3>},
-    {ConvertPair::BFloat16ToFloat8E5M2, ScalarType::Float8_e5m2, ScalarType::BFloat16, "bfloat16->float8_e5m2",
-     test_support::convert_by_core<st::BFloat16, E5M2>},
-    {ConvertPair::Float8E4M3FNToFloat16, ScalarType::Float16, ScalarType::Float8_e4m3fn, "float8_e4m3fn->float16",
-     test_support::convert_by_core<E4M3, st::Half>},
-    {ConvertPair::Float8E5M2ToFloat16, ScalarType::Float16, ScalarType::Float8_e5m2, "float8_e5m2->float16",
-     test_support::convert_by_core<E5M2, st::Half>},
-    {ConvertPair::Float8E4M3FNToBFloat16, ScalarType::BFloat16, ScalarType::Float8_e4m3fn, "float8_e4m3fn->bfloat16",
-     test_support::convert_by_core<E4M3, st::BFloat16>},
-    {ConvertPair::Float8E5M2ToBFloat16, ScalarType::BFloat16, ScalarType::Float8_e5m2, "float8_e5m2->bfloat16",
-     test_support::convert_by_core<E5M2, st::BFloat16>},
-    {ConvertPair::UInt16ToFloat32, ScalarType::Float32, ScalarType::UInt16, "uint16->float32",
-     test_support::convert_by_core<uint16_t, float>},
-    {ConvertPair::UInt32ToFloat32, ScalarType::Float32, ScalarType::UInt32, "uint32->float32",
-     test_support::convert_by_core<uint32_t, float>},
-    {ConvertPair::UInt64ToFloat32, ScalarType::Float32, ScalarType::UInt64, "uint64->float32",
-     test_support::convert_by_core<uint64_t, float>},
-    {ConvertPair::UInt16ToFloat64, ScalarType::Float64, ScalarType::UInt16, "uint16->float64",
-     test_support::convert_by_core<uint16_t, double>},
-    {ConvertPair::UInt32ToFloat64, ScalarType::Float64, ScalarType::UInt32, "uint32->float64",
-     test_support::convert_by_core<uint32_t, double>},
-    {ConvertPair::UInt64ToFloat64, ScalarType::Float64, ScalarType::UInt64, "uint64->float64",
-     test_support::convert_by_core<uint64_t, double>},
-    {ConvertPair::Int8ToFloat32, ScalarType::Float32, ScalarType::Int8, "int8->float32",
-     test_support::convert_by_core<int8_t, float>},
-    {ConvertPair::Int16ToFloat32, ScalarType::Float32, ScalarType::Int16, "int16->float32",
-     test_support::convert_by_core<int16_t, float>},
-    {ConvertPair::Int32ToFloat32, ScalarType::Float32, ScalarType::Int32, "int32->float32",
-     test_support::convert_by_core<int32_t, float>},
-    {ConvertPair::Int32ToFloat64, ScalarType::Float64, ScalarType::Int32, "int32->float64",
-     test_support::convert_by_core<int32_t, double>},
-    {ConvertPair::Float32ToInt32, ScalarType::Int32, ScalarType::Float32, "float32->int32",
-     test_support::convert_by_core<float, int32_t>},
-    {ConvertPair::Float32ToUInt8, ScalarType::UInt8, ScalarType::Float32, "float32->uint8",
-     test_support::convert_by_core<float, uint8_t>},
-    {ConvertPair::Float32ToFloat64, ScalarType::Float64, ScalarType::Float32, "float32->float64",
-     test_support::convert_by_core<float, double>},
-    {ConvertPair::Float64ToFloat32, ScalarType::Float32, ScalarType::Float64, "float64->float32",
-     test_support::convert_by_core<double, float>},
-    {ConvertPair::Int32ToInt64, ScalarType::Int64, ScalarType::Int32, "int32->int64",
-     test_support::convert_by_core<int32_t, int64_t>},
-    {ConvertPair::Int64ToInt32, ScalarType::Int32, ScalarType::Int64, "int64->int32",
-     test_support::convert_by_core<int64_t, int32_t>},
-};
-static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
+using test_support::ConvertPairCase;
+using test_support::kConvertPairs;
 
 // One element by the scalar rules (the reference for the vector kernels).
-void scalar_convert(ConvertPair p, char* dst, const char* src) {
-  switch (p) {
-    case ConvertPair::Float32ToFloat16:
-    case ConvertPair::Float32ToBFloat16: {
-      float f;
-      std::memcpy(&f, src, 4);
-      const uint16_t r = p == ConvertPair::Float32ToFloat16 ? st::cpu::float_to_half_bits(f)
-                                                            : st::cpu::float_to_bfloat16_bits(f);
-      std::memcpy(dst, &r, 2);
-      return;
-    }
-    case ConvertPair::Int64ToFloat64: {
-      int64_t v;
-      std::memcpy(&v, src, 8);
-      const double r = st::cpu::int64_to_double(v);
-      std::memcpy(dst, &r, 8);
-      return;
-    }
-    case ConvertPair::UInt8ToFloat32: {
-      const float r = static_cast<float>(static_cast<unsigned char>(*src));
-      std::memcpy(dst, &r, 4);
-      return;
-    }
-    case ConvertPair::Float16ToFloat32:
-    case ConvertPair::BFloat16ToFloat32: {
-      uint16_t h;
-      std::memcpy(&h, src, 2);
-      const float r = p == ConvertPair::Float16ToFloat32 ? st::cpu::half_bits_to_float(h)
-                                                         : st::cpu::bfloat16_bits_to_float(h);
-      std::memcpy(dst, &r, 4);
-      return;
-    }
-    default:
-      kPairs[static_cast<int>(p)].core(dst, src);
-      return;
-  }
-}
+void scalar_convert(ConvertPair p, char* dst, const char* src) { kConvertPairs[static_cast<int>(p)].one(dst, src); }
 
 // Inputs for a pair: every pattern for 1- and 2-byte sources, the float32
 // patterns, and int64 values at every bit length.
@@ -530,7 +420,7 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
       for (uint64_t x : double_patterns()) push(&x, 8);
       break;
   }
-  *count = static_cast<int64_t>(buf.size()) / static_cast<int64_t>(st::itemsize(kPairs[static_cast<int>(p)].src));
+  *count = static_cast<int64_t>(buf.size()) / static_cast<int64_t>(st::itemsize(kConvertPairs[static_cast<int>(p)].src));
   return buf;
 }
 
@@ -541,7 +431,7 @@ void row_kernels_match_scalar_rules_at_every_level(void**) {
   for (int isa = 0; isa <= static_cast<int>(st::cpu::detected_cpu_isa()); ++isa) {
     st::cpu::set_cpu_isa_cap(static_cast<CpuIsa>(isa));
     const st::cpu::ConvertKernelTable& table = st::cpu::active_convert_kernels();
-    for (const PairInfo& info : kPairs) {
+    for (const ConvertPairCase& info : kConvertPairs) {
       const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
       int64_t n;
       const std::vector<unsigned char> in = inputs_for(info.pair, &n);
@@ -604,7 +494,7 @@ void reference_convert(ConvertPair p, const Geometry& g) {
   }
 }
 
-bool run_convert_case(const PairInfo& info, uint64_t seed, bool large) {
+bool run_convert_case(const ConvertPairCase& info, uint64_t seed, bool large) {
   const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
   test_support::Case c;
   test_support::make_case(c, seed, de, se, large);
@@ -628,7 +518,7 @@ bool run_convert_case(const PairInfo& info, uint64_t seed, bool large) {
 void random_converting_copies_match_reference(void**) {
   int failures = 0;
   test_support::for_each_isa_and_threads([&] {
-    for (const PairInfo& info : kPairs) {
+    for (const ConvertPairCase& info : kConvertPairs) {
       for (uint64_t seed = 1; seed <= 300; ++seed) {
         if (!run_convert_case(info, seed * 31 + static_cast<uint64_t>(info.pair), false) && ++failures > 5) fail();
       }
@@ -718,7 +608,7 @@ void nhwc_uint8_to_nchw_float32(void**) {
 void long_contiguous_conversions(void**) {
   int failures = 0;
   test_support::for_each_isa_and_threads([&] {
-    for (const PairInfo& info : kPairs) {
+    for (const ConvertPairCase& info : kConvertPairs) {
       const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
       const int64_t n = (int64_t{17} << 20) / de + 3;  // past the streaming threshold
       std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);

@@ -15,9 +15,8 @@
 #include <vector>
 
 #include "cmocka_cxx.h"
-#include "core_convert_reference.h"
+#include "convert_pairs.h"
 #include "cpu/convert_kernel_table.h"
-#include "cpu/convert_rules.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/cpu_isa.h"
 #include "random_copy_geometry.h"
@@ -211,80 +210,23 @@ void transposes_match_reference_at_partial_tiles_and_tiny_dims(void**) {
   assert_int_equal(bad.count, 0);
 }
 
-// One element of a pair by the scalar rules.
-template <typename From, typename To, To (*F)(From)>
-void by_rule(char* dst, const char* src) {
-  From v;
-  std::memcpy(&v, src, sizeof v);
-  const To r = F(v);
-  std::memcpy(dst, &r, sizeof r);
-}
-float u8_to_float(uint8_t v) { return static_cast<float>(v); }
-using test_support::E4M3;
-using test_support::E5M2;
-
-struct Pair {
-  ConvertPair id;
-  int64_t de, se;
-  void (*one)(char* dst, const char* src);
-  const char* name;
-};
-const Pair kPairs[] = {
-    {ConvertPair::Float32ToFloat16, 2, 4, by_rule<float, uint16_t, st::cpu::float_to_half_bits>, "float32->float16"},
-    {ConvertPair::Float32ToBFloat16, 2, 4, by_rule<float, uint16_t, st::cpu::float_to_bfloat16_bits>,
-     "float32->bfloat16"},
-    {ConvertPair::Int64ToFloat64, 8, 8, by_rule<int64_t, double, st::cpu::int64_to_double>, "int64->float64"},
-    {ConvertPair::UInt8ToFloat32, 4, 1, by_rule<uint8_t, float, u8_to_float>, "uint8->float32"},
-    {ConvertPair::Float16ToFloat32, 4, 2, by_rule<uint16_t, float, st::cpu::half_bits_to_float>, "float16->float32"},
-    {ConvertPair::BFloat16ToFloat32, 4, 2, by_rule<uint16_t, float, st::cpu::bfloat16_bits_to_float>,
-     "bfloat16->float32"},
-    {ConvertPair::Float32ToFloat8E4M3FN, 1, 4, test_support::convert_by_core<float, E4M3>, "float32->float8_e4m3fn"},
-    {ConvertPair::Float32ToFloat8E5M2, 1, 4, test_support::convert_by_core<float, E5M2>, "float32->float8_e5m2"},
-    {ConvertPair::Float8E4M3FNToFloat32, 4, 1, test_support::convert_by_core<E4M3, float>, "float8_e4m3fn->float32"},
-    {ConvertPair::Float8E5M2ToFloat32, 4, 1, test_support::convert_by_core<E5M2, float>, "float8_e5m2->float32"},
-    {ConvertPair::Float16ToFloat8E4M3FN, 1, 2, test_support::convert_by_core<st::Half, E4M3>, "float16->float8_e4m3fn"},
-    {ConvertPair::Float16ToFloat8E5M2, 1, 2, test_support::convert_by_core<st::Half, E5M2>, "float16->float8_e5m2"},
-    {ConvertPair::BFloat16ToFloat8E4M3FN, 1, 2, test_support::convert_by_core<st::BFloat16, E4M3>, "bfloat16->float8_e4m3fn"},
-    {ConvertPair::BFloat16ToFloat8E5M2, 1, 2, test_support::convert_by_core<st::BFloat16, E5M2>, "bfloat16->float8_e5m2"},
-    {ConvertPair::Float8E4M3FNToFloat16, 2, 1, test_support::convert_by_core<E4M3, st::Half>, "float8_e4m3fn->float16"},
-    {ConvertPair::Float8E5M2ToFloat16, 2, 1, test_support::convert_by_core<E5M2, st::Half>, "float8_e5m2->float16"},
-    {ConvertPair::Float8E4M3FNToBFloat16, 2, 1, test_support::convert_by_core<E4M3, st::BFloat16>, "float8_e4m3fn->bfloat16"},
-    {ConvertPair::Float8E5M2ToBFloat16, 2, 1, test_support::convert_by_core<E5M2, st::BFloat16>, "float8_e5m2->bfloat16"},
-    {ConvertPair::UInt16ToFloat32, 4, 2, test_support::convert_by_core<uint16_t, float>, "uint16->float32"},
-    {ConvertPair::UInt32ToFloat32, 4, 4, test_support::convert_by_core<uint32_t, float>, "uint32->float32"},
-    {ConvertPair::UInt64ToFloat32, 4, 8, test_support::convert_by_core<uint64_t, float>, "uint64->float32"},
-    {ConvertPair::UInt16ToFloat64, 8, 2, test_support::convert_by_core<uint16_t, double>, "uint16->float64"},
-    {ConvertPair::UInt32ToFloat64, 8, 4, test_support::convert_by_core<uint32_t, double>, "uint32->float64"},
-    {ConvertPair::UInt64ToFloat64, 8, 8, test_support::convert_by_core<uint64_t, double>, "uint64->float64"},
-    {ConvertPair::Int8ToFloat32, 4, 1, test_support::convert_by_core<int8_t, float>, "int8->float32"},
-    {ConvertPair::Int16ToFloat32, 4, 2, test_support::convert_by_core<int16_t, float>, "int16->float32"},
-    {ConvertPair::Int32ToFloat32, 4, 4, test_support::convert_by_core<int32_t, float>, "int32->float32"},
-    {ConvertPair::Int32ToFloat64, 8, 4, test_support::convert_by_core<int32_t, double>, "int32->float64"},
-    {ConvertPair::Float32ToInt32, 4, 4, test_support::convert_by_core<float, int32_t>, "float32->int32"},
-    {ConvertPair::Float32ToUInt8, 1, 4, test_support::convert_by_core<float, uint8_t>, "float32->uint8"},
-    {ConvertPair::Float32ToFloat64, 8, 4, test_support::convert_by_core<float, double>, "float32->float64"},
-    {ConvertPair::Float64ToFloat32, 4, 8, test_support::convert_by_core<double, float>, "float64->float32"},
-    {ConvertPair::Int32ToInt64, 8, 4, test_support::convert_by_core<int32_t, int64_t>, "int32->int64"},
-    {ConvertPair::Int64ToInt32, 4, 8, test_support::convert_by_core<int64_t, int32_t>, "int64->int32"},
-};
-static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == st::cpu::kNumConvertPairs, "every pair is tested");
-
 // Every dst offset within a line (every head, and dsts off an element),
 // lengths 0 to past two lines, streamed and not.
 void row_converters_match_rules_at_every_head_and_tail(void**) {
   Failures bad;
   for (const Level& level : levels()) {
-    for (const Pair& p : kPairs) {
+    for (const test_support::ConvertPairCase& p : test_support::kConvertPairs) {
+      const int64_t de = static_cast<int64_t>(st::itemsize(p.dst)), se = static_cast<int64_t>(st::itemsize(p.src));
       for (int64_t n : lengths(1)) {
         if (n > 300) continue;
-        const Bytes src = random_bytes(n * p.se, static_cast<uint64_t>(n * 3 + p.se));
+        const Bytes src = random_bytes(n * se, static_cast<uint64_t>(n * 3 + se));
         for (int64_t off = 0; off <= 64; ++off) {
           for (int nt = 0; nt < 2; ++nt) {
-            Dst d(n * p.de + 64);
+            Dst d(n * de + 64);
             char* dst = d.line + off;
             const char* s = reinterpret_cast<const char*>(src.data());
-            for (int64_t i = 0; i < n; ++i) p.one(d.twin(dst + i * p.de), s + i * p.se);
-            level.convert->row[static_cast<int>(p.id)](dst, s, n, nt != 0);
+            for (int64_t i = 0; i < n; ++i) p.one(d.twin(dst + i * de), s + i * se);
+            level.convert->row[static_cast<int>(p.pair)](dst, s, n, nt != 0);
             if (d.got != d.want) {
               bad.add("  %s %s n %" PRId64 " dst offset %" PRId64 " nt %d\n", level.convert->name, p.name, n, off, nt);
             }
