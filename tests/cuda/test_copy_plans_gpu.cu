@@ -24,6 +24,7 @@
 #include <cstring>
 #include <new>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuda/allocator.h"
@@ -437,6 +438,39 @@ void a_device_plan_refuses_host_addresses(void**) {
   EXPECT_OK(st_tensor_release(src));
 }
 
+// A scaled plan uploads its scales and shifts when it is made: on a stream
+// capturing a graph that is refused, with ST_ERROR_INVALID_ARGUMENT and
+// the null plan, as the header says. A plain plan is made all the same.
+void a_scaled_plan_is_refused_while_capturing(void**) {
+  const int64_t n = 64;
+  const st_tensor dst = device_tensor(&n, 1, ST_FLOAT32), src = device_tensor(&n, 1, ST_FLOAT32);
+  const double scale = 2.0, shift = 1.0;
+  const st_scale_shift ss = {&scale, &shift, 1, 0, 0};
+  cudaStream_t stream;
+  ST_CUDA_CHECK(cudaStreamCreate(&stream));
+  ST_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_OK(st_cuda_set_stream(0, stream));
+  ST_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  st_copy_plan scaled = {7}, plain = {0};
+  const st_status refused = st_copy_plan_create(dst, src, &ss, ST_PLAN_ESTIMATE, &scaled);
+  const std::string why = st_last_error_message();
+  const st_status made = st_copy_plan_create(dst, src, nullptr, ST_PLAN_ESTIMATE, &plain);
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  if (graph) ST_CUDA_CHECK(cudaGraphDestroy(graph));
+  EXPECT_OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaDeviceSynchronize());
+  ST_CUDA_CHECK(cudaStreamDestroy(stream));
+  assert_int_equal(ended, cudaSuccess);
+  assert_int_equal(refused, ST_ERROR_INVALID_ARGUMENT);
+  assert_true(scaled.id == 0);
+  assert_true(why.find("capturing") != std::string::npos);
+  EXPECT_OK(made);
+  EXPECT_OK(st_copy_plan_release(plain));
+  EXPECT_OK(st_tensor_release(dst));
+  EXPECT_OK(st_tensor_release(src));
+}
+
 }  // namespace
 
 int main() {
@@ -447,6 +481,7 @@ int main() {
       cmocka_unit_test(an_execute_is_captured_in_a_graph),
       cmocka_unit_test(unaligned_addresses_give_st_copys_bits),
       cmocka_unit_test(a_device_plan_refuses_host_addresses),
+      cmocka_unit_test(a_scaled_plan_is_refused_while_capturing),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
