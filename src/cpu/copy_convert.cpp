@@ -59,11 +59,23 @@ constexpr PairEntry kPairs[] = {
 };
 static_assert(sizeof(kPairs) / sizeof(kPairs[0]) == kNumConvertPairs, "every pair has its dtypes");
 
+// kPairs by (dst, src), made at compile time: every converting copy looks
+// its pair up, a tiny one included.
+struct PairLookup {
+  int8_t index[kNumScalarTypes][kNumScalarTypes];
+};
+constexpr PairLookup make_pair_lookup() {
+  PairLookup t{};
+  for (auto& row : t.index)
+    for (int8_t& i : row) i = -1;
+  for (const PairEntry& e : kPairs) t.index[static_cast<int>(e.dst)][static_cast<int>(e.src)] = static_cast<int8_t>(e.pair);
+  return t;
+}
+constexpr PairLookup kPairLookup = make_pair_lookup();
+
+// The pair's ConvertPair value, or -1 without a kernel.
 int pair_index(ScalarType dst, ScalarType src) {
-  for (const PairEntry& e : kPairs) {
-    if (e.src == src && e.dst == dst) return static_cast<int>(e.pair);
-  }
-  return -1;
+  return kPairLookup.index[static_cast<int>(dst)][static_cast<int>(src)];
 }
 
 constexpr int64_t kScratchBytes = 32 * 1024;

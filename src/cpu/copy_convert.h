@@ -1,8 +1,7 @@
-// Converting copies of the hot dtype pairs over a Geometry, vectorized
-// and bit-identical to the scalar rules (convert_rules.h):
-// float32 -> float16 / bfloat16, int64 -> float64, uint8 -> float32,
-// float16 / bfloat16 -> float32, for every layout, including the
-// converting transposes (uint8 NHWC -> float32 NCHW in one pass).
+// Converting copies of the hot dtype pairs (cpu/convert_kernel_table.h's
+// ConvertPair) over a Geometry, vectorized and bit-identical to the scalar
+// rules (convert_rules.h), for every layout, including the converting
+// transposes (uint8 NHWC -> float32 NCHW in one pass).
 #pragma once
 
 #include "core/dtype.h"

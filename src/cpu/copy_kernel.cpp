@@ -51,7 +51,7 @@ void copy_kernel(const Geometry& g, ScalarType dt, ScalarType st) {
   // take the whole copy at once rather than for_each's chunks.
   if (dt == st) return copy_same_dtype(g, static_cast<int64_t>(itemsize(dt)));
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
-  if (has_fast_convert(dt, st) && copy_convert(g, dt, st)) return;
+  if (copy_convert(g, dt, st)) return;
   ST_DISPATCH_PAIR(dt, st, "copy", [&] { convert_loop<dst_t, src_t>(g); });
 }
 
