@@ -23,16 +23,16 @@ size_t checked_nbytes(const DimVector& sizes, const DimVector& strides, ScalarTy
 Tensor empty_strided_cuda(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   ST_CHECK(device.type == DeviceType::CUDA, ST_ERROR_INVALID_ARGUMENT, "device %s:%d is not a CUDA device",
            device_type_name(static_cast<int32_t>(device.type)), device.index);
+  const size_t nbytes = checked_nbytes(sizes, strides, dtype);  // argument errors before the device's answer
   check_device(device);
-  const size_t nbytes = checked_nbytes(sizes, strides, dtype);
   return Tensor::make(allocate_device_storage(nbytes, device.index), sizes, strides, 0, dtype);
 }
 
 Tensor empty_strided_pinned(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   ST_CHECK(device.type == DeviceType::CUDAHost, ST_ERROR_INVALID_ARGUMENT, "device %s:%d is not pinned host memory",
            device_type_name(static_cast<int32_t>(device.type)), device.index);
-  check_device(device);
   const size_t nbytes = checked_nbytes(sizes, strides, dtype);
+  check_device(device);
   return Tensor::make(allocate_pinned_storage(nbytes, device.index), sizes, strides, 0, dtype);
 }
 

@@ -26,8 +26,9 @@
 //
 // Keys: CPU, CUDA, PrivateUse1 (a backend's kernel), CompositeImplicit (one
 // kernel for every backend that has none of its own, written in terms of
-// other operators), BackendSelect (factories without tensor arguments:
-// compute the backend's keys and redispatch), Tracing. A kernel that
+// other operators), BackendSelect (a layer above the backends, for a
+// factory whose backend does not follow from its Device argument alone, Note
+// [Factories dispatch on their device]), Tracing. A kernel that
 // redispatches passes its keys without its own: Op::redispatch(keys &
 // DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect), ...)
 // (or find_operator(name).typed<Sig>() where the tag is not visible).

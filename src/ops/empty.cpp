@@ -1,7 +1,7 @@
 // The factory operator empty_strided, and empty and strides_like. Tensor
-// creation goes through the dispatcher: empty_strided picks its backend from
-// the device argument (its BackendSelect kernel, below); the backends'
-// kernels live in src/cpu and src/cuda; empty_like is composite
+// creation goes through the dispatcher: empty_strided dispatches on its
+// device argument (Note [Factories dispatch on their device]); the
+// backends' kernels live in src/cpu and src/cuda; empty_like is composite
 // (ops/empty_like.cpp).
 #include "ops/empty.h"
 
@@ -17,29 +17,22 @@ namespace st {
 namespace ops {
 namespace {
 
-using dispatch::DispatchKey;
-using dispatch::DispatchKeySet;
-
 ST_DEFINE_OPERATOR(EmptyStrided, "empty_strided",
                    "empty_strided(int[] size, int[] stride, ScalarType dtype, Device device) -> Tensor",
                    Tensor(const DimVector&, const DimVector&, ScalarType, Device));
 
-// No tensor argument carries a backend, so the device argument gives it (as
-// PyTorch's generated BackendSelect kernels). A device that needs CUDA is
-// checked here, after the layout (an argument error comes first), so that a
-// build or machine without CUDA says why; the CPU kernel checks the layout
-// of CPU tensors itself.
-Tensor empty_strided_backend_select(DispatchKeySet, const DimVector& sizes, const DimVector& strides,
-                                    ScalarType dtype, Device device) {
-  if (device.type != DeviceType::CPU) {
-    check_empty_layout(sizes, strides);  // argument errors before the device's answer
-    cuda_hooks().check_device(device);
-  }
-  const DispatchKeySet keys = dispatch::compute_dispatch_key_set(dispatch::keys_of_device(device)) &
-                              DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect);
-  return EmptyStrided::redispatch(keys, sizes, strides, dtype, device);
+// For a device whose backend has no kernel (CUDA in a build without it, or
+// no device type at all): the layout is checked first (an argument error
+// comes before the device's answer), then the CUDA hooks say why the
+// device cannot be used; a device they accept still has no allocator here.
+Tensor empty_strided_without_backend(dispatch::DispatchKeySet, const DimVector& sizes, const DimVector& strides,
+                                     ScalarType, Device device) {
+  check_empty_layout(sizes, strides);
+  cuda_hooks().check_device(device);
+  fail(ST_ERROR_NOT_IMPLEMENTED, "empty_strided: no allocator for device %s:%d in this build",
+       device_type_name(static_cast<int32_t>(device.type)), device.index);
 }
-ST_REGISTER_KERNEL("empty_strided", BackendSelect, empty_strided_backend_select);
+ST_REGISTER_KERNEL("empty_strided", CompositeImplicit, empty_strided_without_backend);
 
 }  // namespace
 

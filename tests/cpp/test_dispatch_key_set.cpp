@@ -139,11 +139,17 @@ static void tensor_keys_follow_the_device(void**) {
   assert_int_equal(keys_of_device(Device{DeviceType::CUDAHost, 0}).raw_repr(), 0x9);  // pinned host memory
   assert_int_equal(keys_of_device(Device{DeviceType::CUDA, 1}).raw_repr(), 0xA);
   const Tensor cpu = tensor_on(DeviceType::CPU), cuda = tensor_on(DeviceType::CUDA);
-  // Only Tensor arguments count; their keys are united.
+  // Tensor arguments count, and their keys are united; a Device argument
+  // beside them does not count.
   assert_int_equal(keys_of_arguments(cpu, int64_t{7}, 2.5).raw_repr(), 0x9);
   assert_int_equal(keys_of_arguments(cpu, cuda).raw_repr(), 0xB);
-  assert_int_equal(keys_of_arguments(int64_t{1}, Device{DeviceType::CUDA, 0}).raw_repr(), 0);
+  assert_int_equal(keys_of_arguments(cpu, Device{DeviceType::CUDA, 0}).raw_repr(), 0x9);
   assert_int_equal(keys_of_arguments(Tensor()).raw_repr(), 0);
+  assert_int_equal(keys_of_arguments(Tensor(), Device{DeviceType::CUDA, 0}).raw_repr(), 0);
+  // Without a tensor argument, the Device arguments count (a factory).
+  assert_int_equal(keys_of_arguments(int64_t{1}, Device{DeviceType::CUDA, 0}).raw_repr(), 0xA);
+  assert_int_equal(keys_of_arguments(Device{DeviceType::CUDAHost, 1}).raw_repr(), 0x9);
+  assert_int_equal(keys_of_arguments(int64_t{1}, 2.5).raw_repr(), 0);
 }
 
 int main() {

@@ -24,6 +24,7 @@ ST_DEFINE_OPERATOR(Binary, "test_binary", "test_binary(Tensor a, Tensor b) -> in
                    int64_t(const Tensor&, const Tensor&));
 ST_DEFINE_OPERATOR(Nullary, "test_nullary", "test_nullary(int x) -> int", int64_t(int64_t));
 ST_DEFINE_OPERATOR(Factory, "test_factory", "test_factory(Device device) -> int", int64_t(Device));
+ST_DEFINE_OPERATOR(PlainFactory, "test_plain_factory", "test_plain_factory(Device device) -> int", int64_t(Device));
 ST_DEFINE_OPERATOR(Layered, "test_layered", "test_layered(Tensor self) -> int", int64_t(const Tensor&));
 ST_DEFINE_OPERATOR(Contended, "test_contended", "test_contended(Tensor self) -> int", int64_t(const Tensor&));
 
@@ -57,6 +58,9 @@ int64_t factory_cuda(DispatchKeySet keys, Device) {
 ST_REGISTER_KERNEL("test_factory", BackendSelect, factory_backend_select);
 ST_REGISTER_KERNEL("test_factory", CPU, factory_cpu);
 ST_REGISTER_KERNEL("test_factory", CUDA, factory_cuda);
+// A factory with backend kernels only, as empty_strided.
+ST_REGISTER_KERNEL("test_plain_factory", CPU, factory_cpu);
+ST_REGISTER_KERNEL("test_plain_factory", CUDA, factory_cuda);
 
 int64_t layered_tracing(DispatchKeySet keys, const Tensor& t) {
   g_calls.emplace_back("Tracing", keys);
@@ -148,15 +152,35 @@ static void highest_backend_of_all_tensor_arguments_wins(void**) {
   assert_int_equal(Binary::call(cuda, Tensor()), 2);  // an undefined tensor adds nothing
 }
 
-static void factory_selects_backend_from_device_and_redispatches_below(void**) {
+static void factory_dispatches_on_its_device_through_backend_select(void**) {
+  // No tensor argument: the device argument gives the backend's keys
+  // (Note [Factories dispatch on their device]), below the BackendSelect
+  // kernel the factory has.
   g_calls.clear();
   assert_int_equal(Factory::call(Device{DeviceType::CPU, 0}), 1);
   assert_int_equal(Factory::call(Device{DeviceType::CUDA, 0}), 2);
   assert_int_equal(g_calls.size(), 4);
-  expect_keys(0, "BackendSelect", key_set({DispatchKey::BackendSelect}));
+  expect_keys(0, "BackendSelect", key_set({DispatchKey::BackendSelect, DispatchKey::CPU}));
   expect_keys(1, "CPU", key_set({DispatchKey::CPU}));
-  expect_keys(2, "BackendSelect", key_set({DispatchKey::BackendSelect}));
+  expect_keys(2, "BackendSelect", key_set({DispatchKey::BackendSelect, DispatchKey::CUDA}));
   expect_keys(3, "CUDA", key_set({DispatchKey::CUDA}));
+}
+
+static void factory_without_backend_select_goes_straight_to_its_device(void**) {
+  g_calls.clear();
+  assert_int_equal(PlainFactory::call(Device{DeviceType::CPU, 0}), 1);
+  assert_int_equal(PlainFactory::call(Device{DeviceType::CUDAHost, 0}), 1);  // pinned host memory is the CPU backend
+  assert_int_equal(PlainFactory::call(Device{DeviceType::CUDA, 1}), 2);
+  assert_int_equal(g_calls.size(), 3);
+  expect_keys(0, "CPU", key_set({DispatchKey::CPU}));
+  expect_keys(1, "CPU", key_set({DispatchKey::CPU}));
+  expect_keys(2, "CUDA", key_set({DispatchKey::CUDA}));
+  assert_false(PlainFactory::handle().entry().non_fallthrough_keys().has(DispatchKey::BackendSelect));
+  // A device type with no backend has no keys: no kernel.
+  const std::string msg =
+      expect_error(ST_ERROR_NOT_IMPLEMENTED, [] { PlainFactory::call(Device{static_cast<DeviceType>(9), 0}); });
+  expect_contains(msg, "test_plain_factory");
+  expect_contains(msg, "Undefined");
 }
 
 static void each_layer_redispatches_with_its_own_key_masked(void**) {
@@ -202,10 +226,12 @@ static void guards_include_and_exclude_keys_and_nest(void**) {
   {
     ExcludeDispatchKeyGuard exclude(DispatchKey::BackendSelect);
     assert_int_equal(local_dispatch_key_set().excluded.raw_repr(), 0x10);
-    // A factory without its BackendSelect layer has no keys left.
-    const std::string msg = expect_error(ST_ERROR_NOT_IMPLEMENTED, [] { Factory::call(Device{}); });
-    expect_contains(msg, "test_factory");
-    expect_contains(msg, "Undefined");
+    // A factory without its BackendSelect layer keeps its device's keys:
+    // the CPU kernel answers at once.
+    g_calls.clear();
+    assert_int_equal(Factory::call(Device{}), 1);
+    assert_int_equal(g_calls.size(), 1);
+    expect_keys(0, "CPU", key_set({DispatchKey::CPU}));
     // Tensor operators do not need it.
     assert_int_equal(Unary::call(cpu), 1);
   }
@@ -350,7 +376,8 @@ int main() {
       cmocka_unit_test(composite_kernel_fills_backends_without_their_own),
       cmocka_unit_test(composite_kernel_serves_calls_without_tensors),
       cmocka_unit_test(highest_backend_of_all_tensor_arguments_wins),
-      cmocka_unit_test(factory_selects_backend_from_device_and_redispatches_below),
+      cmocka_unit_test(factory_dispatches_on_its_device_through_backend_select),
+      cmocka_unit_test(factory_without_backend_select_goes_straight_to_its_device),
       cmocka_unit_test(each_layer_redispatches_with_its_own_key_masked),
       cmocka_unit_test(guards_include_and_exclude_keys_and_nest),
       cmocka_unit_test(guards_are_per_thread),

@@ -1,5 +1,7 @@
-// Tensor creation through the dispatcher: empty_strided's BackendSelect and
-// CPU kernels, empty_like on CompositeImplicit calling empty_strided.
+// Tensor creation through the dispatcher: empty_strided dispatched on its
+// device to the CPU kernel (or, for a device without a backend, to its
+// CompositeImplicit kernel, which says why), and empty_like on
+// CompositeImplicit calling empty_strided.
 #include <cstdint>
 #include <cstdio>
 #include <utility>
@@ -51,13 +53,13 @@ static void cpu_device_runs_the_cpu_kernel(void**) {
   assert_true(c.strides() == (DimVector{5, 1}));
 }
 
-static void factories_dispatch_through_backend_select_to_the_newest_cpu_kernel(void**) {
+static void factories_dispatch_on_their_device_to_the_newest_cpu_kernel(void**) {
   g_allocations.clear();
   KernelRegistration r = register_kernel("empty_strided", DispatchKey::CPU, &recording_empty_strided);
   const Tensor a = ops::empty({2, 3}, ScalarType::Float32, cpu_device());
   assert_int_equal(g_allocations.size(), 1);
   assert_true(g_allocations[0].strides == (DimVector{3, 1}));
-  assert_true(g_allocations[0].keys == DispatchKeySet(DispatchKey::CPU));  // below BackendSelect
+  assert_true(g_allocations[0].keys == DispatchKeySet(DispatchKey::CPU));  // the device's keys, no other layer
   // empty_like allocates through a full call of empty_strided.
   const Tensor src = ops::empty({2, 3, 4, 5}, ScalarType::Float32, cpu_device());
   const Tensor like = ops::empty_like(src, MemoryFormat::ChannelsLast);
@@ -82,6 +84,19 @@ static void cuda_devices_answer_device_unavailable_without_cuda(void**) {
                [] { ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDAHost, 0}); });
 }
 
+// Whatever the build and the machine: a bad layout is an argument error,
+// reported before any device's answer.
+static void layout_errors_come_before_the_devices_answer(void**) {
+  for (DeviceType type : {DeviceType::CUDA, DeviceType::CUDAHost}) {
+    const std::string msg = expect_error(ST_ERROR_INVALID_ARGUMENT, [&] {
+      ops::empty_strided({3, 4}, {-1, 3}, ScalarType::Float32, Device{type, 0});
+    });
+    expect_contains(msg, "strides[0] = -1");
+  }
+  expect_error(ST_ERROR_INVALID_ARGUMENT,
+               [] { ops::empty_strided({-2}, {1}, ScalarType::Float32, Device{DeviceType::CUDA, 7}); });
+}
+
 static void backend_without_kernel_is_not_implemented(void**) {
   const OperatorEntry* op = Dispatcher::singleton().find("empty_strided");
   assert_non_null(op);
@@ -98,9 +113,7 @@ static void backend_without_kernel_is_not_implemented(void**) {
     ops::empty({2}, ScalarType::Float32, Device{DeviceType::CUDA, 0});
   });
   install_cuda_hooks(previous);
-  assert_string_equal(msg.c_str(),
-                      "operator empty_strided has no kernel for dispatch key CUDA (call keys {Dense, CUDABit}); "
-                      "it has kernels for BackendSelect, CPU");
+  assert_string_equal(msg.c_str(), "empty_strided: no allocator for device cuda:0 in this build");
 }
 
 // Pinned host memory dispatches as CPU memory; the CPU kernel checks the
@@ -146,8 +159,9 @@ static void pinned_memory_comes_from_the_cuda_hooks(void**) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cpu_device_runs_the_cpu_kernel),
-      cmocka_unit_test(factories_dispatch_through_backend_select_to_the_newest_cpu_kernel),
+      cmocka_unit_test(factories_dispatch_on_their_device_to_the_newest_cpu_kernel),
       cmocka_unit_test(cuda_devices_answer_device_unavailable_without_cuda),
+      cmocka_unit_test(layout_errors_come_before_the_devices_answer),
       cmocka_unit_test(backend_without_kernel_is_not_implemented),
       cmocka_unit_test(pinned_memory_comes_from_the_cuda_hooks),
   };
