@@ -9,33 +9,37 @@
 #include "core/dtype_dispatch.h"
 #include "core/float_env.h"
 #include "core/overlap.h"
+#include "core/parallel.h"
 #include "core/views.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
-#include "iter/tensor_iterator.h"
+#include "iter/geometry.h"
 
 namespace st {
 namespace cpu {
 
 namespace {
 
-void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst_in, double value) {
-  check_writable(dst_in, "dst");
-  if (!dst_in.device().is_host()) cuda_hooks().check_device(dst_in.device());
-  ST_CHECK(dst_in.device().is_host(), ST_ERROR_NOT_IMPLEMENTED, "fill of device memory is not available in this build");
-  if (dst_in.numel() == 0) return;
-  const Tensor dst = without_broadcast_dims(dst_in);
-  // What is left may still overlap itself (as_strided views); then one
-  // thread writes, so no two threads ever store to the same address.
-  const int64_t grain = is_non_overlapping(dst) ? kGrainSize : INT64_MAX;
-  TensorIterator iter = TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
+  check_writable(dst, "dst");
+  if (!dst.device().is_host()) cuda_hooks().check_device(dst.device());
+  ST_CHECK(dst.device().is_host(), ST_ERROR_NOT_IMPLEMENTED, "fill of device memory is not available in this build");
+  if (dst.numel() == 0) return;
+  // Without its broadcast dims dst may still overlap itself (as_strided
+  // views); then one thread writes, so no two threads ever store to the
+  // same address.
+  const bool non_overlapping =
+      dst.is_non_overlapping_and_dense() || is_non_overlapping(without_broadcast_dims(dst));
+  const int64_t grain = non_overlapping ? kGrainSize : INT64_MAX;
+  const Geometry g = fill_geometry(dst);
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
     const scalar_t v = convert<scalar_t>(value);
     char pattern[sizeof(scalar_t)];
     store<scalar_t>(pattern, v);
     constexpr int64_t kSize = sizeof(scalar_t);
-    iter.for_each(
+    for_each(
+        g,
         [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
           for (int64_t j = 0; j < n1; ++j) {
             char* d = data[0] + j * strides[1];

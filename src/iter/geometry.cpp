@@ -258,6 +258,28 @@ Geometry copy_geometry(const Tensor& dst, const Tensor& src, const ChannelOperan
   return g;
 }
 
+Geometry fill_geometry(const Tensor& dst) {
+  Geometry g;
+  g.noperands = 1;
+  const int64_t item = static_cast<int64_t>(dst.itemsize());
+  g.data[0] = static_cast<char*>(dst.data());
+  if (dst.is_non_overlapping_and_dense()) {
+    // As copy_geometry's shortcut: one run from the lowest element.
+    if (dst.ndim() >= 1) g.shape.push_back(dst.numel());
+    g.strides[0].assign(g.ndim(), item);
+    return g;
+  }
+  DimVector sizes = dst.sizes();
+  for (int d = 0; d < sizes.size(); ++d)
+    if (dst.stride(d) == 0) sizes[d] = 1;
+  g.shape.resize_for_overwrite(sizes.size());
+  for (int d = 0; d < sizes.size(); ++d) g.shape[d] = sizes[sizes.size() - 1 - d];
+  ST_CHECK(set_operand_strides(g, 0, sizes, dst.strides(), item, g.data[0]), ST_ERROR_OUT_OF_MEMORY,
+           "fill: a stride of dst (strides %s) overflows int64 in bytes", format_dims(dst.strides()).c_str());
+  canonicalize(g);
+  return g;
+}
+
 void serial_for_each(const Geometry& g, Loop2d loop, Range range) {
   if (range.size() <= 0) return;
   const int nt = g.noperands, nd = g.ndim();

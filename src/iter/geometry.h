@@ -82,6 +82,11 @@ void canonicalize(Geometry& g);
 // ST_ERROR_OUT_OF_MEMORY when a stride in bytes overflows int64.
 Geometry copy_geometry(const Tensor& dst, const Tensor& src);
 
+// The geometry of a fill of dst (operand 0 alone), canonical: a broadcast
+// dim (stride 0) is walked as one element, so that each address is written
+// once. Throws ST_ERROR_OUT_OF_MEMORY when a stride in bytes overflows int64.
+Geometry fill_geometry(const Tensor& dst);
+
 // Operands a copy reads beside src that vary along one dim of dst only
 // (a scaled copy's scales and shifts): operand 2 + i's element c along dst
 // dim `dim` is at data[i] + c × itemsize bytes; dim -1: one element for all.
