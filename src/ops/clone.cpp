@@ -1,5 +1,8 @@
-// clone for every backend, as PyTorch's CompositeImplicit clone: empty_like
-// in the asked format, then copy_ (each a traced dispatcher call of its own).
+// clone for every backend, as PyTorch's composite clone: a new tensor in the
+// asked format, then copy_ (each a traced dispatcher call of its own). The
+// new tensor comes from empty_like, except that a dense source cloned with
+// PRESERVE keeps its own strides: empty_strided is called with them
+// directly, as PyTorch does, with no layout to work out.
 #include "dispatch/registration.h"
 #include "ops/copy.h"
 #include "ops/empty.h"
@@ -12,7 +15,9 @@ ST_DEFINE_OPERATOR(Clone, "clone", "clone(Tensor self, MemoryFormat memory_forma
                    Tensor(const Tensor&, MemoryFormat));
 
 Tensor clone_composite(dispatch::DispatchKeySet, const Tensor& src, MemoryFormat fmt) {
-  Tensor out = empty_like(src, fmt);
+  Tensor out = fmt == MemoryFormat::Preserve && src.is_non_overlapping_and_dense()
+                   ? empty_strided(src.sizes(), strides_like(src, fmt), src.dtype(), src.device())
+                   : empty_like(src, fmt);
   copy_(out, src, false);
   return out;
 }

@@ -184,19 +184,31 @@ static void to_a_new_dtype_reports_empty_strided_copy_then_to(void** state) {
   for (int i = 0; i < 3; ++i) EXPECT_OK(st_tensor_release(ts[i]));
 }
 
-static void clone_reports_empty_like_in_every_format(void** state) {
+static void clone_reports_empty_like_unless_it_keeps_a_dense_layout(void** state) {
   (void)state;
-  st_tensor x = make_tensor(DIMS(1, 2, 3, 4), 4, ST_INT8), out = {0};
-  const st_memory_format fmts[] = {ST_MEMORY_FORMAT_CONTIGUOUS, ST_MEMORY_FORMAT_CHANNELS_LAST,
-                                   ST_MEMORY_FORMAT_PRESERVE};
+  st_tensor x = make_tensor(DIMS(1, 2, 3, 4), 4, ST_INT8), sliced = {0}, out = {0};
+  const st_memory_format fmts[] = {ST_MEMORY_FORMAT_CONTIGUOUS, ST_MEMORY_FORMAT_CHANNELS_LAST};
+  EXPECT_OK(st_slice(x, 3, 0, 4, 2, &sliced)); /* every other column: not dense */
   EXPECT_OK(st_set_trace_callback(record, &g_rec));
-  for (int f = 0; f < 3; ++f) {
+  const char* with_like[] = {"empty_strided", "empty_like", "copy_", "clone"};
+  for (int f = 0; f < 2; ++f) {
     reset_recorder();
     EXPECT_OK(st_clone(x, fmts[f], &out));
-    const char* names[] = {"empty_strided", "empty_like", "copy_", "clone"};
-    expect_reports(4, names);
+    expect_reports(4, with_like);
     EXPECT_OK(st_tensor_release(out));
   }
+  /* PRESERVE of a layout that is not dense: empty_like works out a dense one */
+  reset_recorder();
+  EXPECT_OK(st_clone(sliced, ST_MEMORY_FORMAT_PRESERVE, &out));
+  expect_reports(4, with_like);
+  EXPECT_OK(st_tensor_release(out));
+  /* PRESERVE of a dense layout: its own strides, straight to empty_strided */
+  reset_recorder();
+  EXPECT_OK(st_clone(x, ST_MEMORY_FORMAT_PRESERVE, &out));
+  const char* kept[] = {"empty_strided", "copy_", "clone"};
+  expect_reports(3, kept);
+  EXPECT_OK(st_tensor_release(out));
+  EXPECT_OK(st_tensor_release(sliced));
   EXPECT_OK(st_tensor_release(x));
 }
 
@@ -240,7 +252,7 @@ int main(void) {
       cmocka_unit_test_teardown(contiguous_of_a_non_contiguous_input_reports_the_clone_it_makes, turn_off),
       cmocka_unit_test_teardown(contiguous_of_a_contiguous_input_reports_contiguous_alone, turn_off),
       cmocka_unit_test_teardown(to_a_new_dtype_reports_empty_strided_copy_then_to, turn_off),
-      cmocka_unit_test_teardown(clone_reports_empty_like_in_every_format, turn_off),
+      cmocka_unit_test_teardown(clone_reports_empty_like_unless_it_keeps_a_dense_layout, turn_off),
       cmocka_unit_test_teardown(copy_fill_and_zero_report_one_call_each, turn_off),
       cmocka_unit_test_teardown(reshape_reports_the_clone_only_when_it_copies, turn_off),
   };

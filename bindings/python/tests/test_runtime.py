@@ -103,9 +103,9 @@ class Trace(unittest.TestCase):
         finally:
             stride.set_trace_callback(None)
         names = [n for n, _ in seen]
-        self.assertEqual(names[-1], "clone")
-        self.assertIn("empty_like", names)
-        self.assertIn("copy_", names)
+        # empty() allocates; clone() of the (dense) transpose keeps its
+        # strides: it allocates with them, copies, and reports itself last.
+        self.assertEqual(names, ["empty_strided", "empty_strided", "copy_", "clone"])
         self.assertTrue(all(ns >= 0 for _, ns in seen))
         count = len(seen)
         stride.empty(2).clone()
