@@ -32,6 +32,13 @@ void check_empty_layout(const DimVector& sizes, const DimVector& strides) {
   }
 }
 
+size_t checked_storage_bytes(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
+  check_empty_layout(sizes, strides);
+  const size_t nbytes = static_cast<size_t>(storage_span(sizes, strides, dtype)) * itemsize(dtype);
+  checked_numel(sizes, dtype);
+  return nbytes;
+}
+
 namespace {
 
 // The element count and the span of a layout with every size and stride

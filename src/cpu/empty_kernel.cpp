@@ -17,10 +17,7 @@ namespace {
 [[gnu::noinline]] Tensor empty_strided_pinned_host(const DimVector& sizes, const DimVector& strides, ScalarType dtype,
                                                    Device device) {
   // Every check, overflow included, before the allocation (as empty_cpu).
-  check_empty_layout(sizes, strides);
-  const int64_t span = storage_span(sizes, strides, dtype);
-  checked_numel(sizes, dtype);
-  Storage storage = cuda_hooks().allocate(static_cast<size_t>(span) * itemsize(dtype), device);
+  Storage storage = cuda_hooks().allocate(checked_storage_bytes(sizes, strides, dtype), device);
   return Tensor::make(std::move(storage), sizes, strides, 0, dtype);
 }
 

@@ -8,22 +8,11 @@
 
 namespace st {
 namespace cuda {
-namespace {
-
-// The storage span of (sizes, strides) in bytes, checked as empty_cpu checks it.
-size_t checked_nbytes(const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
-  check_empty_layout(sizes, strides);
-  const size_t nbytes = static_cast<size_t>(storage_span(sizes, strides, dtype)) * itemsize(dtype);
-  checked_numel(sizes, dtype);  // zero strides can span little and still count too many elements
-  return nbytes;
-}
-
-}  // namespace
 
 Tensor empty_strided_cuda(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   ST_CHECK(device.type == DeviceType::CUDA, ST_ERROR_INVALID_ARGUMENT, "device %s:%d is not a CUDA device",
            device_type_name(static_cast<int32_t>(device.type)), device.index);
-  const size_t nbytes = checked_nbytes(sizes, strides, dtype);  // argument errors before the device's answer
+  const size_t nbytes = checked_storage_bytes(sizes, strides, dtype);  // argument errors before the device's answer
   check_device(device);
   return Tensor::make(allocate_device_storage(nbytes, device.index), sizes, strides, 0, dtype);
 }
@@ -31,7 +20,7 @@ Tensor empty_strided_cuda(const DimVector& sizes, const DimVector& strides, Scal
 Tensor empty_strided_pinned(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
   ST_CHECK(device.type == DeviceType::CUDAHost, ST_ERROR_INVALID_ARGUMENT, "device %s:%d is not pinned host memory",
            device_type_name(static_cast<int32_t>(device.type)), device.index);
-  const size_t nbytes = checked_nbytes(sizes, strides, dtype);
+  const size_t nbytes = checked_storage_bytes(sizes, strides, dtype);
   check_device(device);
   return Tensor::make(allocate_pinned_storage(nbytes, device.index), sizes, strides, 0, dtype);
 }
