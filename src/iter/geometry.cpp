@@ -196,6 +196,13 @@ void canonicalize(Geometry& g) {
 
 namespace {
 
+// Step 1's shape: the tensor's sizes, last dim first.
+void set_shape_fastest_first(Geometry& g, const DimVector& sizes) {
+  const int n = sizes.size();
+  g.shape.resize_for_overwrite(n);
+  for (int d = 0; d < n; ++d) g.shape[d] = sizes[n - 1 - d];
+}
+
 // The one-dim shortcut of copy_geometry when it applies (true), else step 1
 // for dst and src (false).
 bool start_copy_geometry(Geometry& g, const Tensor& dst, const Tensor& src, bool dense_allowed) {
@@ -212,8 +219,7 @@ bool start_copy_geometry(Geometry& g, const Tensor& dst, const Tensor& src, bool
     return true;
   }
   const DimVector& sizes = dst.sizes();
-  g.shape.resize_for_overwrite(sizes.size());
-  for (int d = 0; d < sizes.size(); ++d) g.shape[d] = sizes[sizes.size() - 1 - d];
+  set_shape_fastest_first(g, sizes);
   const bool ok = set_operand_strides(g, 0, dst.sizes(), dst.strides(), de, static_cast<char*>(dst.data())) &&
                   set_operand_strides(g, 1, src.sizes(), src.strides(), se, static_cast<char*>(src.data()));
   ST_CHECK(ok, ST_ERROR_OUT_OF_MEMORY, "copy: a stride of dst (strides %s) or src (strides %s) overflows int64 in bytes",
@@ -272,8 +278,7 @@ Geometry fill_geometry(const Tensor& dst) {
   DimVector sizes = dst.sizes();
   for (int d = 0; d < sizes.size(); ++d)
     if (dst.stride(d) == 0) sizes[d] = 1;
-  g.shape.resize_for_overwrite(sizes.size());
-  for (int d = 0; d < sizes.size(); ++d) g.shape[d] = sizes[sizes.size() - 1 - d];
+  set_shape_fastest_first(g, sizes);
   ST_CHECK(set_operand_strides(g, 0, sizes, dst.strides(), item, g.data[0]), ST_ERROR_OUT_OF_MEMORY,
            "fill: a stride of dst (strides %s) overflows int64 in bytes", format_dims(dst.strides()).c_str());
   canonicalize(g);
