@@ -29,8 +29,8 @@ namespace {
 template <typename D, typename S, typename C>
 void scaled_loop(const Geometry& g, bool saturate) {
   constexpr int64_t kD = static_cast<int64_t>(sizeof(D)), kS = static_cast<int64_t>(sizeof(S));
-  const ScaledRowFn row =
-      std::is_same<C, float>::value ? scaled_row_kernel(scalar_type_of<D>, scalar_type_of<S>) : nullptr;
+  const ScaledRowsFn rows =
+      std::is_same<C, float>::value ? scaled_rows_kernel(scalar_type_of<D>, scalar_type_of<S>) : nullptr;
   const ScaledPlanesFn planes =
       std::is_same<D, float>::value && std::is_same<S, uint8_t>::value ? scaled_u8_planes_kernel() : nullptr;
   const bool nt = g.numel() * kD >= kStreamingThresholdBytes;
@@ -43,15 +43,21 @@ void scaled_loop(const Geometry& g, bool saturate) {
       if (nt) _mm_sfence();  // the streamed stores are visible before the task ends
       return;
     }
-    const bool rows = row && ds == kD && ss == kS && as == bs && (as == 0 || as == static_cast<int64_t>(sizeof(C)));
-    for (int64_t j = 0; j < n1; ++j) {
-      if (rows) {
-        row(data[0] + j * strides[4], data[1] + j * strides[5], n0,
-            reinterpret_cast<const float*>(data[2] + j * strides[6]),
-            reinterpret_cast<const float*>(data[3] + j * strides[7]), as == 0 ? 0 : 1, saturate, nt);
-        if (nt && j + 1 == n1) _mm_sfence();
-        continue;
+    if (rows && ds == kD && ss == kS && as == bs && (as == 0 || as == static_cast<int64_t>(sizeof(C)))) {
+      const int64_t step = as == 0 ? 0 : 1;
+      if (strides[6] == 0 && strides[7] == 0) {  // the rows share their values (per column, per tensor)
+        rows(data[0], strides[4], data[1], strides[5], n1, n0, reinterpret_cast<const float*>(data[2]),
+             reinterpret_cast<const float*>(data[3]), step, saturate, nt);
+      } else {
+        for (int64_t j = 0; j < n1; ++j)
+          rows(data[0] + j * strides[4], 0, data[1] + j * strides[5], 0, 1, n0,
+               reinterpret_cast<const float*>(data[2] + j * strides[6]),
+               reinterpret_cast<const float*>(data[3] + j * strides[7]), step, saturate, nt);
       }
+      if (nt) _mm_sfence();
+      return;
+    }
+    for (int64_t j = 0; j < n1; ++j) {
       char* d = data[0] + j * strides[4];
       const char* s = data[1] + j * strides[5];
       const char* a = data[2] + j * strides[6];
@@ -77,10 +83,10 @@ void scaled_loop(const Geometry& g, bool saturate) {
 
 }  // namespace
 
-ScaledRowFn scaled_row_kernel(ScalarType dst, ScalarType src) {
+ScaledRowsFn scaled_rows_kernel(ScalarType dst, ScalarType src) {
   switch (cpu_isa()) {
-    case CpuIsa::Avx512: return avx512_scaled_row_kernel(dst, src);
-    case CpuIsa::Avx2: return avx2_scaled_row_kernel(dst, src);
+    case CpuIsa::Avx512: return avx512_scaled_rows_kernel(dst, src);
+    case CpuIsa::Avx2: return avx2_scaled_rows_kernel(dst, src);
     case CpuIsa::Scalar: break;
   }
   return nullptr;

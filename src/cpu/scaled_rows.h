@@ -13,12 +13,34 @@
 namespace st {
 namespace cpu {
 
-// n contiguous elements; element i takes scale[i * step] and shift[i *
-// step] (step 0: one value for the row, 1: one per element). `nt`: the
-// output is large, stream it past the caches; the caller fences once after
-// its rows (a fence per row of 16 KB would cost ~10%, see copy_convert.cpp).
+// `rows` rows of n contiguous elements, row r at dst + r * dst_row and src
+// + r * src_row (bytes), that all take the same values: element i of a row
+// takes scale[i * step] and shift[i * step] (step 0: one value for the
+// rows, 1: one per element). `nt`: the output is large, stream it past the
+// caches; the caller fences once after its rows (a fence per row of 16 KB
+// would cost ~10%, see copy_convert.cpp).
+//
+// Note [Rows that share their values]
+// A per-element row of 4,096 float32 columns reads 32 KB of scales and
+// shifts, as much as the L1 cache holds beside the rows themselves, so a
+// row at a time reads them again from L2 for every row: int8 -> float32
+// per column (stride-bench S4) took 12-17% longer than with one scale for
+// the tensor at 1 thread. The widening rows therefore walk four rows a
+// step and load each vector of values once for the four, which brings it
+// to the per-tensor time. Four rows share a step only where their
+// streamed stores align alike (dst_row a multiple of 64 bytes).
+using ScaledRowsFn = void (*)(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
+                              const float* scale, const float* shift, int64_t step, bool saturate, bool nt);
+
+// A kernel of one row, run on each of the rows in turn: the ScaledRowsFn
+// of a pair whose rows gain nothing from sharing their values' loads.
 using ScaledRowFn = void (*)(char* dst, const char* src, int64_t n, const float* scale, const float* shift,
                              int64_t step, bool saturate, bool nt);
+template <ScaledRowFn kRow>
+void row_by_row(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
+                const float* scale, const float* shift, int64_t step, bool saturate, bool nt) {
+  for (int64_t r = 0; r < rows; ++r) kRow(dst + r * dst_row, src + r * src_row, n, scale, shift, step, saturate, nt);
+}
 
 // Pixels of 3 uint8 channels to 3 float32 planes: dst + c * plane_bytes
 // receives element (i, c), i < n, of src (3 bytes a pixel), scaled by
@@ -26,15 +48,15 @@ using ScaledRowFn = void (*)(char* dst, const char* src, int64_t n, const float*
 using ScaledPlanesFn = void (*)(char* dst, int64_t plane_bytes, const uint8_t* src, int64_t n, const float* scale,
                                 const float* shift, bool nt);
 
-// The row kernel of the pair at this CPU's level, or null (the pair, or
+// The rows kernel of the pair at this CPU's level, or null (the pair, or
 // the level, has none: the caller runs the element rule).
-ScaledRowFn scaled_row_kernel(ScalarType dst, ScalarType src);
+ScaledRowsFn scaled_rows_kernel(ScalarType dst, ScalarType src);
 ScaledPlanesFn scaled_u8_planes_kernel();
 
 // The AVX2 level's (call only at CpuIsa::Avx2 or above), and the AVX-512
 // level's (only at CpuIsa::Avx512).
-ScaledRowFn avx2_scaled_row_kernel(ScalarType dst, ScalarType src);
-ScaledRowFn avx512_scaled_row_kernel(ScalarType dst, ScalarType src);
+ScaledRowsFn avx2_scaled_rows_kernel(ScalarType dst, ScalarType src);
+ScaledRowsFn avx512_scaled_rows_kernel(ScalarType dst, ScalarType src);
 ScaledPlanesFn avx2_scaled_u8_planes_kernel();
 
 }  // namespace cpu

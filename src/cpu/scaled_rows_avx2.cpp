@@ -60,26 +60,43 @@ int64_t head_for(const char* dst, int64_t n, bool nt) {
   return head < n ? head : n;
 }
 
-// ---- uint8 / int8 -> float32.
+// ---- uint8 / int8 -> float32, in K rows whose streamed stores align
+// alike, each vector of values loaded once for the K (Note [Rows that
+// share their values]).
 
-template <typename S>
-void to_f32(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step, bool saturate,
-            bool nt) {
+template <typename S, int K>
+void to_f32_rows_of(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t n, const float* scale,
+                    const float* shift, int64_t step, bool saturate, bool nt) {
   int64_t i = head_for<float>(dst, n, nt);
-  by_rule<float, S>(dst, src, 0, i, scale, shift, step, saturate);
-  float* d = reinterpret_cast<float*>(dst);
+  for (int r = 0; r < K; ++r) by_rule<float, S>(dst + r * dst_row, src + r * src_row, 0, i, scale, shift, step, saturate);
   const __m256 m = _mm256_set1_ps(3.4028234663852886e38f), neg_m = _mm256_set1_ps(-3.4028234663852886e38f);
   for (; i + 32 <= n; i += 32) {
     for (int k = 0; k < 4; ++k) {
-      const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i + 8 * k));
-      const __m256i ints = std::is_signed<S>::value ? _mm256_cvtepi8_epi32(q) : _mm256_cvtepu8_epi32(q);
-      __m256 y = affine(_mm256_cvtepi32_ps(ints), scale, shift, i + 8 * k, step);
-      // Only ±inf from a huge scale clamps; NaN stays (min/max answer their second operand).
-      if (saturate) y = _mm256_min_ps(m, _mm256_max_ps(neg_m, y));
-      store_f32(d + i + 8 * k, y, nt);
+      const __m256 a = step ? _mm256_loadu_ps(scale + i + 8 * k) : _mm256_set1_ps(*scale);
+      const __m256 b = step ? _mm256_loadu_ps(shift + i + 8 * k) : _mm256_set1_ps(*shift);
+      for (int r = 0; r < K; ++r) {
+        const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + r * src_row + i + 8 * k));
+        const __m256i ints = std::is_signed<S>::value ? _mm256_cvtepi8_epi32(q) : _mm256_cvtepu8_epi32(q);
+        __m256 y = _mm256_fmadd_ps(_mm256_cvtepi32_ps(ints), a, b);
+        // Only ±inf from a huge scale clamps; NaN stays (min/max answer their second operand).
+        if (saturate) y = _mm256_min_ps(m, _mm256_max_ps(neg_m, y));
+        store_f32(reinterpret_cast<float*>(dst + r * dst_row) + i + 8 * k, y, nt);
+      }
     }
   }
-  by_rule<float, S>(dst, src, i, n, scale, shift, step, saturate);
+  for (int r = 0; r < K; ++r) by_rule<float, S>(dst + r * dst_row, src + r * src_row, i, n, scale, shift, step, saturate);
+}
+
+template <typename S>
+void to_f32(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n, const float* scale,
+            const float* shift, int64_t step, bool saturate, bool nt) {
+  int64_t r = 0;
+  if (step && dst_row % 64 == 0) {
+    for (; r + 4 <= rows; r += 4)
+      to_f32_rows_of<S, 4>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, step, saturate, nt);
+  }
+  for (; r < rows; ++r)
+    to_f32_rows_of<S, 1>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, step, saturate, nt);
 }
 
 // ---- float32 -> int8 / uint8: round half to even, clamp, NaN -> 0.
@@ -170,13 +187,13 @@ void u8_planes(char* dst, int64_t plane_bytes, const uint8_t* src, int64_t n, co
 }  // namespace
 }  // namespace avx2
 
-ScaledRowFn avx2_scaled_row_kernel(ScalarType dst, ScalarType src) {  // NOLINT: declared in scaled_rows.h
+ScaledRowsFn avx2_scaled_rows_kernel(ScalarType dst, ScalarType src) {  // NOLINT: declared in scaled_rows.h
   using S = ScalarType;
   if (dst == S::Float32 && src == S::UInt8) return avx2::to_f32<uint8_t>;
   if (dst == S::Float32 && src == S::Int8) return avx2::to_f32<int8_t>;
-  if (dst == S::Int8 && src == S::Float32) return avx2::from_f32_to_8bit<int8_t>;
-  if (dst == S::UInt8 && src == S::Float32) return avx2::from_f32_to_8bit<uint8_t>;
-  if (dst == S::Float8_e4m3fn && src == S::Float32) return avx2::f32_to_e4m3;
+  if (dst == S::Int8 && src == S::Float32) return row_by_row<avx2::from_f32_to_8bit<int8_t>>;
+  if (dst == S::UInt8 && src == S::Float32) return row_by_row<avx2::from_f32_to_8bit<uint8_t>>;
+  if (dst == S::Float8_e4m3fn && src == S::Float32) return row_by_row<avx2::f32_to_e4m3>;
   return nullptr;
 }
 

@@ -88,42 +88,64 @@ void narrow_row_as(char* dst, const char* src, int64_t n, const float* scale, co
   by_rule<D>(dst, src, i, n, scale, shift, step, saturate);
 }
 
-// uint8 / int8 -> float32: 16 bytes widened to one line of 16 floats a step.
-template <typename S, bool kPerElement, bool kSaturate>
-void widen_row_as(char* dst, const char* src, int64_t n, const float* scale, const float* shift, bool nt) {
+// uint8 / int8 -> float32: 16 bytes widened to one line of 16 floats a
+// step, in K rows whose streamed stores align alike, each vector of values
+// loaded once for the K (Note [Rows that share their values]).
+template <typename S, bool kPerElement, bool kSaturate, int K>
+void widen_rows_of(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t n, const float* scale,
+                   const float* shift, bool nt) {
   constexpr int64_t step = kPerElement ? 1 : 0;
   int64_t i = 0;
   if (nt) {
     const uintptr_t at = reinterpret_cast<uintptr_t>(dst);
     const int64_t head = at % 4 ? n : static_cast<int64_t>((64 - at % 64) % 64 / 4);
     i = head < n ? head : n;
-    by_rule_from<float, S>(dst, src, 0, i, scale, shift, step, kSaturate);
+    for (int k = 0; k < K; ++k)
+      by_rule_from<float, S>(dst + k * dst_row, src + k * src_row, 0, i, scale, shift, step, kSaturate);
   }
-  float* d = reinterpret_cast<float*>(dst);
   const __m512 m = _mm512_set1_ps(3.4028234663852886e38f), neg_m = _mm512_set1_ps(-3.4028234663852886e38f);
   for (; i + 16 <= n; i += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-    const __m512i ints = std::is_signed<S>::value ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
     const __m512 a = kPerElement ? _mm512_loadu_ps(scale + i) : _mm512_set1_ps(*scale);
     const __m512 b = kPerElement ? _mm512_loadu_ps(shift + i) : _mm512_set1_ps(*shift);
-    __m512 y = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ints), a, b);
-    if (kSaturate) y = _mm512_min_ps(m, _mm512_max_ps(neg_m, y));  // ±inf only; NaN stays
-    if (nt) {
-      _mm512_stream_ps(d + i, y);
-    } else {
-      _mm512_storeu_ps(d + i, y);
+    for (int k = 0; k < K; ++k) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * src_row + i));
+      const __m512i ints = std::is_signed<S>::value ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+      __m512 y = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ints), a, b);
+      if (kSaturate) y = _mm512_min_ps(m, _mm512_max_ps(neg_m, y));  // ±inf only; NaN stays
+      float* d = reinterpret_cast<float*>(dst + k * dst_row) + i;
+      if (nt) {
+        _mm512_stream_ps(d, y);
+      } else {
+        _mm512_storeu_ps(d, y);
+      }
     }
   }
-  by_rule_from<float, S>(dst, src, i, n, scale, shift, step, kSaturate);
+  for (int k = 0; k < K; ++k)
+    by_rule_from<float, S>(dst + k * dst_row, src + k * src_row, i, n, scale, shift, step, kSaturate);
+}
+
+template <typename S, bool kPerElement, bool kSaturate>
+void widen_rows_as(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
+                   const float* scale, const float* shift, bool nt) {
+  int64_t r = 0;
+  if (kPerElement && dst_row % 64 == 0) {
+    for (; r + 4 <= rows; r += 4)
+      widen_rows_of<S, true, kSaturate, 4>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, nt);
+  }
+  for (; r < rows; ++r)
+    widen_rows_of<S, kPerElement, kSaturate, 1>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale,
+                                                shift, nt);
 }
 
 template <typename S>
-void widen_row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
-               bool saturate, bool nt) {
+void widen_rows(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
+                const float* scale, const float* shift, int64_t step, bool saturate, bool nt) {
   if (step) {
-    (saturate ? widen_row_as<S, true, true> : widen_row_as<S, true, false>)(dst, src, n, scale, shift, nt);
+    (saturate ? widen_rows_as<S, true, true> : widen_rows_as<S, true, false>)(dst, dst_row, src, src_row, rows, n,
+                                                                              scale, shift, nt);
   } else {
-    (saturate ? widen_row_as<S, false, true> : widen_row_as<S, false, false>)(dst, src, n, scale, shift, nt);
+    (saturate ? widen_rows_as<S, false, true> : widen_rows_as<S, false, false>)(dst, dst_row, src, src_row, rows, n,
+                                                                                scale, shift, nt);
   }
 }
 
@@ -141,14 +163,14 @@ void narrow_row(char* dst, const char* src, int64_t n, const float* scale, const
 }  // namespace
 }  // namespace avx512
 
-ScaledRowFn avx512_scaled_row_kernel(ScalarType dst, ScalarType src) {
+ScaledRowsFn avx512_scaled_rows_kernel(ScalarType dst, ScalarType src) {
   using S = ScalarType;
-  if (src == S::Float32 && dst == S::Int8) return avx512::narrow_row<int8_t, avx512::Quantize<int8_t>>;
-  if (src == S::Float32 && dst == S::UInt8) return avx512::narrow_row<uint8_t, avx512::Quantize<uint8_t>>;
-  if (src == S::Float32 && dst == S::Float8_e4m3fn) return avx512::narrow_row<Float8_e4m3fn, avx512::E4m3>;
-  if (src == S::Int8 && dst == S::Float32) return avx512::widen_row<int8_t>;
-  if (src == S::UInt8 && dst == S::Float32) return avx512::widen_row<uint8_t>;
-  return avx2_scaled_row_kernel(dst, src);
+  if (src == S::Float32 && dst == S::Int8) return row_by_row<avx512::narrow_row<int8_t, avx512::Quantize<int8_t>>>;
+  if (src == S::Float32 && dst == S::UInt8) return row_by_row<avx512::narrow_row<uint8_t, avx512::Quantize<uint8_t>>>;
+  if (src == S::Float32 && dst == S::Float8_e4m3fn) return row_by_row<avx512::narrow_row<Float8_e4m3fn, avx512::E4m3>>;
+  if (src == S::Int8 && dst == S::Float32) return avx512::widen_rows<int8_t>;
+  if (src == S::UInt8 && dst == S::Float32) return avx512::widen_rows<uint8_t>;
+  return avx2_scaled_rows_kernel(dst, src);
 }
 
 }  // namespace cpu

@@ -4,7 +4,8 @@
 // cover rounding ties, every exponent with random mantissas, subnormals,
 // ±inf and NaN, int8/uint8 inputs of every value; one scale for the row and
 // one per element; streamed and not, dst shifted off alignment, lengths
-// that leave heads and tails; and the 3-channel pixel planes.
+// that leave heads and tails; one row and several that share their values
+// (bytes between the rows left as they were); and the 3-channel pixel planes.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -47,14 +48,17 @@ std::vector<float> float_inputs(std::mt19937_64& rng, int64_t n) {
   return v;
 }
 
+// Rows of the pair against the rule: one row, and six rows that share
+// their values, with dst rows 64-byte multiples apart (the widening rows
+// walk them four at a time) and not.
 template <typename D, typename S>
 bool check_pair(ScalarType dt, ScalarType st_, std::mt19937_64& rng, int level) {
-  const ScaledRowFn row = scaled_row_kernel(dt, st_);
-  if (!row) return true;  // this level has none: the copy runs the rule
-  constexpr int64_t n = 4099;
-  std::vector<S> src(n);
+  const ScaledRowsFn rows_fn = scaled_rows_kernel(dt, st_);
+  if (!rows_fn) return true;  // this level has none: the copy runs the rule
+  constexpr int64_t n = 4099, kRows = 6, kSrcRow = n + 5;
+  std::vector<S> src(static_cast<size_t>(kRows * kSrcRow));
   if constexpr (std::is_same<S, float>::value) {
-    src = float_inputs(rng, n);
+    src = float_inputs(rng, kRows * kSrcRow);
   } else {
     for (auto& x : src) x = static_cast<S>(rng());
   }
@@ -64,28 +68,39 @@ bool check_pair(ScalarType dt, ScalarType st_, std::mt19937_64& rng, int level) 
     scale[static_cast<size_t>(i)] = scales[rng() % 7];
     shift[static_cast<size_t>(i)] = static_cast<float>(static_cast<int>(rng() % 9) - 4) * 0.5f;
   }
-  for (int step = 0; step < 2; ++step)
-    for (int saturate = 0; saturate < 2; ++saturate)
-      for (int nt = 0; nt < 2; ++nt)
-        for (int64_t offset : {0, 1, 3})
-          for (int64_t len : {n - 3, int64_t{31}, int64_t{1}}) {
-            std::vector<unsigned char> got(static_cast<size_t>((n + 8) * sizeof(D))), want(got.size());
-            char* g = reinterpret_cast<char*>(got.data()) + offset * static_cast<int64_t>(sizeof(D));
-            char* w = reinterpret_cast<char*>(want.data()) + offset * static_cast<int64_t>(sizeof(D));
-            row(g, reinterpret_cast<const char*>(src.data()), len, scale.data(), shift.data(), step, saturate != 0,
-                nt != 0);
-            for (int64_t i = 0; i < len; ++i) {
-              const D r = scaled_convert<D>(src[static_cast<size_t>(i)], scale[static_cast<size_t>(i * step)],
-                                            shift[static_cast<size_t>(i * step)], saturate != 0);
-              std::memcpy(w + i * static_cast<int64_t>(sizeof(D)), &r, sizeof(D));
-            }
-            if (got != want) {
-              print_error("level %d, %s <- %s, step %d, saturate %d, nt %d, offset %lld, length %lld: differs\n", level,
-                          dtype_name(static_cast<int32_t>(dt)), dtype_name(static_cast<int32_t>(st_)), step, saturate,
-                          nt, static_cast<long long>(offset), static_cast<long long>(len));
-              return false;
-            }
-          }
+  constexpr int64_t kD = static_cast<int64_t>(sizeof(D));
+  for (int64_t rows : {int64_t{1}, kRows})
+    for (int step = 0; step < 2; ++step)
+      for (int saturate = 0; saturate < 2; ++saturate)
+        for (int nt = 0; nt < 2; ++nt)
+          for (int64_t offset : {0, 1, 3})
+            for (int64_t len : {n - 3, int64_t{31}, int64_t{1}})
+              for (bool aligned_rows : {true, false}) {
+                // Elements between dst rows: a multiple of 64 bytes, or one more than the row.
+                const int64_t dst_row = aligned_rows ? (len + offset + 64) / 64 * 64 : len + 1;
+                std::vector<unsigned char> got(static_cast<size_t>((rows * dst_row + 72) * kD), 0xA5),
+                    want(got.size(), 0xA5);
+                char* g = reinterpret_cast<char*>(got.data()) + offset * kD;
+                char* w = reinterpret_cast<char*>(want.data()) + offset * kD;
+                rows_fn(g, dst_row * kD, reinterpret_cast<const char*>(src.data()), kSrcRow * static_cast<int64_t>(sizeof(S)),
+                        rows, len, scale.data(), shift.data(), step, saturate != 0, nt != 0);
+                for (int64_t r = 0; r < rows; ++r)
+                  for (int64_t i = 0; i < len; ++i) {
+                    const D v = scaled_convert<D>(src[static_cast<size_t>(r * kSrcRow + i)],
+                                                  scale[static_cast<size_t>(i * step)],
+                                                  shift[static_cast<size_t>(i * step)], saturate != 0);
+                    std::memcpy(w + (r * dst_row + i) * kD, &v, sizeof(D));
+                  }
+                if (got != want) {
+                  print_error(
+                      "level %d, %s <- %s, rows %lld (%s), step %d, saturate %d, nt %d, offset %lld, length %lld: "
+                      "differs\n",
+                      level, dtype_name(static_cast<int32_t>(dt)), dtype_name(static_cast<int32_t>(st_)),
+                      static_cast<long long>(rows), aligned_rows ? "64-byte rows" : "unaligned rows", step, saturate,
+                      nt, static_cast<long long>(offset), static_cast<long long>(len));
+                  return false;
+                }
+              }
   return true;
 }
 
