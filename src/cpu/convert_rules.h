@@ -163,6 +163,10 @@ struct Float8Bits {
   static constexpr float kSubnormalUnit = 1.0f / static_cast<float>(1u << (kBias + kMantBits - 1));
   // The float32 2^(23 + 1 - bias - kMant), whose ulp is the smallest subnormal.
   static constexpr uint32_t kSubnormalMagic = (127u + 24 - kBias - kMantBits) << 23;
+  // The float32 bits of the largest finite value: the top exponent and
+  // mantissa that are not inf or NaN (e4m3fn: 448, e5m2: 57344).
+  static constexpr uint32_t kLargestFinite =
+      ((127u - kBias + (1u << kExpBits) - (kHasInfinity ? 2u : 1u)) << 23) | ((kMantMask - (kHasInfinity ? 0u : 1u)) << kShift);
 };
 using E4M3Bits = Float8Bits<4, 3, false>;
 using E5M2Bits = Float8Bits<5, 2, true>;

@@ -17,10 +17,17 @@ namespace {
 // float32 <-> float8 on 32-bit lanes, by the steps of the scalar rules
 // (Note [Float8 kernels on float32 bits]): float32 bits in, float8 bits in
 // the low byte of each lane out, and back.
-template <class V, class B>
+//
+// `saturated_at`: 0, or the float32 bits of the format's largest finite
+// value, which a larger magnitude (±inf too) is clamped to first (the
+// scaled copies' saturation, Note [The scaled copy's arithmetic]). The
+// clamp takes one minimum on the magnitude, where one on the value takes
+// two (a maximum and a minimum); a NaN stays NaN, and the sign is x's.
+template <class V, class B, uint32_t saturated_at = 0>
 ST_FORCE_INLINE typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
   using Vec = typename V::Vec;
-  const Vec a = V::and32(x, V::splat32(0x7fffffff));
+  Vec a = V::and32(x, V::splat32(0x7fffffff));
+  if constexpr (saturated_at != 0) a = V::f32_min(V::splat32(saturated_at), a);
   // Normal: rebias in place and round, the rebias folded into the rounding
   // constant (bit kShift of the rebias is 0, so the lowest kept bit is
   // a's); lanes below the smallest normal wrap around here and take the

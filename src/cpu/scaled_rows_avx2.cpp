@@ -126,8 +126,8 @@ void from_f32_to_8bit(char* dst, const char* src, int64_t n, const float* scale,
   by_rule<D, float>(dst, src, i, n, scale, shift, step, saturate);
 }
 
-// ---- float32 -> float8_e4m3fn: st_copy's rounding (float8_lanes.h).
-ST_FORCE_INLINE __m256i e4m3_codes(__m256 y) { return f32_to_f8_lanes<VecAvx2, E4M3Bits>(_mm256_castps_si256(y)); }
+// ---- float32 -> float8_e4m3fn: st_copy's rounding (float8_lanes.h), the
+// saturation folded into it.
 
 void f32_to_e4m3(char* dst, const char* src, int64_t n, const float* scale, const float* shift, int64_t step,
                  bool saturate, bool nt) {
@@ -135,13 +135,11 @@ void f32_to_e4m3(char* dst, const char* src, int64_t n, const float* scale, cons
   int64_t i = head_for<D>(dst, n, nt);
   by_rule<D, float>(dst, src, 0, i, scale, shift, step, saturate);
   const float* s = reinterpret_cast<const float*>(src);
-  const __m256 m = _mm256_set1_ps(448.0f), neg_m = _mm256_set1_ps(-448.0f);
   for (; i + 32 <= n; i += 32) {
     __m256i c[4];
     for (int k = 0; k < 4; ++k) {
-      __m256 y = affine(_mm256_loadu_ps(s + i + 8 * k), scale, shift, i + 8 * k, step);
-      if (saturate) y = _mm256_min_ps(m, _mm256_max_ps(neg_m, y));  // NaN stays: min/max answer their second operand
-      c[k] = e4m3_codes(y);
+      const __m256i y = _mm256_castps_si256(affine(_mm256_loadu_ps(s + i + 8 * k), scale, shift, i + 8 * k, step));
+      c[k] = saturate ? f32_to_f8_lanes<VecAvx2, E4M3Bits, E4M3Bits::kLargestFinite>(y) : f32_to_f8_lanes<VecAvx2, E4M3Bits>(y);
     }
     store_packed(dst + i, _mm256_packus_epi16(_mm256_packus_epi32(c[0], c[1]), _mm256_packus_epi32(c[2], c[3])), nt);
   }

@@ -49,8 +49,8 @@ struct Quantize {
 // the clamp that saturation asks for.
 struct E4m3 {
   static ST_FORCE_INLINE __m512i codes(__m512 y, bool saturate) {
-    if (saturate) y = _mm512_min_ps(_mm512_set1_ps(448.0f), _mm512_max_ps(_mm512_set1_ps(-448.0f), y));  // NaN stays
-    return f32_to_f8_lanes<VecAvx512, E4M3Bits>(_mm512_castps_si512(y));
+    return saturate ? f32_to_f8_lanes<VecAvx512, E4M3Bits, E4M3Bits::kLargestFinite>(_mm512_castps_si512(y))
+                    : f32_to_f8_lanes<VecAvx512, E4M3Bits>(_mm512_castps_si512(y));
   }
 };
 
@@ -65,9 +65,11 @@ void narrow_row_as(char* dst, const char* src, int64_t n, const float* scale, co
     by_rule<D>(dst, src, 0, i, scale, shift, step, saturate);
   }
   const float* s = reinterpret_cast<const float*>(src);
+  // Broadcast once: the compiler cannot tell that the stores to dst leave *scale alone.
+  const __m512 row_scale = _mm512_set1_ps(*scale), row_shift = _mm512_set1_ps(*shift);
   auto codes = [&](int64_t at) {
-    const __m512 a = step ? _mm512_loadu_ps(scale + at) : _mm512_set1_ps(*scale);
-    const __m512 b = step ? _mm512_loadu_ps(shift + at) : _mm512_set1_ps(*shift);
+    const __m512 a = step ? _mm512_loadu_ps(scale + at) : row_scale;
+    const __m512 b = step ? _mm512_loadu_ps(shift + at) : row_shift;
     return P::codes(_mm512_fmadd_ps(_mm512_loadu_ps(s + at), a, b), saturate);
   };
   auto sixteen = [&](int64_t at) { return _mm512_cvtepi32_epi8(codes(at)); };

@@ -204,6 +204,10 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
   static Vec f32_mul(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }
+  // The smaller float32 of a and b; b where either is NaN.
+  static Vec f32_min(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_min_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
   // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
   // the packs work within 16-byte lanes, the permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {

@@ -287,6 +287,10 @@ struct VecAvx512 : VecBase {
   static Vec f32_mul(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
+  // The smaller float32 of a and b; b where either is NaN.
+  static Vec f32_min(Vec a, Vec b) {
+    return _mm512_castps_si512(_mm512_min_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+  }
   // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
   // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
   // d), one permute puts the dwords back.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/scaled_convert.h"
+#include "cpu/convert_rules.h"
 #include "cpu/cpu_isa.h"
 #include "cpu/scaled_rows.h"
 #include "test_seed.h"
@@ -104,6 +105,17 @@ bool check_pair(ScalarType dt, ScalarType st_, std::mt19937_64& rng, int level) 
   return true;
 }
 
+// The vector rows saturate at these bits; the rule at LargestFinite.
+void largest_finite_bits_are_the_rules(void**) {
+  const uint32_t bits[] = {E4M3Bits::kLargestFinite, E5M2Bits::kLargestFinite};
+  const double want[] = {LargestFinite<Float8_e4m3fn>::value, LargestFinite<Float8_e5m2>::value};
+  for (int k = 0; k < 2; ++k) {
+    float f;
+    std::memcpy(&f, &bits[k], 4);
+    assert_true(static_cast<double>(f) == want[k]);
+  }
+}
+
 void rows_match_the_rule_at_every_level(void**) {
   std::mt19937_64 rng(test_seed("rows_match_the_rule_at_every_level"));
   bool ok = true;
@@ -147,6 +159,7 @@ void pixel_planes_match_the_rule(void**) {
 
 int main() {
   const CMUnitTest tests[] = {
+      cmocka_unit_test(largest_finite_bits_are_the_rules),
       cmocka_unit_test(rows_match_the_rule_at_every_level),
       cmocka_unit_test(pixel_planes_match_the_rule),
   };
