@@ -84,38 +84,26 @@ void walk(const Walk& w, int threads, const MakeVisitor& make) {
 }
 
 // Folds what it reads into registers, then into *total. A run whose
-// elements are less than a cache line apart is read whole, in 8-byte words
-// (a loop the compiler turns into its widest loads): the same lines reach
-// the core as when only its elements are read. Sparser runs, and a
-// broadcast one (step 0: one element, read once per use), are read element
-// by element.
+// elements are less than a cache line apart is read whole, with the CPU's
+// widest loads (fold_bytes): the same lines reach the core as when only
+// its elements are read. Sparser runs, and a broadcast one (step 0: one
+// element, read once per use), are read element by element.
 template <typename T>
 struct Reader {
   std::atomic<uint64_t>* total;
-  uint64_t acc[8] = {};
+  uint64_t acc = 0;
   void operator()(const char* p, int64_t count, int64_t step) {
     if (step > 0 && step < 64) {
-      const int64_t bytes = (count - 1) * step + static_cast<int64_t>(sizeof(T));
-      int64_t k = 0;
-      for (; k + 64 <= bytes; k += 64) {
-        uint64_t words[8];
-        std::memcpy(words, p + k, 64);
-        for (int i = 0; i < 8; ++i) acc[i] ^= words[i];
-      }
-      for (; k < bytes; ++k) acc[0] ^= static_cast<unsigned char>(p[k]);
+      acc ^= fold_bytes(p, static_cast<size_t>((count - 1) * step + static_cast<int64_t>(sizeof(T))));
       return;
     }
     for (int64_t i = 0; i < count; ++i) {
       T v;
       std::memcpy(&v, p + i * step, sizeof v);
-      acc[0] ^= static_cast<uint64_t>(v);
+      acc ^= static_cast<uint64_t>(v);
     }
   }
-  void finish() {
-    uint64_t sum = 0;
-    for (uint64_t v : acc) sum ^= v;
-    total->fetch_xor(sum);
-  }
+  void finish() { total->fetch_xor(acc); }
 };
 
 // Writes a fixed byte pattern: contiguous runs with memset, or with

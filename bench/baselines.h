@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 namespace bench {
@@ -27,6 +28,10 @@ void parallel_nt_copy(char* dst, const char* src, size_t nbytes, int threads);
 // Writes nbytes of a byte pattern with parallel_nt_copy's streaming stores,
 // on the calling thread.
 void nt_fill(char* dst, size_t nbytes);
+
+// Reads nbytes at p, on the calling thread, with the widest loads the CPU
+// has (chosen at run time), and returns a value computed from every byte.
+uint64_t fold_bytes(const char* p, size_t nbytes);
 
 // Which instructions parallel_nt_copy uses on this CPU.
 const char* nt_copy_variant();
