@@ -33,15 +33,17 @@ void by_rule(char* dst, const char* src, int64_t from, int64_t to, const float* 
   by_rule_from<D, float>(dst, src, from, to, scale, shift, step, saturate);
 }
 
-// float32 -> int8 / uint8: round half to even, NaN -> 0, clamp.
+// float32 -> int8 / uint8: round half to even, NaN -> 0, clamp. The clamp
+// comes first (rounding a clamped value gives the clamped rounding: the
+// bounds are integers), so that the conversion itself rounds, by its
+// immediate, and zeroes the NaN lanes by its mask.
 template <typename D>
 struct Quantize {
   static ST_FORCE_INLINE __m512i codes(__m512 y, bool) {
     constexpr float lo = static_cast<float>(detail::IntRange<D>::min), hi = static_cast<float>(detail::IntRange<D>::max);
-    __m512 r = _mm512_roundscale_ps(y, kRoundNearest);
-    r = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(r, r, _CMP_ORD_Q), r);  // NaN -> +0
-    r = _mm512_min_ps(_mm512_max_ps(r, _mm512_set1_ps(lo)), _mm512_set1_ps(hi));
-    return _mm512_cvttps_epi32(r);
+    const __mmask16 ordered = _mm512_cmp_ps_mask(y, y, _CMP_ORD_Q);
+    const __m512 c = _mm512_min_ps(_mm512_set1_ps(hi), _mm512_max_ps(_mm512_set1_ps(lo), y));
+    return _mm512_maskz_cvt_roundps_epi32(ordered, c, kRoundNearest);
   }
 };
 
