@@ -232,9 +232,10 @@ void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
 
     std::fprintf(stderr,
                  "    %-40s threads %d: prealloc %.2f ms, plan %.2f ms, alloc (%s) %.2f ms, memcpy %.2f ms, "
-                 "read %.2f ms, write %.2f ms (%d rounds; sum read %llu)\n",
+                 "read %.2f ms, write %.2f ms (plain %.2f, streaming %.2f) (%d rounds; sum read %llu)\n",
                  c.label.c_str(), threads, pre.ms, planned.ms, c.scaled ? "st_copy_scaled" : alloc_op_name(c.alloc_op),
-                 alloc.ms, row.memcpy_ms, read.ms, write.ms, rounds, static_cast<unsigned long long>(read_sum));
+                 alloc.ms, row.memcpy_ms, read.ms, write.ms, median(write_ms), median(write_nt_ms), rounds,
+                 static_cast<unsigned long long>(read_sum));
   }
 
   check(st_tensor_release(dst), "st_tensor_release");
