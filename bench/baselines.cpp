@@ -195,13 +195,31 @@ uint64_t fold_words(const char* p, size_t nbytes) {
   return r;
 }
 
+#if defined(BENCH_X86)
+// The widest vectors this CPU runs, asked once: every baseline with
+// variants per instruction set picks its variant by it.
+enum class VectorLevel { Avx512, Avx2, Baseline };
+
+VectorLevel vector_level() {
+  static const VectorLevel level = [] {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return VectorLevel::Avx512;
+    if (__builtin_cpu_supports("avx2")) return VectorLevel::Avx2;
+    return VectorLevel::Baseline;
+  }();
+  return level;
+}
+#endif
+
 using FoldFn = uint64_t (*)(const char* p, size_t nbytes);
 
 FoldFn choose_fold() {
 #if defined(BENCH_X86)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return fold_avx512;
-  if (__builtin_cpu_supports("avx2")) return fold_avx2;
+  switch (vector_level()) {
+    case VectorLevel::Avx512: return fold_avx512;
+    case VectorLevel::Avx2: return fold_avx2;
+    case VectorLevel::Baseline: break;
+  }
 #endif
   return fold_words;
 }
@@ -213,9 +231,11 @@ struct NtChoice {
 
 NtChoice choose_nt_copy() {
 #if defined(BENCH_X86)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return NtChoice{nt_copy_avx512, "AVX-512 streaming stores (vmovntdq zmm)"};
-  if (__builtin_cpu_supports("avx2")) return NtChoice{nt_copy_avx2, "AVX2 streaming stores (vmovntdq ymm)"};
+  switch (vector_level()) {
+    case VectorLevel::Avx512: return NtChoice{nt_copy_avx512, "AVX-512 streaming stores (vmovntdq zmm)"};
+    case VectorLevel::Avx2: return NtChoice{nt_copy_avx2, "AVX2 streaming stores (vmovntdq ymm)"};
+    case VectorLevel::Baseline: break;
+  }
   return NtChoice{nt_copy_sse2, "SSE2 streaming stores (movntdq xmm)"};
 #else
   return NtChoice{plain_copy, "memcpy (no streaming-store copy for this CPU architecture)"};
