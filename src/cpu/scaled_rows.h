@@ -32,6 +32,19 @@ namespace cpu {
 using ScaledRowsFn = void (*)(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
                               const float* scale, const float* shift, int64_t step, bool saturate, bool nt);
 
+// Walks `rows` rows for a rows kernel: four(r) takes rows r to r + 3 in
+// one step while four rows can share it (their values per element, their
+// streamed stores aligned alike: Note [Rows that share their values]),
+// one(r) takes row r alone.
+template <class Four, class One>
+void walk_rows_in_fours(int64_t rows, int64_t step, int64_t dst_row, const Four& four, const One& one) {
+  int64_t r = 0;
+  if (step != 0 && dst_row % 64 == 0) {
+    for (; r + 4 <= rows; r += 4) four(r);
+  }
+  for (; r < rows; ++r) one(r);
+}
+
 // A kernel of one row, run on each of the rows in turn: the ScaledRowsFn
 // of a pair whose rows gain nothing from sharing their values' loads.
 using ScaledRowFn = void (*)(char* dst, const char* src, int64_t n, const float* scale, const float* shift,

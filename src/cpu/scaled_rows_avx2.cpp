@@ -90,13 +90,14 @@ void to_f32_rows_of(char* dst, int64_t dst_row, const char* src, int64_t src_row
 template <typename S>
 void to_f32(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n, const float* scale,
             const float* shift, int64_t step, bool saturate, bool nt) {
-  int64_t r = 0;
-  if (step && dst_row % 64 == 0) {
-    for (; r + 4 <= rows; r += 4)
-      to_f32_rows_of<S, 4>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, step, saturate, nt);
-  }
-  for (; r < rows; ++r)
-    to_f32_rows_of<S, 1>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, step, saturate, nt);
+  walk_rows_in_fours(
+      rows, step, dst_row,
+      [&](int64_t r) {
+        to_f32_rows_of<S, 4>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, step, saturate, nt);
+      },
+      [&](int64_t r) {
+        to_f32_rows_of<S, 1>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, step, saturate, nt);
+      });
 }
 
 // ---- float32 -> int8 / uint8: round half to even, clamp, NaN -> 0.

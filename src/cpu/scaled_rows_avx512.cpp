@@ -131,14 +131,15 @@ void widen_rows_of(char* dst, int64_t dst_row, const char* src, int64_t src_row,
 template <typename S, bool kPerElement, bool kSaturate>
 void widen_rows_as(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
                    const float* scale, const float* shift, bool nt) {
-  int64_t r = 0;
-  if (kPerElement && dst_row % 64 == 0) {
-    for (; r + 4 <= rows; r += 4)
-      widen_rows_of<S, true, kSaturate, 4>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, nt);
-  }
-  for (; r < rows; ++r)
-    widen_rows_of<S, kPerElement, kSaturate, 1>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale,
-                                                shift, nt);
+  walk_rows_in_fours(
+      rows, kPerElement ? 1 : 0, dst_row,
+      [&](int64_t r) {  // only per element: one kernel of four rows, not a second for one value
+        widen_rows_of<S, true, kSaturate, 4>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale, shift, nt);
+      },
+      [&](int64_t r) {
+        widen_rows_of<S, kPerElement, kSaturate, 1>(dst + r * dst_row, dst_row, src + r * src_row, src_row, n, scale,
+                                                    shift, nt);
+      });
 }
 
 template <typename S>
