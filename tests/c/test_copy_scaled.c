@@ -665,32 +665,38 @@ static void finish_case(st_tensor d, st_tensor s, buffer* sb, buffer* db, double
 
 static void large_copies_match_across_threads(void** state) {
   (void)state;
-  /* big enough for the parallel and vector paths: per row, per column, per tensor */
+  /* big enough for the parallel and vector paths: per row, per column, per
+   * tensor; rows 1,040 floats apart (64-byte multiples) also take the
+   * widening rows four at a time (Note [Rows that share their values]) */
   uint64_t rng = test_seed("large_copies_match_across_threads", 0x1a29eULL);
   const st_dtype pairs[][2] = {{ST_INT8, ST_FLOAT32},        {ST_UINT8, ST_FLOAT32},   {ST_FLOAT32, ST_INT8},
                                {ST_FLOAT32, ST_UINT8},       {ST_FLOAT8_E4M3FN, ST_FLOAT32}, {ST_FLOAT16, ST_FLOAT32},
                                {ST_FLOAT32, ST_FLOAT32},     {ST_INT32, ST_FLOAT64}};
-  const int64_t rows = 67, cols = 1031;
+  const int64_t rows = 67, col_counts[2] = {1031, 1040};
   char context[160];
-  for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
-    for (int mode = 0; mode < 3; ++mode) {
-      const st_dtype dt = pairs[p][0], st = pairs[p][1];
-      buffer sb = buffer_create(st, rows * cols, &rng), db = buffer_create(dt, rows * cols, &rng);
-      fill_values(&sb, &rng);
-      const int64_t n = mode == 0 ? 1 : mode == 1 ? rows : cols;
-      double* scale = malloc((size_t)n * sizeof(double));
-      double* shift = malloc((size_t)n * sizeof(double));
-      for (int64_t i = 0; i < n; ++i) {
-        scale[i] = random_scale(&rng);
-        shift[i] = (double)(rng_below(&rng, 9) - 4) * 0.5;
+  for (int k = 0; k < 2; ++k) {
+    const int64_t cols = col_counts[k];
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
+      for (int mode = 0; mode < 3; ++mode) {
+        const st_dtype dt = pairs[p][0], st = pairs[p][1];
+        buffer sb = buffer_create(st, rows * cols, &rng), db = buffer_create(dt, rows * cols, &rng);
+        fill_values(&sb, &rng);
+        const int64_t n = mode == 0 ? 1 : mode == 1 ? rows : cols;
+        double* scale = malloc((size_t)n * sizeof(double));
+        double* shift = malloc((size_t)n * sizeof(double));
+        for (int64_t i = 0; i < n; ++i) {
+          scale[i] = random_scale(&rng);
+          shift[i] = (double)(rng_below(&rng, 9) - 4) * 0.5;
+        }
+        const st_scale_shift ss = {scale, shift, n, mode == 2 ? 1 : 0, mode == 0};
+        layout l = row_major(2, DIMS(rows, cols), 0);
+        st_tensor d = buffer_view(&db, &l), s = buffer_view(&sb, &l);
+        EXPECT_OK(st_copy_scaled(d, s, &ss, 0));
+        snprintf(context, sizeof context, "%s <- %s, mode %d, %lld columns", st_dtype_name(dt), st_dtype_name(st), mode,
+                 (long long)cols);
+        expect_row_major_result(&db, &sb, rows, cols, mode, scale, shift, ss.saturate, context);
+        finish_case(d, s, &sb, &db, scale, shift);
       }
-      const st_scale_shift ss = {scale, shift, n, mode == 2 ? 1 : 0, mode == 0};
-      layout l = row_major(2, DIMS(rows, cols), 0);
-      st_tensor d = buffer_view(&db, &l), s = buffer_view(&sb, &l);
-      EXPECT_OK(st_copy_scaled(d, s, &ss, 0));
-      snprintf(context, sizeof context, "%s <- %s, mode %d", st_dtype_name(dt), st_dtype_name(st), mode);
-      expect_row_major_result(&db, &sb, rows, cols, mode, scale, shift, ss.saturate, context);
-      finish_case(d, s, &sb, &db, scale, shift);
     }
   }
 }
@@ -730,15 +736,20 @@ static void nhwc_images_into_planes_match_the_reference(void** state) {
 }
 
 /* Outputs of 16 MB and more are streamed: float32 -> int8 and
- * float8_e4m3fn per tensor, int8 -> float32 per column. */
+ * float8_e4m3fn per tensor, int8 -> float32 per column, with rows 4,099
+ * columns long and, for int8 -> float32, 4,096 (64-byte multiples apart:
+ * four rows a step). */
 static void streamed_outputs_match_the_reference(void** state) {
   (void)state;
   uint64_t rng = test_seed("streamed_outputs_match_the_reference", 0x57ea3ULL);
-  const int64_t rows = 1025, cols = 4099;
-  const st_dtype pairs[3][2] = {{ST_INT8, ST_FLOAT32}, {ST_FLOAT8_E4M3FN, ST_FLOAT32}, {ST_FLOAT32, ST_INT8}};
+  const int64_t rows = 1025;
+  const st_dtype pairs[4][2] = {
+      {ST_INT8, ST_FLOAT32}, {ST_FLOAT8_E4M3FN, ST_FLOAT32}, {ST_FLOAT32, ST_INT8}, {ST_FLOAT32, ST_INT8}};
+  const int64_t cols_of[4] = {4099, 4099, 4099, 4096};
   char context[96];
-  for (int p = 0; p < 3; ++p) {
+  for (int p = 0; p < 4; ++p) {
     const st_dtype dt = pairs[p][0], st = pairs[p][1];
+    const int64_t cols = cols_of[p];
     const int64_t r = dt == ST_FLOAT32 ? rows : 4 * rows;
     buffer sb = buffer_create(st, r * cols, &rng), db = buffer_create(dt, r * cols, &rng);
     fill_values(&sb, &rng);
@@ -753,7 +764,8 @@ static void streamed_outputs_match_the_reference(void** state) {
     layout l = row_major(2, DIMS(r, cols), 0);
     st_tensor d = buffer_view(&db, &l), s = buffer_view(&sb, &l);
     EXPECT_OK(st_copy_scaled(d, s, &ss, 0));
-    snprintf(context, sizeof context, "%s <- %s, streamed", st_dtype_name(dt), st_dtype_name(st));
+    snprintf(context, sizeof context, "%s <- %s, streamed, %lld columns", st_dtype_name(dt), st_dtype_name(st),
+             (long long)cols);
     expect_row_major_result(&db, &sb, r, cols, per_column ? 2 : 0, scale, shift, 1, context);
     finish_case(d, s, &sb, &db, scale, shift);
   }
