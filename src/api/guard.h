@@ -3,9 +3,7 @@
 // message "st_function: what went wrong", and never lets one escape.
 #pragma once
 
-#include <new>
-
-#include "core/error.h"
+#include "core/error.h"  // the st::Error and ST_CHECK that guarded bodies throw
 #include "stride.h"
 
 namespace st {
@@ -15,19 +13,17 @@ namespace api {
 st_status set_error(const char* fn, st_status code, const char* message) noexcept;
 const char* last_error_message() noexcept;
 
+// Called from inside a catch block: records the exception being handled as
+// fn's error and returns its status (Note [From exceptions to statuses]).
+st_status set_error_from_current_exception(const char* fn) noexcept;
+
 template <typename Body>
 st_status guarded(const char* fn, Body&& body) noexcept {
   try {
     body();
     return ST_OK;
-  } catch (const Error& e) {
-    return set_error(fn, e.code(), e.what());
-  } catch (const std::bad_alloc&) {
-    return set_error(fn, ST_ERROR_OUT_OF_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return set_error(fn, ST_ERROR_INTERNAL, e.what());
   } catch (...) {
-    return set_error(fn, ST_ERROR_INTERNAL, "unknown exception");
+    return set_error_from_current_exception(fn);
   }
 }
 
