@@ -305,6 +305,32 @@ static void read_only_and_out_of_memory_write_nothing(void** state) {
   restore_default_allocator(NULL);
 }
 
+/* Empty operands of size 2^61 along the channel dim: the per-channel values
+ * that n = 2^61 asks for cannot be held, which is out of memory (never
+ * INTERNAL), for the copy and for a plan alike; no plan is made. */
+static void per_channel_values_too_many_to_hold_are_out_of_memory(void** state) {
+  (void)state;
+  const int64_t huge = INT64_C(1) << 61;
+  st_tensor dst = {0}, src = {0};
+  st_copy_plan plan = {0};
+  EXPECT_OK(st_tensor_create(DIMS(huge, 0), 2, ST_FLOAT32, CPU, &dst));
+  EXPECT_OK(st_tensor_create(DIMS(huge, 0), 2, ST_UINT8, CPU, &src));
+  const double one = 1.0;
+  for (int with_values = 0; with_values < 2; ++with_values) {
+    /* the values are never read: the count is refused first */
+    const st_scale_shift ss = {with_values ? &one : NULL, with_values ? &one : NULL, huge, 0, 0};
+    EXPECT_STATUS(ST_ERROR_OUT_OF_MEMORY, st_copy_scaled(dst, src, &ss, 0));
+    expect_message_contains("st_copy_scaled: ss->n = 2305843009213693952 scales and as many shifts cannot be held");
+    EXPECT_STATUS(ST_ERROR_OUT_OF_MEMORY, st_copy_plan_create(dst, src, &ss, ST_PLAN_ESTIMATE, &plan));
+    assert_true(plan.id == 0);
+  }
+  /* one value for every element is fine on the same operands */
+  const st_scale_shift one_value = {&one, NULL, 1, 0, 0};
+  EXPECT_OK(st_copy_scaled(dst, src, &one_value, 0));
+  EXPECT_OK(st_tensor_release(dst));
+  EXPECT_OK(st_tensor_release(src));
+}
+
 /* ---- Hand-computed values -------------------------------------------------- */
 
 static void integer_dst_rounds_half_to_even_and_clamps(void** state) {
@@ -811,6 +837,7 @@ int main(void) {
       cmocka_unit_test(nhwc_images_into_planes_match_the_reference),
       cmocka_unit_test(streamed_outputs_match_the_reference),
       cmocka_unit_test(tracing_reports_the_operator),
+      cmocka_unit_test(per_channel_values_too_many_to_hold_are_out_of_memory),
       cmocka_unit_test(the_api_table_has_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
