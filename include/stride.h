@@ -254,6 +254,9 @@ typedef void (*st_deleter)(void* data, void* ctx);
 /**
  * @brief Creates a contiguous (row-major) tensor; its elements are uninitialized.
  *
+ * A tensor with no elements (a size is 0) holds no bytes and can be made
+ * whatever its other sizes; a stride of it that would overflow int64 is 0.
+ *
  * @param sizes  `ndim` sizes, each >= 0; may be NULL when `ndim` is 0 (a scalar).
  * @param ndim   0 to ST_MAX_DIMS.
  * @param dtype  Element type.

@@ -25,6 +25,14 @@ bool compute_contiguous(const DimVector& sizes, const DimVector& strides, int64_
 
 namespace {
 
+bool has_no_elements(const DimVector& sizes) {
+  for (int64_t s : sizes) {
+    if (s == 0) return true;
+  }
+  return false;
+}
+
+// The strides that strides_in_order builds, 0 past an overflow included.
 template <int N>
 bool channels_last_in_order(const DimVector& sizes, const DimVector& strides, const int (&order)[N]) {
   if (sizes.size() != N) return false;
@@ -32,25 +40,28 @@ bool channels_last_in_order(const DimVector& sizes, const DimVector& strides, co
   bool overflow = false;
   for (int d : order) {
     if (sizes[d] == 1) continue;
-    if (overflow || strides[d] != expected) return false;
-    overflow = !checked_mul(expected, sizes[d], &expected);
+    if (overflow ? strides[d] != 0 || !has_no_elements(sizes) : strides[d] != expected) return false;
+    overflow = overflow || !checked_mul(expected, sizes[d], &expected);
   }
   return true;
 }
 
 // Strides built from the fastest dim out: each is the previous one times the
-// previous dim's size (a size-0 dim counts as 1 when `zero_as_one`). Throws
-// only when a stride that some dim takes overflows: the product after the
-// slowest dim is never needed.
+// previous dim's size (a size-0 dim counts as 1 when `zero_as_one`). A stride
+// that some dim takes and that overflows int64 throws, unless the tensor has
+// no elements: it addresses nothing, so it is 0, and the empty tensor exists
+// whatever its sizes (include/stride.h, st_tensor_create). The product after
+// the slowest dim is never needed.
 struct StrideBuilder {
   bool zero_as_one;
   int64_t next = 1;
   bool overflow = false;
 
   int64_t take(const DimVector& sizes) {
-    ST_CHECK(!overflow, ST_ERROR_OUT_OF_MEMORY, "the strides of sizes %s overflow int64",
+    if (!overflow) return next;
+    ST_CHECK(has_no_elements(sizes), ST_ERROR_OUT_OF_MEMORY, "the strides of sizes %s overflow int64",
              format_dims(sizes).c_str());
-    return next;
+    return 0;
   }
   void step(int64_t size) {
     if (zero_as_one && size < 1) size = 1;

@@ -16,7 +16,8 @@ bool compute_channels_last_3d(const DimVector& sizes, const DimVector& strides);
 bool compute_non_overlapping_and_dense(const DimVector& sizes, const DimVector& strides);
 
 // The stride builders throw ST_ERROR_OUT_OF_MEMORY when a stride overflows
-// int64 (as PyTorch's "Stride calculation overflowed"), even for an empty tensor.
+// int64 (as PyTorch's "Stride calculation overflowed"); in a tensor with no
+// elements such a stride is 0 instead.
 
 // Row-major strides; a size-0 dim counts as 1 (as PyTorch).
 DimVector contiguous_strides(const DimVector& sizes);

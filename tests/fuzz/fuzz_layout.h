@@ -58,31 +58,41 @@ inline bool extent(const int64_t* sizes, const int64_t* strides, int ndim, int64
   return true;
 }
 
-// Row-major strides; a size-0 dim counts as 1 (as PyTorch). False on overflow.
-inline bool contiguous_strides(const int64_t* sizes, int ndim, int64_t* out) {
+inline bool has_zero_size(const int64_t* sizes, int ndim) {
+  for (int d = 0; d < ndim; ++d) {
+    if (sizes[d] == 0) return true;
+  }
+  return false;
+}
+
+// Strides that make `order` (fastest dim first) dense, each the product of
+// the faster sizes (a size-0 dim counting as 1 when `zero_as_one`). A stride
+// that overflows int64 is 0 in an empty tensor, which it addresses nothing
+// of; in any other, false.
+inline bool strides_in_order(const int64_t* sizes, const int* order, int ndim, bool zero_as_one, int64_t* out) {
   int64_t s = 1;
-  for (int d = ndim - 1; d >= 0; --d) {
-    out[d] = s;
-    if (d > 0 && !mul_ok(s, std::max<int64_t>(sizes[d], 1), &s)) return false;
+  bool overflow = false;
+  for (int i = 0; i < ndim; ++i) {
+    if (overflow && !has_zero_size(sizes, ndim)) return false;
+    out[order[i]] = overflow ? 0 : s;
+    const int64_t size = zero_as_one ? std::max<int64_t>(sizes[order[i]], 1) : sizes[order[i]];
+    overflow = overflow || !mul_ok(s, size, &s);
   }
   return true;
 }
 
-// Strides that make `order` (fastest dim first) dense, from the sizes as
-// they are (channels-last, as PyTorch: a size-0 dim zeroes slower strides).
-inline bool strides_in_order(const int64_t* sizes, const int* order, int ndim, int64_t* out) {
-  int64_t s = 1;
-  for (int i = 0; i < ndim; ++i) {
-    out[order[i]] = s;
-    if (i + 1 < ndim && !mul_ok(s, sizes[order[i]], &s)) return false;
-  }
-  return true;
+// Row-major strides; a size-0 dim counts as 1 (as PyTorch).
+inline bool contiguous_strides(const int64_t* sizes, int ndim, int64_t* out) {
+  int order[ST_MAX_DIMS];
+  for (int i = 0; i < ndim; ++i) order[i] = ndim - 1 - i;
+  return strides_in_order(sizes, order, ndim, true, out);
 }
 
 inline bool channels_last_strides(const int64_t* sizes, int ndim, int64_t* out) {
   static const int order4[4] = {1, 3, 2, 0};
   static const int order5[5] = {1, 4, 3, 2, 0};
-  return strides_in_order(sizes, ndim == 4 ? order4 : order5, ndim, out);
+  // From the sizes as they are (as PyTorch): a size-0 dim zeroes slower strides.
+  return strides_in_order(sizes, ndim == 4 ? order4 : order5, ndim, false, out);
 }
 
 // Dims of size 1 decide nothing; an empty tensor is contiguous.
@@ -103,12 +113,10 @@ inline bool is_channels_last(const Layout& l, int ndim_wanted) {
   static const int order4[4] = {1, 3, 2, 0};
   static const int order5[5] = {1, 4, 3, 2, 0};
   const int* order = ndim_wanted == 4 ? order4 : order5;
-  int64_t expected = 1;
-  for (int i = 0; i < ndim_wanted; ++i) {
-    const int d = order[i];
-    if (l.sizes[d] == 1) continue;
-    if (l.strides[d] != expected) return false;
-    if (!mul_ok(expected, l.sizes[d], &expected)) return false;
+  int64_t expected[ST_MAX_DIMS];
+  if (!channels_last_strides(l.sizes, ndim_wanted, expected)) return false;
+  for (int d = 0; d < ndim_wanted; ++d) {
+    if (l.sizes[d] != 1 && l.strides[d] != expected[d]) return false;
   }
   return true;
 }
