@@ -1281,11 +1281,14 @@ typedef void (*st_trace_fn)(void* ctx, const char* op_name, int64_t duration_ns)
  * @brief Reports every operator call, on any thread, to `fn`; NULL turns it off.
  *
  * While a callback is set, each call of an operator that goes through the
- * dispatcher is reported when it returns, successfully or not, with its
- * name and duration. A call made by another operator ends first and is
- * reported first: st_tensor_create_like() reports "empty_strided", then
- * "empty_like". Views and metadata queries are not operators and are not
- * reported.
+ * dispatcher, and each st_copy_plan_execute() and
+ * st_copy_plan_execute_raw() (as "copy_plan_execute"), is reported with its
+ * name and duration when it succeeds. A call that fails is not reported,
+ * whatever its status and wherever the failure was found (the operators it
+ * completed before failing are). A call made by another operator ends first
+ * and is reported first: st_tensor_create_like() reports "empty_strided",
+ * then "empty_like". Views and metadata queries are not operators and are
+ * not reported.
  *
  * Calls that begin after this returns report to the new callback. When it
  * returns, no thread is inside the previous callback or will enter it
@@ -1432,12 +1435,13 @@ ST_API st_status st_copy_plan_create(st_tensor dst, st_tensor src, const st_scal
  * dst and src must have exactly the plan's sizes, strides, dtypes and
  * devices; their storage offsets and data may differ from the tensors the
  * plan was made from. The result is st_copy(dst, src, non_blocking)'s (a
- * scaled plan's: st_copy_scaled()'s), overlap included (memory shared between dst and src is staged through a
- * temporary, as st_copy does). Reported to a trace callback as one
- * operator call, "copy_plan_execute". On one CUDA device: queued on the
- * calling thread's current stream without allocating (see the group's
- * introduction for the exception) and, unless `non_blocking`, waited for,
- * except on a stream that is capturing a CUDA graph.
+ * scaled plan's: st_copy_scaled()'s), overlap included (memory shared
+ * between dst and src is staged through a temporary, as st_copy does).
+ * Reported to a trace callback as one operator call, "copy_plan_execute",
+ * when it succeeds. On one CUDA device: queued on the calling thread's
+ * current stream without allocating (see the group's introduction for the
+ * exception) and, unless `non_blocking`, waited for, except on a stream
+ * that is capturing a CUDA graph.
  *
  * @param plan A live plan.
  * @param dst  The tensor to write.

@@ -114,7 +114,8 @@ struct Operator<Tag, Ret(Args...)> {
            reinterpret_cast<ErasedKernelFn>(kernel);
   }
 
-  // Times everything below the Tracing key; reports on return and on exception.
+  // Times everything below the Tracing key; reports when the call returns
+  // (Note [Which calls are reported]).
   static Ret tracing_kernel(DispatchKeySet keys, Args... args) {
     TraceScope scope(Tag::kName);
     return redispatch(keys.remove(DispatchKey::Tracing), std::forward<Args>(args)...);

@@ -59,6 +59,10 @@ uint64_t publish(TraceFn fn, void* ctx) {
 }  // namespace
 
 void report_trace(const char* op_name, int64_t duration_ns) noexcept {
+  // A report from inside the callback would nest it, and on leaving would
+  // clear t_in_callback under the outer callback, whose own change of the
+  // callback would then wait for itself.
+  if (t_in_callback) return;
   for (;;) {
     const uint64_t version = g_version.load(std::memory_order_acquire);
     if (version & 1) {  // a change is writing the pair

@@ -142,9 +142,9 @@ void CopyPlan::run(void* dst, const void* src, bool non_blocking) const {
 }
 
 void CopyPlan::execute(void* dst, const void* src, bool non_blocking) const {
-  if (ST_LIKELY(!dispatch::global_included_keys().has(dispatch::DispatchKey::Tracing))) {
-    return run(dst, src, non_blocking);
-  }
+  // Inside a trace callback the thread excludes Tracing: the process-wide
+  // flag alone would report (and recurse into) the callback.
+  if (ST_LIKELY(!dispatch::tracing_this_call())) return run(dst, src, non_blocking);
   // One report for the whole execute: the copy_ it may call is not traced.
   dispatch::TraceScope scope("copy_plan_execute");
   dispatch::ExcludeDispatchKeyGuard untraced(dispatch::DispatchKey::Tracing);
