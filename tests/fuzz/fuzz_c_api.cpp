@@ -7,8 +7,10 @@
 // Around them the host turns hostile (fuzz_hostile.h): it installs a job
 // system that may run a chunk twice, skip one, overlap or reorder them,
 // changes the rounding mode and flushes denormals around the operators,
-// and releases the handle a call is using from that call's trace callback,
-// as often as it likes.
+// releases the handle a call is using from that call's trace callback, as
+// often as it likes, and calls back into the library from that callback
+// (copies, plan executes, switching the callback). Scaled copies and plans
+// get scale/shift counts far past what memory holds, on empty tensors.
 //
 // After every call it checks what the contract promises, against a
 // reference model of its own (fuzz_layout.h, fuzz_values.h):

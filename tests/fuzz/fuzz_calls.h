@@ -21,6 +21,9 @@ void op_job_system(Input& in);            // installs a job system that may brea
 void op_fp_env(Input& in);                // the rounding mode and denormal flushing of later operators
 void probe_rounding(Input& in);           // a copy whose values hang on that environment (fuzz_calls_rounding.cpp)
 void op_release_inside_trace(Input& in);  // releases a handle from the trace callback of a call using it
+void op_trace_reentry(Input& in);         // a trace callback that copies, executes plans and switches itself
+void op_scale_shift_counts(Input& in);    // scale/shift counts past what memory holds, on empty tensors
+void count_trace(void* ctx, const char* op, int64_t ns);  // the callback that only checks its reports
 
 inline bool g_counting_trace = false;  // the trace callback that only checks its reports is on
 void set_counting_trace(bool on);

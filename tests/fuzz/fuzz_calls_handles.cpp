@@ -136,7 +136,7 @@ void set_counting_trace(bool on) {
 }
 
 void op_runtime(Input& in) {
-  switch (in.u8() % 8) {
+  switch (in.u8() % 10) {
     case 0: {
       static const int32_t kLarge[] = {ST_MAX_THREADS, ST_MAX_THREADS + 1, 4096, INT32_MAX};
       const int32_t n = in.u8() % 16 == 0 ? pick_from(in, kLarge) : static_cast<int32_t>(in.range(-2, 4));
@@ -162,7 +162,10 @@ void op_runtime(Input& in) {
     }
     case 4: op_job_system(in); break;
     case 5: op_fp_env(in); break;
-    default: op_release_inside_trace(in); break;
+    case 6:
+    case 7: op_release_inside_trace(in); break;
+    case 8: op_trace_reentry(in); break;
+    default: op_scale_shift_counts(in); break;
   }
 }
 

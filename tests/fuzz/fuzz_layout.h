@@ -110,9 +110,6 @@ inline bool is_contiguous(const Layout& l) {
 // The channels-last rules test strides even for an empty tensor (as PyTorch).
 inline bool is_channels_last(const Layout& l, int ndim_wanted) {
   if (l.ndim != ndim_wanted) return false;
-  static const int order4[4] = {1, 3, 2, 0};
-  static const int order5[5] = {1, 4, 3, 2, 0};
-  const int* order = ndim_wanted == 4 ? order4 : order5;
   int64_t expected[ST_MAX_DIMS];
   if (!channels_last_strides(l.sizes, ndim_wanted, expected)) return false;
   for (int d = 0; d < ndim_wanted; ++d) {
