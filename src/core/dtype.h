@@ -10,8 +10,9 @@
 // The enum below, itemsize, dtype_name, the kind predicates, the C++ type
 // mappings (dtype_traits.h), the dtype switches (dtype_dispatch.h), DLPack's
 // type codes (api/api_dlpack.cpp), the CUDA instantiations and the C++ tests
-// all expand it; adding a dtype is a row here, its st_dtype value in the
-// header, and its conversion rules (core/convert.h). docs/contributing.md
+// all expand it; adding a dtype is its st_dtype value in the header, a row
+// here and its conversion rules (core/convert.h), then tools/gen_bindings.py,
+// which writes the bindings' dtype lists from the two. docs/contributing.md
 // has the checklist.
 #pragma once
 
