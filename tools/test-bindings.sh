@@ -4,7 +4,8 @@
 #
 #   tools/test-bindings.sh [--lib PATH] [--work DIR] [--build DIR | --prefix DIR] [SUITE ...]
 #
-# SUITEs: python, rust, go, julia (the test suites: none given, these four),
+# SUITEs: python, rust, go, julia (the test suites: none given, these four;
+# julia only where it is installed),
 # and python-readme, rust-readme, go-readme: each binding README's commands,
 # run as written by tools/run_readme.py from a scratch folder as on a fresh
 # Debian 12 machine, against stride installed in a prefix; docs-readme does
@@ -120,11 +121,13 @@ run_go() {
       go test -count=1 -v ./...)
 }
 
+# Without julia on the PATH the suite is skipped (status 77, which ctest reports as skipped).
 run_julia() {
-  need "$python" "python3 (Debian)"
-  need nm "binutils"
-  "$python" "$root/tools/check_julia_ccalls.py" "$lib" &&
-    (cd "$root/tools" && STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 "$python" -m unittest -v test_check_julia_ccalls)
+  if ! command -v julia > /dev/null 2>&1; then
+    echo "test-bindings.sh: julia not found; the Julia suite is skipped (its ccalls are generated: tools/gen_bindings.py)"
+    return 77
+  fi
+  (cd "$root" && STRIDE_LIBRARY="$lib" julia --project=bindings/julia bindings/julia/test/runtests.jl)
 }
 
 # The install the README suites run against: --prefix, or the build tree installed into $work/prefix
@@ -181,11 +184,21 @@ run_go-readme() {
 }
 
 status=0
+ran=0
 for s in "${suites[@]}"; do
   echo "=== bindings: $s (library $lib)"
-  if ! "run_$s"; then
+  rc=0
+  "run_$s" || rc=$?
+  if [[ $rc -eq 77 ]]; then
+    echo "=== bindings: $s SKIPPED"
+    continue
+  fi
+  ran=1
+  if [[ $rc -ne 0 ]]; then
     echo "=== bindings: $s FAILED"
     status=1
   fi
 done
+# Every suite asked for skipped: say so to ctest.
+[[ $ran -eq 1 || $status -ne 0 ]] || exit 77
 exit $status

@@ -8,26 +8,6 @@ import (
 	"runtime"
 )
 
-// Status is the library's st_status: what kind of failure.
-type Status int32
-
-// The values are the header's (cgo reads them from stride.h).
-const (
-	StatusOK                Status = C.ST_OK
-	StatusInvalidArgument   Status = C.ST_ERROR_INVALID_ARGUMENT
-	StatusInvalidHandle     Status = C.ST_ERROR_INVALID_HANDLE
-	StatusOutOfMemory       Status = C.ST_ERROR_OUT_OF_MEMORY
-	StatusShapeMismatch     Status = C.ST_ERROR_SHAPE_MISMATCH
-	StatusUnsupportedDtype  Status = C.ST_ERROR_UNSUPPORTED_DTYPE
-	StatusDeviceUnavailable Status = C.ST_ERROR_DEVICE_UNAVAILABLE
-	StatusOverlap           Status = C.ST_ERROR_OVERLAP
-	StatusOutOfBounds       Status = C.ST_ERROR_OUT_OF_BOUNDS
-	StatusNotImplemented    Status = C.ST_ERROR_NOT_IMPLEMENTED
-	StatusDeviceFailure     Status = C.ST_ERROR_DEVICE_FAILURE
-	StatusInternal          Status = C.ST_ERROR_INTERNAL
-	StatusReadOnly          Status = C.ST_ERROR_READ_ONLY
-)
-
 // String is the library's name for the status, e.g. "ST_ERROR_OVERLAP".
 func (s Status) String() string {
 	return C.GoString(C.st_status_name(C.st_status(s)))
@@ -49,22 +29,6 @@ func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Message == "" && t.Status == e.Status
 }
-
-// Targets for errors.Is, one per status.
-var (
-	ErrInvalidArgument   = &Error{Status: StatusInvalidArgument}
-	ErrInvalidHandle     = &Error{Status: StatusInvalidHandle}
-	ErrOutOfMemory       = &Error{Status: StatusOutOfMemory}
-	ErrShapeMismatch     = &Error{Status: StatusShapeMismatch}
-	ErrUnsupportedDtype  = &Error{Status: StatusUnsupportedDtype}
-	ErrDeviceUnavailable = &Error{Status: StatusDeviceUnavailable}
-	ErrOverlap           = &Error{Status: StatusOverlap}
-	ErrOutOfBounds       = &Error{Status: StatusOutOfBounds}
-	ErrNotImplemented    = &Error{Status: StatusNotImplemented}
-	ErrDeviceFailure     = &Error{Status: StatusDeviceFailure}
-	ErrInternal          = &Error{Status: StatusInternal}
-	ErrReadOnly          = &Error{Status: StatusReadOnly}
-)
 
 // call runs one C call and, on failure, reads the message on the same OS
 // thread: the library keeps the message per thread, and a goroutine may

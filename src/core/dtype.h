@@ -10,8 +10,9 @@
 // The enum below, itemsize, dtype_name, the kind predicates, the C++ type
 // mappings (dtype_traits.h), the dtype switches (dtype_dispatch.h), DLPack's
 // type codes (api/api_dlpack.cpp), the CUDA instantiations and the C++ tests
-// all expand it; adding a dtype is a row here, its st_dtype value in the
-// header, and its conversion rules (core/convert.h). docs/contributing.md
+// all expand it; adding a dtype is its st_dtype value in the header, a row
+// here and its conversion rules (core/convert.h), then tools/gen_bindings.py,
+// which writes the bindings' dtype lists from the two. docs/contributing.md
 // has the checklist.
 #pragma once
 
@@ -93,6 +94,21 @@ constexpr bool dtype_rows_in_order() {
   return true;
 }
 static_assert(dtype_rows_in_order(), "ST_FORALL_DTYPES lists the dtypes in st_dtype order, without gaps");
+
+// Row X's name string is its st_dtype constant lower-cased without "ST_"
+// (ST_FLOAT8_E4M3FN: "float8_e4m3fn"), the name every binding shows.
+// tools/stride_header.py checks that the rows list every constant of the header.
+constexpr bool names_its_constant(const char* name, const char* constant) {
+  for (constant += 3; *name != '\0' && *constant != '\0'; ++name, ++constant) {
+    const char c = (*constant >= 'A' && *constant <= 'Z') ? static_cast<char>(*constant - 'A' + 'a') : *constant;
+    if (*name != c) return false;
+  }
+  return *name == *constant;
+}
+#define ST_DTYPE_NAME_CHECK_(Name, Cpp, Value, Str, ...) \
+  static_assert(names_its_constant(Str, #Value), #Value " is not named " Str);
+ST_FORALL_DTYPES(ST_DTYPE_NAME_CHECK_, )
+#undef ST_DTYPE_NAME_CHECK_
 
 constexpr bool is_valid_dtype(int32_t v) { return v >= 0 && v < kNumScalarTypes; }
 

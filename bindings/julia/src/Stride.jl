@@ -28,14 +28,23 @@ export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
        version, set_num_threads, num_threads, live_tensor_count,
        CopyPlan, execute!, execute_raw!, live_plan_count
 
+# ---- the C API ------------------------------------------------------------------
+
+# The C structs, enums (DType, DeviceType, MemoryFormat), #defines, `libstride`
+# and one function per C function (st_tensor_create, ...) that ccalls it:
+# capi.jl, which tools/gen_bindings.py writes from include/stride.h.
+include("capi.jl")
+
+"""ST_API_VERSION: the newest `st_api` table the header describes."""
+const API_VERSION = ST_API_VERSION
+
 # Note [Loading the library at run time]
-# Every ccall names the library by its SONAME (libstride.so.<ST_VERSION_MAJOR>),
-# a constant, as ccall needs. __init__ runs when the module is loaded, after any
-# precompilation, and dlopens the file ENV["STRIDE_LIBRARY"] names, if set:
+# Every ccall (capi.jl) names the library by its SONAME, `libstride`
+# (libstride.so.<ST_VERSION_MAJOR>), a constant, as ccall needs. __init__
+# runs when the module is loaded, after any precompilation, and dlopens the file ENV["STRIDE_LIBRARY"] names, if set:
 # the dynamic loader then answers every later dlopen of that SONAME, the
 # ccalls' included, with the library already loaded. Without the variable
 # the loader's own search path finds it (LD_LIBRARY_PATH, ldconfig's cache).
-const libstride = "libstride.so.0"
 const LIBRARY_PATH = Ref("")
 
 function __init__()
@@ -51,72 +60,6 @@ end
 
 """The file of the loaded libstride."""
 library_path() = LIBRARY_PATH[]
-
-# ---- the C types --------------------------------------------------------------
-
-struct StTensor
-    id::UInt64
-end
-
-struct StCopyPlan
-    id::UInt64
-end
-
-struct StDevice
-    type::Int32
-    index::Int32
-end
-
-struct StAllocator
-    alloc::Ptr{Cvoid}
-    free::Ptr{Cvoid}
-    ctx::Ptr{Cvoid}
-end
-
-"""st_scale_shift: `dst = R(fma(x, scale[c], shift[c]))` of the scaled copies (see stride.h)."""
-struct StScaleShift
-    scale::Ptr{Cdouble}
-    shift::Ptr{Cdouble}
-    n::Int64
-    dim::Int32
-    saturate::Int32
-end
-
-"""ST_API_VERSION: the newest `st_api` table the header describes."""
-const API_VERSION = 2
-
-@enum DType::Int32 begin
-    BOOL = 0
-    UINT8 = 1
-    INT8 = 2
-    INT16 = 3
-    INT32 = 4
-    INT64 = 5
-    FLOAT16 = 6
-    BFLOAT16 = 7
-    FLOAT32 = 8
-    FLOAT64 = 9
-    COMPLEX64 = 10
-    COMPLEX128 = 11
-    UINT16 = 12
-    UINT32 = 13
-    UINT64 = 14
-    FLOAT8_E4M3FN = 15
-    FLOAT8_E5M2 = 16
-end
-
-@enum DeviceType::Int32 begin
-    CPU = 1
-    CUDA = 2
-    CUDA_HOST = 3
-end
-
-@enum MemoryFormat::Int32 begin
-    CONTIGUOUS = 0
-    CHANNELS_LAST = 1
-    CHANNELS_LAST_3D = 2
-    PRESERVE = 3
-end
 
 struct Device
     type::DeviceType
@@ -151,14 +94,14 @@ end
 Base.showerror(io::IO, e::StrideError) = print(io, e.name, ": ", e.message)
 
 function status_name(s::Integer)
-    unsafe_string(ccall((:st_status_name, libstride), Cstring, (Int32,), Int32(s)))
+    unsafe_string(st_status_name(Int32(s)))
 end
 
 # The message is per thread; Julia tasks do not move between threads inside
 # one synchronous ccall sequence without a yield point, so it is read right away.
 function check(s::Int32)
     s == 0 && return nothing
-    msg = unsafe_string(ccall((:st_last_error_message, libstride), Cstring, ()))
+    msg = unsafe_string(st_last_error_message())
     throw(StrideError(s, status_name(s), msg))
 end
 
@@ -170,7 +113,7 @@ mutable struct Tensor
         t = new(h)
         finalizer(t) do x
             # Finalizers must not block or throw; releasing a handle does neither.
-            x.h.id != 0 && ccall((:st_tensor_release, libstride), Int32, (StTensor,), x.h)
+            x.h.id != 0 && st_tensor_release(x.h)
         end
         return t
     end
@@ -180,12 +123,12 @@ end
 function release!(t::Tensor)
     h = t.h
     t.h = StTensor(0)
-    check(ccall((:st_tensor_release, libstride), Int32, (StTensor,), h))
+    check(st_tensor_release(h))
 end
 
 """Another `Tensor` holding its own reference to the same handle."""
 function retain(t::Tensor)
-    check(ccall((:st_tensor_retain, libstride), Int32, (StTensor,), t.h))
+    check(st_tensor_retain(t.h))
     return Tensor(t.h)
 end
 
@@ -201,7 +144,6 @@ dims64(v) = Int64[Int64(x) for x in v]
 # Julia numbers dims and indices from 1; the C API from 0. Every dim and
 # index crosses through cdim/cdims/cindex, which check the Julia range (so
 # that 0 never turns into the C API's -1, "the last dim") and subtract 1.
-# tools/check_julia_ccalls.py checks that every dim argument of a ccall does.
 function cdim(t::Tensor, d::Integer; extra::Integer=0)
     n = ndims(t) + extra
     1 <= d <= n || throw(ArgumentError("dim $d is out of range 1:$n"))
@@ -224,9 +166,7 @@ An uninitialized column-major tensor (the first dim moves fastest), as a Julia `
 function Tensor(::UndefInitializer, dt::DType, dims::Integer...; device::Device=Device(CPU))
     # Row-major in the reversed sizes, then the dims reversed: column-major.
     s = reverse(dims64(dims))
-    rowmajor = newtensor(out -> ccall((:st_tensor_create, libstride), Int32,
-                                      (Ptr{Int64}, Int32, Int32, StDevice, Ref{StTensor}),
-                                      s, Int32(length(s)), Int32(dt), stdevice(device), out))
+    rowmajor = newtensor(out -> st_tensor_create(s, Int32(length(s)), Int32(dt), stdevice(device), out))
     return permutedims(rowmajor, length(s):-1:1)
 end
 Tensor(::UndefInitializer, dt::DType, dims::Tuple; kw...) = Tensor(undef, dt, dims...; kw...)
@@ -235,15 +175,12 @@ Tensor(::UndefInitializer, dt::DType, dims::Tuple; kw...) = Tensor(undef, dt, di
 function empty_strided(shape, strides; dtype::DType=FLOAT32, device::Device=Device(CPU))
     s, st = dims64(shape), dims64(strides)
     length(s) == length(st) || throw(ArgumentError("$(length(s)) sizes but $(length(st)) strides"))
-    newtensor(out -> ccall((:st_tensor_create_strided, libstride), Int32,
-                           (Ptr{Int64}, Ptr{Int64}, Int32, Int32, StDevice, Ref{StTensor}),
-                           s, st, Int32(length(s)), Int32(dtype), stdevice(device), out))
+    newtensor(out -> st_tensor_create_strided(s, st, Int32(length(s)), Int32(dtype), stdevice(device), out))
 end
 
 """An uninitialized tensor of `t`'s size, dtype and device, in `t`'s stride order."""
 Base.similar(t::Tensor) =
-    newtensor(out -> ccall((:st_tensor_create_like, libstride), Int32,
-                           (StTensor, Int32, Ref{StTensor}), t.h, Int32(PRESERVE), out))
+    newtensor(out -> st_tensor_create_like(t.h, Int32(PRESERVE), out))
 Base.similar(t::Tensor, dt::DType, dims::Dims=size(t)) = Tensor(undef, dt, dims...; device=device(t))
 Base.similar(t::Tensor, ::Type{T}, dims::Dims=size(t)) where {T} = similar(t, stride_dtype(T), dims)
 
@@ -279,11 +216,8 @@ function from_array(A::StridedArray{T}) where {T}
     deleter = @cfunction(release_kept, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}))
     try
         GC.@preserve A begin
-            return newtensor(out -> ccall((:st_tensor_from_data, libstride), Int32,
-                                          (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Int32, Int32, StDevice,
-                                           Ptr{Cvoid}, Ptr{Cvoid}, Ref{StTensor}),
-                                          pointer(A), s, st, Int32(length(s)), Int32(dt),
-                                          StDevice(Int32(CPU), 0), deleter, Ptr{Cvoid}(token), out))
+            return newtensor(out -> st_tensor_from_data(pointer(A), s, st, Int32(length(s)), Int32(dt),
+                                                        StDevice(Int32(CPU), 0), deleter, Ptr{Cvoid}(token), out))
         end
     catch
         # On failure the library never calls the deleter.
@@ -299,14 +233,14 @@ Tensor(A::StridedArray) = from_array(A)
 
 function Base.ndims(t::Tensor)
     n = Ref{Int32}(0)
-    check(ccall((:st_tensor_ndim, libstride), Int32, (StTensor, Ref{Int32}), t.h, n))
+    check(st_tensor_ndim(t.h, n))
     return Int(n[])
 end
 
 function Base.size(t::Tensor)
     n = ndims(t)
     buf = zeros(Int64, max(n, 1))
-    check(ccall((:st_tensor_sizes, libstride), Int32, (StTensor, Ptr{Int64}, Int32), t.h, buf, Int32(n)))
+    check(st_tensor_sizes(t.h, buf, Int32(n)))
     return Tuple(buf[1:n])
 end
 Base.size(t::Tensor, d::Integer) = size(t)[d]
@@ -315,7 +249,7 @@ Base.size(t::Tensor, d::Integer) = size(t)[d]
 function Base.strides(t::Tensor)
     n = ndims(t)
     buf = zeros(Int64, max(n, 1))
-    check(ccall((:st_tensor_strides, libstride), Int32, (StTensor, Ptr{Int64}, Int32), t.h, buf, Int32(n)))
+    check(st_tensor_strides(t.h, buf, Int32(n)))
     return Tuple(buf[1:n])
 end
 Base.stride(t::Tensor, d::Integer) = strides(t)[d]
@@ -324,31 +258,31 @@ Base.eltype(t::Tensor) = julia_type(dtype(t))
 
 function dtype(t::Tensor)
     d = Ref{Int32}(0)
-    check(ccall((:st_tensor_dtype, libstride), Int32, (StTensor, Ref{Int32}), t.h, d))
+    check(st_tensor_dtype(t.h, d))
     return DType(d[])
 end
 
 function device(t::Tensor)
     d = Ref(StDevice(0, 0))
-    check(ccall((:st_tensor_device, libstride), Int32, (StTensor, Ref{StDevice}), t.h, d))
+    check(st_tensor_device(t.h, d))
     return Device(DeviceType(d[].type), d[].index)
 end
 
 function numel(t::Tensor)
     n = Ref{Int64}(0)
-    check(ccall((:st_tensor_numel, libstride), Int32, (StTensor, Ref{Int64}), t.h, n))
+    check(st_tensor_numel(t.h, n))
     return n[]
 end
 
 function storage_offset(t::Tensor)
     n = Ref{Int64}(0)
-    check(ccall((:st_tensor_storage_offset, libstride), Int32, (StTensor, Ref{Int64}), t.h, n))
+    check(st_tensor_storage_offset(t.h, n))
     return n[]
 end
 
 function data_ptr(t::Tensor)
     p = Ref{Ptr{Cvoid}}(C_NULL)
-    check(ccall((:st_tensor_data_ptr, libstride), Int32, (StTensor, Ref{Ptr{Cvoid}}), t.h, p))
+    check(st_tensor_data_ptr(t.h, p))
     return p[]
 end
 Base.pointer(t::Tensor) = data_ptr(t)
@@ -356,7 +290,7 @@ Base.pointer(t::Tensor) = data_ptr(t)
 """Whether `t` is laid out as `fmt` says; CONTIGUOUS is stride's row-major order (the last dim fastest)."""
 function is_contiguous(t::Tensor, fmt::MemoryFormat=CONTIGUOUS)
     r = Ref{Int32}(0)
-    check(ccall((:st_tensor_is_contiguous, libstride), Int32, (StTensor, Int32, Ref{Int32}), t.h, Int32(fmt), r))
+    check(st_tensor_is_contiguous(t.h, Int32(fmt), r))
     return r[] != 0
 end
 
@@ -365,55 +299,46 @@ end
 function as_strided(t::Tensor, shape, strides, offset::Integer=0)
     s, st = dims64(shape), dims64(strides)
     length(s) == length(st) || throw(ArgumentError("$(length(s)) sizes but $(length(st)) strides"))
-    newtensor(out -> ccall((:st_as_strided, libstride), Int32,
-                           (StTensor, Ptr{Int64}, Ptr{Int64}, Int32, Int64, Ref{StTensor}),
-                           t.h, s, st, Int32(length(s)), Int64(offset), out))
+    newtensor(out -> st_as_strided(t.h, s, st, Int32(length(s)), Int64(offset), out))
 end
 
 """Dim `i` of the result is dim `perm[i]` of `t`: a view, unlike Base's `permutedims` of an Array."""
 Base.permutedims(t::Tensor, perm) =
-    newtensor(out -> ccall((:st_permute, libstride), Int32, (StTensor, Ptr{Int32}, Int32, Ref{StTensor}),
-                           t.h, cdims(t, perm), Int32(length(perm)), out))
+    newtensor(out -> st_permute(t.h, cdims(t, perm), Int32(length(perm)), out))
 
 """The two dims of a matrix swapped (a view)."""
 function Base.transpose(t::Tensor)
     ndims(t) == 2 || throw(ArgumentError("transpose needs a 2-d tensor; use permutedims"))
-    newtensor(out -> ccall((:st_transpose, libstride), Int32, (StTensor, Int32, Int32, Ref{StTensor}),
-                           t.h, cdim(t, 1), cdim(t, 2), out))
+    newtensor(out -> st_transpose(t.h, cdim(t, 1), cdim(t, 2), out))
 end
 
 """Index `i` of dim `d`, which the result drops (a view)."""
 Base.selectdim(t::Tensor, d::Integer, i::Integer) =
-    newtensor(out -> ccall((:st_select, libstride), Int32, (StTensor, Int32, Int64, Ref{StTensor}),
-                           t.h, cdim(t, d), cindex(t, d, i), out))
+    newtensor(out -> st_select(t.h, cdim(t, d), cindex(t, d, i), out))
 
 """Indices `r` (a range of positive step) of dim `d` (a view)."""
 function Base.selectdim(t::Tensor, d::Integer, r::AbstractRange{<:Integer})
     step(r) >= 1 || throw(ArgumentError("selectdim takes a range of positive step, not $r"))
     isempty(r) || (cindex(t, d, first(r)); cindex(t, d, last(r)))
-    newtensor(out -> ccall((:st_slice, libstride), Int32, (StTensor, Int32, Int64, Int64, Int64, Ref{StTensor}),
-                           t.h, cdim(t, d), Int64(first(r) - 1), Int64(isempty(r) ? first(r) - 1 : last(r)),
-                           Int64(step(r)), out))
+    newtensor(out -> st_slice(t.h, cdim(t, d), Int64(first(r) - 1), Int64(isempty(r) ? first(r) - 1 : last(r)),
+                              Int64(step(r)), out))
 end
 
 """`t` broadcast to `shape` (dims of size 1 repeated with stride 0, new leading dims)."""
 function expand(t::Tensor, shape)
     s = dims64(shape)
-    newtensor(out -> ccall((:st_expand, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
-                           t.h, s, Int32(length(s)), out))
+    newtensor(out -> st_expand(t.h, s, Int32(length(s)), out))
 end
 
 """A new dim of size 1 at position `d` (1 to ndims(t) + 1)."""
 unsqueeze(t::Tensor, d::Integer) =
-    newtensor(out -> ccall((:st_unsqueeze, libstride), Int32, (StTensor, Int32, Ref{StTensor}),
-                           t.h, cdim(t, d; extra=1), out))
+    newtensor(out -> st_unsqueeze(t.h, cdim(t, d; extra=1), out))
 
 """The dims `dims` (each of size 1) dropped (a view)."""
 function Base.dropdims(t::Tensor; dims)
     for d in sort(collect(Int, dims); rev=true)  # the later dims first: the earlier keep their numbers
         size(t, d) == 1 || throw(ArgumentError("dropdims: dim $d has size $(size(t, d)), not 1"))
-        t = newtensor(out -> ccall((:st_squeeze, libstride), Int32, (StTensor, Int32, Ref{StTensor}),
-                                   t.h, cdim(t, d), out))
+        t = newtensor(out -> st_squeeze(t.h, cdim(t, d), out))
     end
     return t
 end
@@ -421,8 +346,7 @@ end
 """The order along `dims` reversed: a view with negative strides, unlike Base's copy of an Array."""
 function Base.reverse(t::Tensor; dims)
     for d in dims
-        t = newtensor(out -> ccall((:st_flip, libstride), Int32, (StTensor, Int32, Ref{StTensor}),
-                                   t.h, cdim(t, d), out))
+        t = newtensor(out -> st_flip(t.h, cdim(t, d), out))
     end
     return t
 end
@@ -436,11 +360,9 @@ function reshaped(t::Tensor, dims, fn::Symbol)
     s = reverse(dims64(dims))
     r = permutedims(t, ndims(t):-1:1)
     c = if fn === :view
-        newtensor(out -> ccall((:st_view, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
-                               r.h, s, Int32(length(s)), out))
+        newtensor(out -> st_view(r.h, s, Int32(length(s)), out))
     else
-        newtensor(out -> ccall((:st_reshape, libstride), Int32, (StTensor, Ptr{Int64}, Int32, Ref{StTensor}),
-                               r.h, s, Int32(length(s)), out))
+        newtensor(out -> st_reshape(r.h, s, Int32(length(s)), out))
     end
     return permutedims(c, length(s):-1:1)
 end
@@ -456,16 +378,16 @@ reshape_view(t::Tensor, dims) = reshaped(t, dims, :view)
 
 """`t` itself (another reference) when already laid out as `fmt`, else a copy; CONTIGUOUS is row-major."""
 contiguous(t::Tensor, fmt::MemoryFormat=CONTIGUOUS) =
-    newtensor(out -> ccall((:st_contiguous, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(fmt), out))
+    newtensor(out -> st_contiguous(t.h, Int32(fmt), out))
 
 """A copy in new memory, laid out as `fmt` (PRESERVE: `t`'s stride order)."""
 clone(t::Tensor, fmt::MemoryFormat=PRESERVE) =
-    newtensor(out -> ccall((:st_clone, libstride), Int32, (StTensor, Int32, Ref{StTensor}), t.h, Int32(fmt), out))
+    newtensor(out -> st_clone(t.h, Int32(fmt), out))
 Base.copy(t::Tensor) = clone(t)
 
 """Writes `src`, broadcast to `dst`'s size and converted to its dtype, into `dst`."""
 function Base.copyto!(dst::Tensor, src::Tensor)
-    check(ccall((:st_copy, libstride), Int32, (StTensor, StTensor, Int32), dst.h, src.h, Int32(0)))
+    check(st_copy(dst.h, src.h, Int32(0)))
     return dst
 end
 Base.copyto!(dst::Tensor, src::StridedArray) = copyto!(dst, from_array(src))
@@ -493,8 +415,7 @@ function copy_scaled!(dst::Tensor, src::Tensor; scale=nothing, shift=nothing, di
         ss = Ref(StScaleShift(a === nothing ? Ptr{Cdouble}(C_NULL) : pointer(a),
                               b === nothing ? Ptr{Cdouble}(C_NULL) : pointer(b),
                               Int64(n), n == 1 ? Int32(0) : cdim(dst, dim), Int32(saturate)))
-        check(ccall((:st_copy_scaled, libstride), Int32, (StTensor, StTensor, Ref{StScaleShift}, Int32),
-                    dst.h, src.h, ss, Int32(0)))
+        check(st_copy_scaled(dst.h, src.h, ss, Int32(0)))
     end
     return dst
 end
@@ -509,19 +430,18 @@ Base.Array(t::Tensor) = copyto!(Array{eltype(t)}(undef, size(t)), t)
 Base.collect(t::Tensor) = Array(t)
 
 to(t::Tensor, dt::DType, dev::Device=device(t), fmt::MemoryFormat=PRESERVE) =
-    newtensor(out -> ccall((:st_to, libstride), Int32, (StTensor, Int32, StDevice, Int32, Ref{StTensor}),
-                           t.h, Int32(dt), stdevice(dev), Int32(fmt), out))
+    newtensor(out -> st_to(t.h, Int32(dt), stdevice(dev), Int32(fmt), out))
 
 """Writes `value`, converted to `t`'s dtype, into every element."""
 function Base.fill!(t::Tensor, value::Real)
     iszero(value) && return zero!(t)
-    check(ccall((:st_fill, libstride), Int32, (StTensor, Cdouble), t.h, Float64(value)))
+    check(st_fill(t.h, Float64(value)))
     return t
 end
 
 """Writes zero into every element (any dtype, complex included)."""
 function zero!(t::Tensor)
-    check(ccall((:st_zero, libstride), Int32, (StTensor,), t.h))
+    check(st_zero(t.h))
     return t
 end
 
@@ -530,37 +450,37 @@ end
 """Exports `t` without copying; the consumer must call the returned tensor's deleter once."""
 function to_dlpack(t::Tensor)
     p = Ref{Ptr{Cvoid}}(C_NULL)
-    check(ccall((:st_to_dlpack, libstride), Int32, (StTensor, Ref{Ptr{Cvoid}}), t.h, p))
+    check(st_to_dlpack(t.h, p))
     return p[]
 end
 
 function to_dlpack_versioned(t::Tensor)
     p = Ref{Ptr{Cvoid}}(C_NULL)
-    check(ccall((:st_to_dlpack_versioned, libstride), Int32, (StTensor, Ref{Ptr{Cvoid}}), t.h, p))
+    check(st_to_dlpack_versioned(t.h, p))
     return p[]
 end
 
 """Wraps a producer's DLManagedTensor; on success the library owns it."""
 from_dlpack(m::Ptr{Cvoid}) =
-    newtensor(out -> ccall((:st_from_dlpack, libstride), Int32, (Ptr{Cvoid}, Ref{StTensor}), m, out))
+    newtensor(out -> st_from_dlpack(m, out))
 
 from_dlpack_versioned(m::Ptr{Cvoid}) =
-    newtensor(out -> ccall((:st_from_dlpack_versioned, libstride), Int32, (Ptr{Cvoid}, Ref{StTensor}), m, out))
+    newtensor(out -> st_from_dlpack_versioned(m, out))
 
 # ---- runtime --------------------------------------------------------------------
 
 function version()
-    v = ccall((:st_version, libstride), UInt32, ())
+    v = st_version()
     return VersionNumber(v ÷ 10000, v ÷ 100 % 100, v % 100)
 end
 
-version_string() = unsafe_string(ccall((:st_version_string, libstride), Cstring, ()))
+version_string() = unsafe_string(st_version_string())
 
-dtype_itemsize(d::DType) = Int(ccall((:st_dtype_itemsize, libstride), Csize_t, (Int32,), Int32(d)))
-dtype_name(d::DType) = unsafe_string(ccall((:st_dtype_name, libstride), Cstring, (Int32,), Int32(d)))
+dtype_itemsize(d::DType) = Int(st_dtype_itemsize(Int32(d)))
+dtype_name(d::DType) = unsafe_string(st_dtype_name(Int32(d)))
 
-set_num_threads(n::Integer) = check(ccall((:st_set_num_threads, libstride), Int32, (Int32,), Int32(n)))
-num_threads() = Int(ccall((:st_get_num_threads, libstride), Int32, ()))
+set_num_threads(n::Integer) = check(st_set_num_threads(Int32(n)))
+num_threads() = Int(st_get_num_threads())
 
 # Allocator structs handed to the library are kept for the process: a storage
 # is freed by the allocator it came from.
@@ -576,40 +496,40 @@ Routes CPU allocations to C-callable function pointers (`@cfunction`s):
 function set_cpu_allocator(alloc::Ptr{Cvoid}, free::Ptr{Cvoid}, ctx::Ptr{Cvoid}=C_NULL)
     a = Ref(StAllocator(alloc, free, ctx))
     push!(ALLOCATORS, a)
-    check(ccall((:st_set_cpu_allocator, libstride), Int32, (Ref{StAllocator},), a))
+    check(st_set_cpu_allocator(a))
 end
 
 set_cpu_allocator(::Nothing) =
-    check(ccall((:st_set_cpu_allocator, libstride), Int32, (Ptr{StAllocator},), C_NULL))
+    check(st_set_cpu_allocator(C_NULL))
 
 """Hands all CPU parallelism to a C-callable job system `fn(ctx, n, grain, task, task_ctx)`; C_NULL restores the pool."""
 set_parallel_for(fn::Ptr{Cvoid}, ctx::Ptr{Cvoid}=C_NULL) =
-    check(ccall((:st_set_parallel_for, libstride), Int32, (Ptr{Cvoid}, Ptr{Cvoid}), fn, ctx))
+    check(st_set_parallel_for(fn, ctx))
 
 """Calls a C-callable `fn(ctx, op_name::Cstring, duration_ns::Int64)` after every operator; C_NULL turns it off."""
 set_trace_callback(fn::Ptr{Cvoid}, ctx::Ptr{Cvoid}=C_NULL) =
-    check(ccall((:st_set_trace_callback, libstride), Int32, (Ptr{Cvoid}, Ptr{Cvoid}), fn, ctx))
+    check(st_set_trace_callback(fn, ctx))
 
 function cuda_device_count()
     n = Ref{Int32}(0)
-    check(ccall((:st_cuda_device_count, libstride), Int32, (Ref{Int32},), n))
+    check(st_cuda_device_count(n))
     return Int(n[])
 end
 
 cuda_set_stream(device::Integer, stream::Ptr{Cvoid}) =
-    check(ccall((:st_cuda_set_stream, libstride), Int32, (Int32, Ptr{Cvoid}), Int32(device), stream))
+    check(st_cuda_set_stream(Int32(device), stream))
 
 cuda_synchronize(device::Integer=0) =
-    check(ccall((:st_cuda_synchronize, libstride), Int32, (Int32,), Int32(device)))
+    check(st_cuda_synchronize(Int32(device)))
 
 """Gives back the device pool's unused memory and the free pinned host blocks (st_cuda_empty_cache)."""
 cuda_empty_cache(device::Integer=0) =
-    check(ccall((:st_cuda_empty_cache, libstride), Int32, (Int32,), Int32(device)))
+    check(st_cuda_empty_cache(Int32(device)))
 
 """The number of live handles in the process: 0 once everything is released (a leak check)."""
 function live_tensor_count()
     n = Ref{Int64}(0)
-    check(ccall((:st_live_tensor_count, libstride), Int32, (Ref{Int64},), n))
+    check(st_live_tensor_count(n))
     return Int(n[])
 end
 
@@ -629,12 +549,10 @@ mutable struct CopyPlan
     h::StCopyPlan
     function CopyPlan(dst::Tensor, src::Tensor; measure::Bool=false)
         out = Ref(StCopyPlan(0))
-        check(ccall((:st_copy_plan_create, libstride), Int32,
-                    (StTensor, StTensor, Ptr{StScaleShift}, Int32, Ref{StCopyPlan}),
-                    dst.h, src.h, C_NULL, Int32(measure ? 1 : 0), out))
+        check(st_copy_plan_create(dst.h, src.h, C_NULL, measure ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE, out))
         p = new(out[])
         finalizer(p) do x
-            x.h.id != 0 && ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), x.h)
+            x.h.id != 0 && st_copy_plan_release(x.h)
         end
         return p
     end
@@ -642,15 +560,13 @@ end
 
 """Runs the plan's copy from `src` into `dst`, which must match its layouts."""
 function execute!(p::CopyPlan, dst::Tensor, src::Tensor; non_blocking::Bool=false)
-    check(ccall((:st_copy_plan_execute, libstride), Int32, (StCopyPlan, StTensor, StTensor, Int32),
-                p.h, dst.h, src.h, Int32(non_blocking)))
+    check(st_copy_plan_execute(p.h, dst.h, src.h, Int32(non_blocking)))
     return dst
 end
 
 """Runs the plan's copy between the addresses of element (0, …, 0) of a dst and a src laid out as its tensors."""
 function execute_raw!(p::CopyPlan, dst::Ptr, src::Ptr; non_blocking::Bool=false)
-    check(ccall((:st_copy_plan_execute_raw, libstride), Int32, (StCopyPlan, Ptr{Cvoid}, Ptr{Cvoid}, Int32),
-                p.h, dst, src, Int32(non_blocking)))
+    check(st_copy_plan_execute_raw(p.h, dst, src, Int32(non_blocking)))
     return nothing
 end
 
@@ -658,17 +574,17 @@ end
 function release!(p::CopyPlan)
     h = p.h
     p.h = StCopyPlan(0)
-    check(ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), h))
+    check(st_copy_plan_release(h))
 end
 
 function live_plan_count()
     n = Ref{Int64}(0)
-    check(ccall((:st_live_plan_count, libstride), Int32, (Ref{Int64},), n))
+    check(st_live_plan_count(n))
     return Int(n[])
 end
 
 """The library's table of function pointers (`st_api`) for `version`, or C_NULL when the library is older."""
-get_api(version::Integer=1) = ccall((:st_get_api, libstride), Ptr{Cvoid}, (UInt32,), UInt32(version))
+get_api(version::Integer=1) = st_get_api(UInt32(version))
 
 # ---- printing -------------------------------------------------------------------
 

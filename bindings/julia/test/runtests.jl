@@ -1,6 +1,5 @@
-# Tests for a machine with Julia (not run where the library is developed:
-# there, tools/check_julia_ccalls.py checks every ccall against the header
-# and the built library instead). Run with STRIDE_LIBRARY set:
+# Tests for a machine with Julia (tools/test-bindings.sh julia runs them when
+# julia is on the PATH). Run with STRIDE_LIBRARY set:
 #   STRIDE_LIBRARY=build/src/libstride.so julia --project=bindings/julia bindings/julia/test/runtests.jl
 using Test
 using Stride

@@ -23,23 +23,8 @@ from ._tensor import (Tensor, arange, as_tensor, empty, empty_like, empty_stride
                       live_tensor_count, tensor, zeros)
 from ._types import CPU as cpu, Device, DeviceType, DType, MemoryFormat, device, dtype
 
-bool_ = DType.BOOL
-uint8 = DType.UINT8
-int8 = DType.INT8
-int16 = DType.INT16
-int32 = DType.INT32
-int64 = DType.INT64
-float16 = DType.FLOAT16
-bfloat16 = DType.BFLOAT16
-float32 = DType.FLOAT32
-float64 = DType.FLOAT64
-complex64 = DType.COMPLEX64
-complex128 = DType.COMPLEX128
-uint16 = DType.UINT16
-uint32 = DType.UINT32
-uint64 = DType.UINT64
-float8_e4m3fn = DType.FLOAT8_E4M3FN
-float8_e5m2 = DType.FLOAT8_E5M2
+# One name per dtype, as torch spells it: stride.float32, ...; stride.bool_ (bool is Python's own).
+globals().update({("bool_" if d is DType.BOOL else str(d)): d for d in DType})
 
 contiguous_format = MemoryFormat.CONTIGUOUS
 channels_last = MemoryFormat.CHANNELS_LAST

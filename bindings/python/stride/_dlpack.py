@@ -8,7 +8,8 @@ only while the name is still unused (the DLPack Python specification).
 
 import ctypes
 
-from ._lib import lib, st_tensor
+from ._capi import st_tensor
+from ._lib import lib
 
 READ_ONLY = 1  # DLPACK_FLAG_BITMASK_READ_ONLY
 IS_COPIED = 2  # DLPACK_FLAG_BITMASK_IS_COPIED

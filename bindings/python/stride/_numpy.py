@@ -9,7 +9,8 @@ import itertools
 import threading
 
 from . import _dlpack
-from ._lib import CPU_DEVICE, lib, st_deleter, st_tensor
+from ._capi import st_deleter, st_tensor
+from ._lib import CPU_DEVICE, lib
 from ._tensor import Tensor
 from ._types import DType, dlpack_code, dtype as as_dtype, dtype_from_numpy
 

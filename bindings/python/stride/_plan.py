@@ -3,11 +3,9 @@
 import ctypes
 import sys
 
-from ._lib import lib, st_copy_plan
+from ._capi import ST_PLAN_ESTIMATE as PLAN_ESTIMATE, ST_PLAN_MEASURE as PLAN_MEASURE, st_copy_plan
+from ._lib import lib
 from ._tensor import Tensor
-
-PLAN_ESTIMATE = 0
-PLAN_MEASURE = 1
 
 
 class CopyPlan:

@@ -4,7 +4,8 @@ import ctypes
 import threading
 
 from ._args import i32
-from ._lib import lib, st_alloc_fn, st_allocator, st_free_fn, st_parallel_for_fn, st_trace_fn
+from ._capi import st_allocator, st_allocator_alloc, st_allocator_free, st_parallel_for_fn, st_trace_fn
+from ._lib import lib
 
 # Callbacks handed to the library must outlive every use of them: a storage
 # is freed by the allocator it came from, however long ago that was set.
@@ -66,7 +67,7 @@ def set_cpu_allocator(alloc=None, free=None):
         except BaseException:
             pass
 
-    a = st_allocator(st_alloc_fn(c_alloc), st_free_fn(c_free), None)
+    a = st_allocator(st_allocator_alloc(c_alloc), st_allocator_free(c_free), None)
     _hold(a)
     lib.call("st_set_cpu_allocator", ctypes.byref(a))
 

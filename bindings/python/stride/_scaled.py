@@ -3,7 +3,8 @@ numbers, sequences or NumPy arrays."""
 
 import ctypes
 
-from ._lib import lib, st_scale_shift
+from ._capi import st_scale_shift
+from ._lib import lib
 from ._tensor import Tensor, as_tensor
 
 

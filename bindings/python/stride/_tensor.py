@@ -8,7 +8,8 @@ import sys
 from . import _dlpack, _format
 from ._errors import StrideError
 from ._args import dim as _dim, dims as _dims, i64 as _i64, i64s as _i64s, shape_args as _shape_args
-from ._lib import lib, st_device, st_tensor
+from ._capi import st_device, st_tensor
+from ._lib import lib
 from ._types import (CPU, Device, DeviceType, DType, MemoryFormat, device as _device, dtype as _dtype,
                      is_device_like, memory_format as _memory_format, typestr)
 

@@ -1,33 +1,20 @@
 """Element types, devices and memory formats: the C enums as Python values.
 
-The numbers are include/stride.h's (tests/test_header.py checks them).
+The members are include/stride.h's, from the generated _capi.py.
 `dtype()` turns anything dtype-like into a DType: a DType, its name, a
 NumPy dtype or scalar type, a Python type, or a torch dtype.
 """
 
 import enum
+import re
 import sys
 from typing import NamedTuple
 
+from . import _capi
 
-class DType(enum.IntEnum):
-    BOOL = 0
-    UINT8 = 1
-    INT8 = 2
-    INT16 = 3
-    INT32 = 4
-    INT64 = 5
-    FLOAT16 = 6
-    BFLOAT16 = 7
-    FLOAT32 = 8
-    FLOAT64 = 9
-    COMPLEX64 = 10
-    COMPLEX128 = 11
-    UINT16 = 12
-    UINT32 = 13
-    UINT64 = 14
-    FLOAT8_E4M3FN = 15
-    FLOAT8_E5M2 = 16
+
+class _DTypeMethods(enum.IntEnum):
+    """What a DType knows of itself; the members are include/stride.h's st_dtype values (DType below)."""
 
     @property
     def itemsize(self):
@@ -45,6 +32,9 @@ class DType(enum.IntEnum):
         return f"stride.{self}"
 
 
+DType = _DTypeMethods("DType", _capi.ENUMS["st_dtype"], module=__name__, qualname="DType")
+
+
 class _Row(NamedTuple):
     kind: str
     itemsize: int
@@ -52,28 +42,20 @@ class _Row(NamedTuple):
     dlpack_code: int  # DLDataTypeCode
 
 
-# One row per dtype: a new dtype of the header is one more row here.
 _E = "<" if sys.byteorder == "little" else ">"
-_ROWS = {
-    DType.BOOL: _Row("b", 1, "|b1", 6),
-    DType.UINT8: _Row("u", 1, "|u1", 1),
-    DType.INT8: _Row("i", 1, "|i1", 0),
-    DType.INT16: _Row("i", 2, _E + "i2", 0),
-    DType.INT32: _Row("i", 4, _E + "i4", 0),
-    DType.INT64: _Row("i", 8, _E + "i8", 0),
-    DType.FLOAT16: _Row("f", 2, _E + "f2", 2),
-    DType.BFLOAT16: _Row("f", 2, "", 4),
-    DType.FLOAT32: _Row("f", 4, _E + "f4", 2),
-    DType.FLOAT64: _Row("f", 8, _E + "f8", 2),
-    DType.COMPLEX64: _Row("c", 8, _E + "c8", 5),
-    DType.COMPLEX128: _Row("c", 16, _E + "c16", 5),
-    DType.UINT16: _Row("u", 2, _E + "u2", 1),
-    DType.UINT32: _Row("u", 4, _E + "u4", 1),
-    DType.UINT64: _Row("u", 8, _E + "u8", 1),
-    # NumPy has no float8: it sees the bytes as uint8 (see Tensor.__array_interface__).
-    DType.FLOAT8_E4M3FN: _Row("f", 1, "|u1", 10),
-    DType.FLOAT8_E5M2: _Row("f", 1, "|u1", 12),
-}
+# The dtypes NumPy has under the same name; NumPy sees the bytes of any other 1-byte dtype as uint8.
+_NUMPY_NAMES = re.compile(r"bool|u?int(8|16|32|64)|float(16|32|64)|complex(64|128)")
+
+
+def _typestr(name, kind, itemsize):
+    if _NUMPY_NAMES.fullmatch(name):
+        return ("|" if itemsize == 1 else _E) + kind + str(itemsize)
+    return "|u1" if itemsize == 1 else ""
+
+
+# One row per dtype, from the generated table (tools/gen_bindings.py).
+_ROWS = {DType(value): _Row(kind, itemsize, _typestr(name, kind, itemsize), code)
+         for _, value, name, itemsize, kind, code, _ in _capi.DTYPES}
 
 # Other spellings ("f4", "double", "float") are NumPy's, read by NumPy.
 _BY_NAME = {str(d): d for d in DType}
@@ -149,10 +131,7 @@ def _via_numpy(spec, shown):
     return dtype_from_numpy(np_dtype)
 
 
-class DeviceType(enum.IntEnum):
-    CPU = 1
-    CUDA = 2
-    CUDA_HOST = 3
+DeviceType = enum.IntEnum("DeviceType", _capi.ENUMS["st_device_type"], module=__name__, qualname="DeviceType")
 
 
 _DEVICE_NAMES = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda", DeviceType.CUDA_HOST: "cuda_host"}
@@ -199,11 +178,7 @@ def is_device_like(obj):
     return False
 
 
-class MemoryFormat(enum.IntEnum):
-    CONTIGUOUS = 0
-    CHANNELS_LAST = 1
-    CHANNELS_LAST_3D = 2
-    PRESERVE = 3
+MemoryFormat = enum.IntEnum("MemoryFormat", _capi.ENUMS["st_memory_format"], module=__name__, qualname="MemoryFormat")
 
 
 def memory_format(obj):

@@ -14,6 +14,7 @@
 //! the status and the library's message. The library is linked through
 //! `stride-sys` (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
 
+mod enums;
 mod error;
 mod format;
 mod plan;

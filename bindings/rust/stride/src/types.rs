@@ -2,38 +2,10 @@
 
 use stride_sys as sys;
 
-/// Element types; the discriminants are the `st_dtype` numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum DType {
-    Bool = 0,
-    UInt8 = 1,
-    Int8 = 2,
-    Int16 = 3,
-    Int32 = 4,
-    Int64 = 5,
-    Float16 = 6,
-    BFloat16 = 7,
-    Float32 = 8,
-    Float64 = 9,
-    Complex64 = 10,
-    Complex128 = 11,
-    UInt16 = 12,
-    UInt32 = 13,
-    UInt64 = 14,
-    /// 1 byte: sign, 4 exponent bits (bias 7), 3 mantissa bits; no infinity; max 448 (see [`Float8E4M3Fn`]).
-    Float8E4M3Fn = 15,
-    /// 1 byte: sign, 5 exponent bits (bias 15), 2 mantissa bits; inf and NaN; max 57344 (see [`Float8E5M2`]).
-    Float8E5M2 = 16,
-}
+// The enums are generated from include/stride.h (tools/gen_bindings.py); their methods are here.
+pub use crate::enums::{DType, DeviceType, MemoryFormat};
 
 impl DType {
-    pub const ALL: [DType; 17] = [
-        DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16,
-        DType::BFloat16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128, DType::UInt16,
-        DType::UInt32, DType::UInt64, DType::Float8E4M3Fn, DType::Float8E5M2,
-    ];
-
     pub fn from_code(code: i32) -> Option<DType> {
         DType::ALL.iter().copied().find(|d| *d as i32 == code)
     }
@@ -54,15 +26,6 @@ impl std::fmt::Display for DType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.name())
     }
-}
-
-/// Kinds of memory; the discriminants are DLPack's device type numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum DeviceType {
-    Cpu = 1,
-    Cuda = 2,
-    CudaHost = 3,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,16 +68,6 @@ impl std::fmt::Display for Device {
             DeviceType::CudaHost => write!(f, "cuda_host:{}", self.index),
         }
     }
-}
-
-/// Orders of dims in memory; the discriminants are `st_memory_format`'s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum MemoryFormat {
-    Contiguous = 0,
-    ChannelsLast = 1,
-    ChannelsLast3d = 2,
-    Preserve = 3,
 }
 
 /// Rust types that are the elements of a dtype, for typed reads and writes.
