@@ -89,26 +89,30 @@ const ops::CopyPlan* lease(uint64_t id, st_status* why) {
   return plan;
 }
 
+// PinnedPlan's way for any plan but the one this thread used last: out of
+// line, so that the constructor's test of that one stays short.
+__attribute__((noinline)) const ops::CopyPlan* take_plan(uint64_t id, const char* arg, PlanTable::Slot** slot) {
+  st_status why = ST_ERROR_INVALID_HANDLE;
+  // lease() answers null for a thread it cannot register either: pin then.
+  const ops::CopyPlan* plan = t_lease.depth == 0 ? lease(id, &why) : nullptr;
+  if (!plan) plan = pin_plan(id, slot, &why);
+  if (!plan) {
+    if (why == ST_ERROR_OUT_OF_MEMORY) fail(why, "%s is in use by too many calls at once", arg);
+    fail(ST_ERROR_INVALID_HANDLE, "%s (id %#llx) is not a live copy plan", arg, static_cast<unsigned long long>(id));
+  }
+  return plan;
+}
+
 }  // namespace
 
 PinnedPlan::PinnedPlan(st_copy_plan plan, const char* arg) : id_(plan.id) {
   Lease& l = t_lease;
   depth_ = &l.depth;
-  if (ST_LIKELY(l.depth == 0 && l.id == plan.id && plan.id != 0)) {
-    // The plan this thread used last (the same test as lease(), inline).
-    if (ST_LIKELY(PlanTable::holds_reference(l.slot, plan.id))) {
-      plan_ = l.plan;
-      ++l.depth;
-      return;
-    }
-  }
-  st_status why = ST_ERROR_INVALID_HANDLE;
-  // lease() answers null for a thread it cannot register either: pin then.
-  plan_ = l.depth == 0 ? lease(plan.id, &why) : nullptr;
-  if (!plan_) plan_ = pin_plan(plan.id, &slot_, &why);
-  if (!plan_) {
-    if (why == ST_ERROR_OUT_OF_MEMORY) fail(why, "%s is in use by too many calls at once", arg);
-    fail(ST_ERROR_INVALID_HANDLE, "%s (id %#llx) is not a live copy plan", arg, static_cast<unsigned long long>(plan.id));
+  // The plan this thread used last: the same test as lease(), inline.
+  if (ST_LIKELY(l.depth == 0 && l.id == plan.id && plan.id != 0 && PlanTable::holds_reference(l.slot, plan.id))) {
+    plan_ = l.plan;
+  } else {
+    plan_ = take_plan(plan.id, arg, &slot_);
   }
   ++l.depth;
 }
