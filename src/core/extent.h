@@ -1,7 +1,10 @@
 // The element range a strided layout touches, relative to element (0, …, 0):
 // [lo, hi] with lo <= 0 <= hi (negative strides reach below element 0).
-// Used to bound views against their storage and to size allocations.
+// Used to bound views against their storage and to size allocations; in
+// bytes, by the overlap checks and the copy plans.
 #pragma once
+
+#include <cstdint>
 
 #include "core/checked_math.h"
 #include "core/dim_vector.h"
@@ -36,6 +39,29 @@ inline bool compute_extent(const DimVector& sizes, const DimVector& strides, Ext
 inline bool extent_elements(const Extent& e, int64_t* out) {
   int64_t distance;
   return checked_sub(e.hi, e.lo, &distance) && checked_add(distance, 1, out);
+}
+
+// The bytes of the elements [e.lo, e.hi], `itemsize` bytes each, relative
+// to the first byte of element (0, …, 0): [lo·itemsize, hi·itemsize +
+// itemsize − 1]. False when an end overflows int64.
+inline bool byte_extent(const Extent& e, int64_t itemsize, Extent* out) {
+  Extent bytes;
+  if (!checked_mul(e.lo, itemsize, &bytes.lo) || !checked_mul(e.hi, itemsize, &bytes.hi) ||
+      !checked_add(bytes.hi, itemsize - 1, &bytes.hi)) {
+    return false;
+  }
+  *out = bytes;
+  return true;
+}
+
+// The addresses of the first and last bytes of a byte_extent() whose
+// element (0, …, 0) is at `base`. Unsigned arithmetic: the addresses are
+// inside memory the caller vouches for, and wrapping (were they not) is
+// defined rather than undefined.
+inline void byte_addresses(const Extent& bytes, const void* base, uintptr_t* first, uintptr_t* last) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(base);
+  *first = at + static_cast<uintptr_t>(bytes.lo);
+  *last = at + static_cast<uintptr_t>(bytes.hi);
 }
 
 inline bool has_zero_size(const DimVector& sizes) {

@@ -24,19 +24,9 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
 // [first, last] byte addresses a non-empty tensor touches; false when its
 // extent overflows (the caller then assumes the worst).
 bool byte_range(const Tensor& t, uintptr_t* first, uintptr_t* last) {
-  int64_t lo, hi;
-  if (!t.impl()->element_extent(&lo, &hi)) return false;
-  const int64_t item = static_cast<int64_t>(t.itemsize());
-  int64_t lo_bytes, hi_bytes;
-  if (!checked_mul(lo, item, &lo_bytes) || !checked_mul(hi, item, &hi_bytes) ||
-      !checked_add(hi_bytes, item - 1, &hi_bytes)) {
-    return false;
-  }
-  // Unsigned arithmetic: the addresses are inside the storage, and wrapping
-  // (were they not) is defined rather than undefined.
-  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data());
-  *first = base - magnitude(lo_bytes);
-  *last = base + static_cast<uintptr_t>(hi_bytes);
+  Extent bytes;
+  if (!t.impl()->byte_extent(&bytes)) return false;
+  byte_addresses(bytes, t.data(), first, last);
   return true;
 }
 

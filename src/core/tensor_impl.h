@@ -10,6 +10,7 @@
 
 #include "core/dim_vector.h"
 #include "core/dtype.h"
+#include "core/extent.h"
 #include "core/memory_format.h"
 #include "core/storage.h"
 
@@ -77,13 +78,12 @@ class TensorImpl final : public RefCounted {
     return false;
   }
 
-  // The elements this tensor reaches, relative to element (0, …, 0):
-  // [lo, hi] (core/extent.h); false when their offsets overflow int64 or
-  // the tensor has no element. Computed once, for the overlap checks.
-  bool element_extent(int64_t* lo, int64_t* hi) const {
-    *lo = extent_lo_;
-    *hi = extent_hi_;
-    return extent_known_;
+  // The bytes this tensor reaches, relative to the first byte of element
+  // (0, …, 0) (core/extent.h's byte_extent); false when their offsets
+  // overflow int64 or the tensor has no element. For the overlap checks;
+  // the element extent behind it is computed once, at construction.
+  bool byte_extent(Extent* out) const {
+    return extent_known_ && st::byte_extent(Extent{extent_lo_, extent_hi_}, static_cast<int64_t>(itemsize()), out);
   }
 
  private:

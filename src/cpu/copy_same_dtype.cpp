@@ -140,14 +140,22 @@ ST_FORCE_INLINE void (*tiny_rows_kernel(const Rows2d& r))(const Rows2d&) {
   }
 }
 
+// The rows of g's two fastest dims (g.ndim() >= 1), dst and src left null:
+// the tiny copies and the row tasks both start from them.
+ST_FORCE_INLINE Rows2d rows_of(const Geometry& g, int64_t itemsize) {
+  Rows2d r{};
+  r.n = g.shape[0];
+  r.m = g.ndim() > 1 ? g.shape[1] : 1;
+  r.dst_inner = g.strides[0][0];
+  r.src_inner = g.strides[1][0];
+  r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
+  r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
+  r.itemsize = itemsize;
+  return r;
+}
+
 void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(const Rows2d&)) {
-  Rows2d base{};
-  base.n = g.shape[0];
-  base.dst_inner = g.strides[0][0];
-  base.src_inner = g.strides[1][0];
-  base.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
-  base.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
-  base.itemsize = itemsize;
+  Rows2d base = rows_of(g, itemsize);
   base.nt = stream;
   run_row_tasks(g, 2 * itemsize, [&](char* dst, const char* src, int64_t n, int64_t m) {
     Rows2d piece = base;
@@ -159,41 +167,33 @@ void run_rows(const Geometry& g, int64_t itemsize, bool stream, void (*kernel)(c
   });
 }
 
-}  // namespace
-
-namespace {
-
 // Whether dst and src of g are each one block of bytes, in the same order:
 // one memcpy copies them.
 ST_FORCE_INLINE bool is_one_block(const Geometry& g, int64_t itemsize) {
   return g.ndim() == 0 || (g.ndim() == 1 && g.strides[0][0] == itemsize && g.strides[1][0] == itemsize);
 }
 
-// The TinyCopy of g, a copy of out_bytes <= kTinyBytes over at most two dims.
-ST_FORCE_INLINE void tiny_copy_of(const Geometry& g, int64_t itemsize, int64_t out_bytes, TinyCopy* out) {
-  *out = TinyCopy{};
+// Fills *out and answers true when g is a tiny copy (out_bytes of g's
+// elements, 0 < out_bytes <= kTinyBytes, over at most two dims): one memcpy
+// when dst and src are each one block in the same order, else the rows
+// and their kernel. *out is left alone otherwise.
+ST_FORCE_INLINE bool tiny_copy_of(const Geometry& g, int64_t itemsize, int64_t out_bytes, TinyCopy* out) {
+  if (out_bytes <= 0 || out_bytes > kTinyBytes || g.ndim() > 2) return false;
   if (is_one_block(g, itemsize)) {
     out->memcpy_bytes = out_bytes;
-    return;
+    return true;
   }
-  Rows2d& r = out->rows;
-  r.n = g.shape[0];
-  r.m = g.ndim() > 1 ? g.shape[1] : 1;
-  r.dst_inner = g.strides[0][0];
-  r.src_inner = g.strides[1][0];
-  r.dst_outer = g.ndim() > 1 ? g.strides[0][1] : 0;
-  r.src_outer = g.ndim() > 1 ? g.strides[1][1] : 0;
-  r.itemsize = itemsize;
-  out->kernel = tiny_rows_kernel(r);
+  out->memcpy_bytes = 0;
+  out->rows = rows_of(g, itemsize);
+  out->kernel = tiny_rows_kernel(out->rows);
+  return true;
 }
 
 }  // namespace
 
 bool plan_tiny_copy(const Geometry& g, int64_t itemsize, TinyCopy* out) {
-  const int64_t out_bytes = g.numel() * itemsize;
-  if (out_bytes == 0 || out_bytes > kTinyBytes || g.ndim() > 2) return false;
-  tiny_copy_of(g, itemsize, out_bytes, out);
-  return true;
+  *out = TinyCopy{};
+  return tiny_copy_of(g, itemsize, g.numel() * itemsize, out);
 }
 
 const char* copy_path_name(CopyPath p) {
@@ -214,17 +214,10 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
            "copy: no kernel for elements of %lld bytes", static_cast<long long>(itemsize));
   const int64_t out_bytes = g.numel() * itemsize;
   if (out_bytes == 0) return;
-  if (out_bytes <= kTinyBytes && g.ndim() <= 2) {
-    // Most tiny copies are one block (a clone, a contiguous source): one
-    // memcpy, without filling in the rows a strided one needs.
-    if (is_one_block(g, itemsize)) {
-      std::memcpy(g.data[0], g.data[1], static_cast<size_t>(out_bytes));
-      return;
-    }
-    TinyCopy tiny;
-    tiny_copy_of(g, itemsize, out_bytes, &tiny);
-    return run_tiny_copy(tiny, g.data[0], g.data[1]);
-  }
+  // Inlined, so that a tiny copy of one block (a clone, a contiguous
+  // source) is one memcpy, with no rows filled in.
+  TinyCopy tiny;
+  if (tiny_copy_of(g, itemsize, out_bytes, &tiny)) return run_tiny_copy(tiny, g.data[0], g.data[1]);
   const CopyPath path = plan_same_dtype_copy(g, itemsize);
   const bool stream = out_bytes >= kStreamingThresholdBytes;
   const CopyKernelTable& kernels = active_copy_kernels();

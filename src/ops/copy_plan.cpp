@@ -7,10 +7,10 @@
 // nothing (in place), so a plan's results are that call's bit for bit.
 #include "ops/copy_plan.h"
 
-#include "core/checked_math.h"
 #include "core/copy_preconditions.h"
 #include "core/cuda_hooks.h"
 #include "core/error.h"
+#include "core/extent.h"
 #include "core/foreign.h"
 #include "core/views.h"
 #include "dispatch/local_dispatch_key_set.h"
@@ -30,10 +30,7 @@ PlanOperand operand_of(const Tensor& t) {
   op.strides = t.strides();
   op.dtype = t.dtype();
   op.device = t.device();
-  int64_t lo, hi;
-  const int64_t item = static_cast<int64_t>(t.itemsize());
-  op.extent_known = t.impl()->element_extent(&lo, &hi) && checked_mul(lo, item, &op.first) &&
-                    checked_mul(hi, item, &op.last) && checked_add(op.last, item - 1, &op.last);
+  op.extent_known = t.impl()->byte_extent(&op.bytes);
   return op;
 }
 
@@ -53,21 +50,13 @@ void check_operand(const PlanOperand& plan, const Tensor& t, const char* name) {
            describe(t.device()).c_str(), describe(plan.device).c_str());
 }
 
-// [first, last] bytes of an operand whose element (0, …, 0) is at p;
-// unsigned arithmetic, as core/overlap.cpp's byte_range.
-void byte_span(const PlanOperand& op, const void* p, uintptr_t* first, uintptr_t* last) {
-  const uintptr_t base = reinterpret_cast<uintptr_t>(p);
-  *first = base + static_cast<uintptr_t>(op.first);
-  *last = base + static_cast<uintptr_t>(op.last);
-}
-
 // An operand's bytes from `p` are memory of its device, when that is a
 // CUDA device. One whose extent overflows goes through copy_, which wraps
 // (and so checks) it.
 void check_device_memory(const PlanOperand& op, const void* p, const char* name) {
   if (!op.device.is_cuda() || !op.extent_known) return;
   uintptr_t first, last;
-  byte_span(op, p, &first, &last);
+  byte_addresses(op.bytes, p, &first, &last);
   cuda_hooks().check_foreign_memory(reinterpret_cast<const void*>(first), static_cast<size_t>(last - first + 1),
                                     op.device, name);
 }
@@ -114,8 +103,8 @@ void CopyPlan::check_device_addresses(const void* dst, const void* src) const {
 bool CopyPlan::may_share_memory(const void* dst, const void* src) const {
   if (!dst_.extent_known || !src_.extent_known) return true;
   uintptr_t d_first, d_last, s_first, s_last;
-  byte_span(dst_, dst, &d_first, &d_last);
-  byte_span(src_, src, &s_first, &s_last);
+  byte_addresses(dst_.bytes, dst, &d_first, &d_last);
+  byte_addresses(src_.bytes, src, &s_first, &s_last);
   return d_first <= s_last && s_first <= d_last;
 }
 

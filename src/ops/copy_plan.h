@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "core/extent.h"
 #include "core/prepared_copy.h"
 #include "core/scale_shift.h"
 #include "core/tensor.h"
@@ -18,11 +19,10 @@ struct PlanOperand {
   DimVector strides;
   ScalarType dtype;
   Device device;
-  // The bytes its elements touch, [first, last], relative to element
-  // (0, …, 0); extent_known false when they overflow int64 (then any other
-  // operand is taken to share them).
-  int64_t first = 0;
-  int64_t last = 0;
+  // The bytes its elements touch, relative to element (0, …, 0)
+  // (core/extent.h's byte_extent); extent_known false when they overflow
+  // int64 (then any other operand is taken to share them).
+  Extent bytes;
   bool extent_known = false;
 };
 
