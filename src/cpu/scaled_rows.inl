@@ -48,16 +48,14 @@ ST_FORCE_INLINE typename V::Vec load_f32(const float* p, int64_t count) {
 // A vector stored, or streamed past the caches.
 template <class V>
 ST_FORCE_INLINE void put(char* p, typename V::Vec v, bool stream) {
-  if (stream) {
-    V::stream(p, v);
-  } else {
-    V::store(p, v);
-  }
+  stream ? V::stream(p, v) : V::store(p, v);
 }
 
 // A row of n elements of E bytes at dst, in steps of kStep elements,
-// step(i), from the first whose vector can stream (when `stream`), the
-// elements before it and after the last step by part(from, to).
+// step(i, stream), from the first whose vector can stream (when `stream`);
+// the elements before it and after the last step by part(from, to). The
+// loop is written twice, `stream` a constant in each: the test and its
+// register leave the loop.
 template <class V, int64_t E, int64_t kStep, class Part, class Step>
 ST_FORCE_INLINE void walk_row(const char* dst, int64_t n, bool stream, const Part& part, const Step& step) {
   int64_t i = 0;
@@ -66,8 +64,10 @@ ST_FORCE_INLINE void walk_row(const char* dst, int64_t n, bool stream, const Par
     const int64_t head = static_cast<int64_t>((V::kBytes - at % V::kBytes) % V::kBytes) / E;
     i = head < n ? head : n;
     part(0, i);
+    for (; i + kStep <= n; i += kStep) step(i, std::true_type{});
+  } else {
+    for (; i + kStep <= n; i += kStep) step(i, std::false_type{});
   }
-  for (; i + kStep <= n; i += kStep) step(i);
   part(i, n);
 }
 
@@ -134,8 +134,9 @@ struct Narrow {
         scaled_by_rule<D, float>(dst, src, from, to, scale, shift, kPerElement, kSaturate);
       }
     };
-    walk_row<V, 1, V::kBytes>(dst, n, nt, part,
-                              [&](int64_t i) { put<V>(dst + i, line<false>(s, values, i, V::kBytes), nt); });
+    walk_row<V, 1, V::kBytes>(dst, n, nt, part, [&](int64_t i, auto streamed) {
+      put<V>(dst + i, line<false>(s, values, i, V::kBytes), streamed);
+    });
   }
 
   // Row by row: narrowing rows gain nothing from sharing their values' loads.
@@ -186,13 +187,15 @@ struct Widen {
       if constexpr (V::kMasked) {
         if (from < to) lanes<K, true>(dst, dst_row, src, src_row, values, from, to - from, false);
       } else {
-        for (int k = 0; k < K; ++k)
-          scaled_by_rule<float, S>(dst + k * dst_row, src + k * src_row, from, to, scale, shift, kPerElement, kSaturate);
+        for (int k = 0; k < K; ++k) {
+          scaled_by_rule<float, S>(dst + k * dst_row, src + k * src_row, from, to, scale, shift, kPerElement,
+                                   kSaturate);
+        }
       }
     };
     const bool stream = nt && reinterpret_cast<uintptr_t>(dst) % 4 == 0;
-    walk_row<V, 4, kLanes>(dst, n, stream, part, [&](int64_t i) {
-      lanes<K, false>(dst, dst_row, src, src_row, values, i, kLanes, stream);
+    walk_row<V, 4, kLanes>(dst, n, stream, part, [&](int64_t i, auto streamed) {
+      lanes<K, false>(dst, dst_row, src, src_row, values, i, kLanes, streamed);
     });
   }
 
@@ -220,9 +223,11 @@ void rows_kernel(char* dst, int64_t dst_row, const char* src, int64_t src_row, i
     for (int64_t r = 0; r < rows; ++r)
       scaled_by_rule<D, S>(dst + r * dst_row, src + r * src_row, 0, n, scale, shift, step, saturate);
   } else if (step) {
-    (saturate ? K<V, D, S, true, true>::run : K<V, D, S, true, false>::run)(dst, dst_row, src, src_row, rows, n, scale, shift, nt);
+    (saturate ? K<V, D, S, true, true>::run : K<V, D, S, true, false>::run)(dst, dst_row, src, src_row, rows, n,
+                                                                              scale, shift, nt);
   } else {
-    (saturate ? K<V, D, S, false, true>::run : K<V, D, S, false, false>::run)(dst, dst_row, src, src_row, rows, n, scale, shift, nt);
+    (saturate ? K<V, D, S, false, true>::run : K<V, D, S, false, false>::run)(dst, dst_row, src, src_row, rows, n,
+                                                                                scale, shift, nt);
   }
 }
 
