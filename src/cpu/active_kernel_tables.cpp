@@ -2,6 +2,7 @@
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/cpu_isa.h"
+#include "cpu/scaled_rows.h"
 
 namespace st {
 namespace cpu {
@@ -12,6 +13,10 @@ const CopyKernelTable& active_copy_kernels() {
 
 const ConvertKernelTable& active_convert_kernels() {
   return for_cpu_isa(scalar_convert_kernels, avx2_convert_kernels, avx512_convert_kernels);
+}
+
+const ScaledRowsTable& active_scaled_rows() {
+  return for_cpu_isa(scalar_scaled_rows, avx2_scaled_rows, avx512_scaled_rows);
 }
 
 }  // namespace cpu

@@ -11,7 +11,6 @@
 #include "core/scaled_convert.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_kernel_table.h"
-#include "cpu/cpu_isa.h"
 #include "cpu/scaled_rows.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
@@ -84,15 +83,17 @@ void scaled_loop(const Geometry& g, bool saturate) {
 }  // namespace
 
 ScaledRowsFn scaled_rows_kernel(ScalarType dst, ScalarType src) {
-  switch (cpu_isa()) {
-    case CpuIsa::Avx512: return avx512_scaled_rows_kernel(dst, src);
-    case CpuIsa::Avx2: return avx2_scaled_rows_kernel(dst, src);
-    case CpuIsa::Scalar: break;
-  }
+  using S = ScalarType;
+  const ScaledRowsTable& t = active_scaled_rows();
+  if (dst == S::Float32 && src == S::UInt8) return t.u8_to_f32;
+  if (dst == S::Float32 && src == S::Int8) return t.i8_to_f32;
+  if (dst == S::Int8 && src == S::Float32) return t.f32_to_i8;
+  if (dst == S::UInt8 && src == S::Float32) return t.f32_to_u8;
+  if (dst == S::Float8_e4m3fn && src == S::Float32) return t.f32_to_e4m3;
   return nullptr;
 }
 
-ScaledPlanesFn scaled_u8_planes_kernel() { return cpu_isa() >= CpuIsa::Avx2 ? avx2_scaled_u8_planes_kernel() : nullptr; }
+ScaledPlanesFn scaled_u8_planes_kernel() { return active_scaled_rows().u8_planes; }
 
 namespace {
 

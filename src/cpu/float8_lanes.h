@@ -1,6 +1,6 @@
 // float32 <-> float8 on the 32-bit lanes of a level's vector traits V:
 // shared by the converting copies (convert_kernels.inl) and the scaled
-// copies' rows (scaled_rows_<level>.cpp), so that both round to float8 the
+// copies' rows (scaled_rows.inl), so that both round to float8 the
 // one way. Include only from a level's files, after its traits.
 #pragma once
 

@@ -45,32 +45,31 @@ void walk_rows_in_fours(int64_t rows, int64_t step, int64_t dst_row, const Four&
   for (; r < rows; ++r) one(r);
 }
 
-// A kernel of one row, run on each of the rows in turn: the ScaledRowsFn
-// of a pair whose rows gain nothing from sharing their values' loads.
-using ScaledRowFn = void (*)(char* dst, const char* src, int64_t n, const float* scale, const float* shift,
-                             int64_t step, bool saturate, bool nt);
-template <ScaledRowFn kRow>
-void row_by_row(char* dst, int64_t dst_row, const char* src, int64_t src_row, int64_t rows, int64_t n,
-                const float* scale, const float* shift, int64_t step, bool saturate, bool nt) {
-  for (int64_t r = 0; r < rows; ++r) kRow(dst + r * dst_row, src + r * src_row, n, scale, shift, step, saturate, nt);
-}
-
 // Pixels of 3 uint8 channels to 3 float32 planes: dst + c * plane_bytes
 // receives element (i, c), i < n, of src (3 bytes a pixel), scaled by
 // scale[c] and shift[c].
 using ScaledPlanesFn = void (*)(char* dst, int64_t plane_bytes, const uint8_t* src, int64_t n, const float* scale,
                                 const float* shift, bool nt);
 
-// The rows kernel of the pair at this CPU's level, or null (the pair, or
-// the level, has none: the caller runs the element rule).
+// A level's kernels (scaled_rows.inl, compiled once per level by
+// scaled_rows_<level>.cpp); the portable level's run the element rule.
+struct ScaledRowsTable {
+  const char* name;
+  ScaledRowsFn u8_to_f32, i8_to_f32, f32_to_i8, f32_to_u8, f32_to_e4m3;
+  ScaledPlanesFn u8_planes;
+};
+
+const ScaledRowsTable& scalar_scaled_rows();
+const ScaledRowsTable& avx2_scaled_rows();    // call only at CpuIsa::Avx2 or above
+const ScaledRowsTable& avx512_scaled_rows();  // call only at CpuIsa::Avx512
+
+// The table for cpu_isa() now.
+const ScaledRowsTable& active_scaled_rows();
+
+// The rows kernel of the pair from the table for cpu_isa() now, or null
+// (the pair has none: the caller runs the element rule).
 ScaledRowsFn scaled_rows_kernel(ScalarType dst, ScalarType src);
 ScaledPlanesFn scaled_u8_planes_kernel();
-
-// The AVX2 level's (call only at CpuIsa::Avx2 or above), and the AVX-512
-// level's (only at CpuIsa::Avx512).
-ScaledRowsFn avx2_scaled_rows_kernel(ScalarType dst, ScalarType src);
-ScaledRowsFn avx512_scaled_rows_kernel(ScalarType dst, ScalarType src);
-ScaledPlanesFn avx2_scaled_u8_planes_kernel();
 
 }  // namespace cpu
 }  // namespace st

@@ -16,7 +16,7 @@ namespace st {
 namespace cpu {
 namespace {
 
-struct VecAvx2 : VecBase, BytewiseParts<32> {
+struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static constexpr const char* kName = "avx2";
   static constexpr int64_t kBytes = 32;
   static constexpr bool kStream = true, kRegisterTiles = true, kConvert = true;
@@ -204,16 +204,43 @@ struct VecAvx2 : VecBase, BytewiseParts<32> {
   static Vec f32_mul(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }
+  // A float32 broadcast, and x * a + b rounded once: the scaled rows'
+  // arithmetic (scaled_rows.inl).
+  static Vec splat_f32(float v) { return _mm256_castps_si256(_mm256_set1_ps(v)); }
+  static Vec f32_fma(Vec x, Vec a, Vec b) {
+    return _mm256_castps_si256(
+        _mm256_fmadd_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
   // The smaller float32 of a and b; b where either is NaN.
   static Vec f32_min(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_min_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }
+  // The larger float32 of a and b; b where either is NaN.
+  static Vec f32_max(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_max_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
   // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
   // the packs work within 16-byte lanes, the permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
-    const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-    return _mm256_permutevar8x32_epi32(bytes, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
+    return dwords_in_order(_mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d)));
   }
+  // The same for signed dwords in -128 … 127.
+  static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
+    return dwords_in_order(_mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d)));
+  }
+  static Vec dwords_in_order(Vec packed) {
+    return _mm256_permutevar8x32_epi32(packed, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
+  }
+
+  // x rounded half to even, NaN to 0, clamped to the integers [lo, hi]:
+  // int32 lanes, for the scaled rows' quantizing.
+  static Vec f32_to_i32_nearest_clamped(Vec x, float lo, float hi) {
+    __m256 r = _mm256_round_ps(_mm256_castsi256_ps(x), kRoundNearest);
+    r = _mm256_and_ps(r, _mm256_cmp_ps(r, r, _CMP_ORD_Q));  // NaN -> +0
+    return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(r, _mm256_set1_ps(lo)), _mm256_set1_ps(hi)));
+  }
+  // Of 16 bytes, the k-th 8, which widen to a vector of 32-bit lanes.
+  static Quarter quarter_of16(__m128i b, int k) { return k == 0 ? b : _mm_srli_si128(b, 8); }
   // 16-bit lanes, for 16-bit floats to float8 (values below 2^15 where
   // compared, so the signed comparison serves).
   using Lanes16 = __m256i;

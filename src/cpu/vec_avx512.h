@@ -50,7 +50,7 @@ struct SmallPermute {
   }
 };
 
-struct VecAvx512 : VecBase {
+struct VecAvx512 : VecBase, PixelChannels3 {
   static constexpr const char* kName = "avx512";
   static constexpr int64_t kBytes = 64;
   static constexpr bool kStream = true, kMasked = true, kGather = true;
@@ -287,9 +287,20 @@ struct VecAvx512 : VecBase {
   static Vec f32_mul(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
+  // A float32 broadcast, and x * a + b rounded once: the scaled rows'
+  // arithmetic (scaled_rows.inl).
+  static Vec splat_f32(float v) { return _mm512_castps_si512(_mm512_set1_ps(v)); }
+  static Vec f32_fma(Vec x, Vec a, Vec b) {
+    return _mm512_castps_si512(
+        _mm512_fmadd_ps(_mm512_castsi512_ps(x), _mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+  }
   // The smaller float32 of a and b; b where either is NaN.
   static Vec f32_min(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_min_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
+  }
+  // The larger float32 of a and b; b where either is NaN.
+  static Vec f32_max(Vec a, Vec b) {
+    return _mm512_castps_si512(_mm512_max_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
   // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
   // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
@@ -304,6 +315,20 @@ struct VecAvx512 : VecBase {
   static Vec dwords_in_order(Vec packed) {
     return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), packed);
   }
+
+  // x rounded half to even, NaN to 0, clamped to the integers [lo, hi]:
+  // int32 lanes, for the scaled rows' quantizing. The clamp comes first
+  // (rounding a clamped value gives the clamped rounding: the bounds are
+  // integers), so that the conversion itself rounds, by its immediate, and
+  // zeroes the NaN lanes by its mask.
+  static Vec f32_to_i32_nearest_clamped(Vec x, float lo, float hi) {
+    const __m512 f = _mm512_castsi512_ps(x);
+    const __m512 c = _mm512_min_ps(_mm512_set1_ps(hi), _mm512_max_ps(_mm512_set1_ps(lo), f));
+    return _mm512_maskz_cvt_roundps_epi32(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), c, kRoundNearest);
+  }
+  // Of 16 bytes, the k-th 16 (all of them), which widen to a vector of
+  // 32-bit lanes.
+  static Quarter quarter_of16(__m128i b, int) { return b; }
   // 16-bit lanes, for 16-bit floats to float8.
   using Lanes16 = __mmask32;
   static Vec splat_u16(uint16_t v) { return _mm512_set1_epi16(static_cast<short>(v)); }

@@ -1,7 +1,7 @@
-// The vector traits the CPU kernels are written over. copy_kernels.inl and
-// convert_kernels.inl take one level's struct as V and are compiled once
-// per level (copy_kernels_<level>.cpp, convert_kernels_<level>.cpp, each
-// built with its level's flags), as ATen's CPU_CAPABILITY builds are. The
+// The vector traits the CPU kernels are written over. copy_kernels.inl,
+// convert_kernels.inl and scaled_rows.inl take one level's struct as V and
+// are compiled once per level (copy_kernels_<level>.cpp, ..., each built
+// with its level's flags), as ATen's CPU_CAPABILITY builds are. The
 // levels: vec_scalar.h (portable), vec_avx2.h, vec_avx512.h.
 //
 // Every level provides
@@ -22,7 +22,10 @@
 //                   16-byte lanes, transpose_lanes, zip2_epi16, zip4_epi8,
 //                   load_half, load_quarter
 //   kSmallPermute   deinterleave_permute(n), interleave_permute(n): tiny dims
-//   kConvert        the conversions of convert_kernels.inl's pairs
+//   kConvert        the conversions of convert_kernels.inl's pairs, and the
+//                   float32 arithmetic of scaled_rows.inl: splat_f32, f32_fma,
+//                   f32_min/max, f32_to_i32_nearest_clamped, pack_i32_i8, and
+//                   Bytes16, channels16, quarter_of16 for 3-channel pixels
 //   kConvertU64ToF32  u64_to_f32 too (one rounding from 64 bits)
 //   kWordTable      widen_u8_u16, sll16<n>, lookup128_u16(table, w): a
 //                   128-word table looked up by the low 7 bits of each word

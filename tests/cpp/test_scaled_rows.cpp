@@ -5,7 +5,8 @@
 // ±inf and NaN, int8/uint8 inputs of every value; one scale for the row and
 // one per element; streamed and not, dst shifted off alignment, lengths
 // that leave heads and tails; one row and several that share their values
-// (bytes between the rows left as they were); and the 3-channel pixel planes.
+// (bytes between the rows left as they were); and the 3-channel pixel planes,
+// streamed and not.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -55,7 +56,7 @@ std::vector<float> float_inputs(std::mt19937_64& rng, int64_t n) {
 template <typename D, typename S>
 bool check_pair(ScalarType dt, ScalarType st_, std::mt19937_64& rng, int level) {
   const ScaledRowsFn rows_fn = scaled_rows_kernel(dt, st_);
-  if (!rows_fn) return true;  // this level has none: the copy runs the rule
+  assert_non_null(rows_fn);  // every level has the pair (the portable one by the rule)
   constexpr int64_t n = 4099, kRows = 6, kSrcRow = n + 5;
   std::vector<S> src(static_cast<size_t>(kRows * kSrcRow));
   if constexpr (std::is_same<S, float>::value) {
@@ -121,6 +122,7 @@ void rows_match_the_rule_at_every_level(void**) {
   bool ok = true;
   for (int isa = 0; isa <= static_cast<int>(detected_cpu_isa()); ++isa) {
     set_cpu_isa_cap(static_cast<CpuIsa>(isa));
+    assert_string_equal(active_scaled_rows().name, cpu_isa_name(static_cast<CpuIsa>(isa)));
     ok = check_pair<float, uint8_t>(ScalarType::Float32, ScalarType::UInt8, rng, isa) && ok;
     ok = check_pair<float, int8_t>(ScalarType::Float32, ScalarType::Int8, rng, isa) && ok;
     ok = check_pair<int8_t, float>(ScalarType::Int8, ScalarType::Float32, rng, isa) && ok;
@@ -136,18 +138,20 @@ void pixel_planes_match_the_rule(void**) {
   for (int isa = 0; isa <= static_cast<int>(detected_cpu_isa()); ++isa) {
     set_cpu_isa_cap(static_cast<CpuIsa>(isa));
     const ScaledPlanesFn planes = scaled_u8_planes_kernel();
-    if (!planes) continue;
-    for (int64_t n : {int64_t{1}, int64_t{15}, int64_t{16}, int64_t{1000}}) {
+    assert_non_null(planes);
+    for (int64_t n : {int64_t{1}, int64_t{15}, int64_t{16}, int64_t{1000}, int64_t{1024}}) {
       std::vector<uint8_t> px(static_cast<size_t>(3 * n));
       for (auto& p : px) p = static_cast<uint8_t>(rng());
       const float scale[3] = {1.0f / 255, -2.0f, 0.5f}, shift[3] = {-0.5f, 1.5f, 3.0f};
-      std::vector<float> out(static_cast<size_t>(3 * n + 8));
+      // Planes that start on a 64-byte line, so that the streamed stores run where nt asks for them.
+      std::vector<float> buffer(static_cast<size_t>(3 * n + 16));
+      float* out = buffer.data() + (64 - reinterpret_cast<uintptr_t>(buffer.data()) % 64) % 64 / 4;
       for (int nt = 0; nt < 2; ++nt) {
-        planes(reinterpret_cast<char*>(out.data()), n * 4, px.data(), n, scale, shift, nt != 0);
+        planes(reinterpret_cast<char*>(out), n * 4, px.data(), n, scale, shift, nt != 0);
         for (int c = 0; c < 3; ++c)
           for (int64_t i = 0; i < n; ++i) {
             const float want = scaled_convert<float>(px[static_cast<size_t>(3 * i + c)], scale[c], shift[c], false);
-            assert_memory_equal(&out[static_cast<size_t>(c * n + i)], &want, 4);
+            assert_memory_equal(&out[c * n + i], &want, 4);
           }
       }
     }
