@@ -9,11 +9,12 @@
 namespace st {
 namespace ops {
 
-// dst[...] = src, src broadcast to dst, any dtype pair (API.md, st_copy).
+// dst[...] = src, src broadcast to dst, any dtype pair (include/stride.h,
+// st_copy).
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking);
-// copy_ with dst = R(fma(src, scale[c], shift[c])) (API.md, st_copy_scaled;
-// Note [The scaled copy's arithmetic]); `ss` comes from prepare_scale_shift
-// for these operands.
+// copy_ with dst = R(fma(src, scale[c], shift[c])) (include/stride.h,
+// st_copy_scaled; Note [The scaled copy's arithmetic]); `ss` comes from
+// prepare_scale_shift for these operands.
 void copy_scaled_(const Tensor& dst, const Tensor& src, const ScaleShift& ss, bool non_blocking);
 // Every element of dst becomes `value` converted to dst's dtype.
 void fill_(const Tensor& dst, double value);

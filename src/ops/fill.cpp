@@ -1,6 +1,6 @@
-// The fill_ operator (API.md, st_fill): a self-overlapping dst is allowed,
-// since every element receives the same value. The backends' kernels live
-// in src/cpu/fill_kernel.cpp and src/cuda/fill_kernel.cpp.
+// The fill_ operator (include/stride.h, st_fill): a self-overlapping dst is
+// allowed, since every element receives the same value. The backends' kernels
+// live in src/cpu/fill_kernel.cpp and src/cuda/fill_kernel.cpp.
 #include "dispatch/registration.h"
 #include "ops/copy.h"
 
