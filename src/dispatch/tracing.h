@@ -6,8 +6,9 @@
 // end first. Operators called from inside the callback are not traced.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
+
+#include "core/clock.h"
 
 namespace st {
 namespace dispatch {
@@ -23,11 +24,6 @@ void set_trace_callback(TraceFn fn, void* ctx);
 
 // Hands one finished call to the callback, if one is set. Never throws.
 void report_trace(const char* op_name, int64_t duration_ns) noexcept;
-
-inline int64_t monotonic_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Reports the time from its construction to its destruction.
 class TraceScope {
