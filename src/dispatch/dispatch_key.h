@@ -2,8 +2,8 @@
 // needs. Three kinds:
 //  - backend components (CPU, CUDA, PrivateUse1): where the data lives;
 //  - functionality keys (Dense, Tracing): what a layer of the dispatcher
-//    does. Dense is "per backend": it has one runtime key per
-//    backend (CPU, CUDA, PrivateUse1), which is what kernels register for;
+//    does. Dense is "per backend": it has one runtime key per backend
+//    (CPU, CUDA, PrivateUse1), which is what kernels register for;
 //  - the alias key CompositeImplicit, whose kernel serves every backend
 //    that has no kernel of its own.
 // A key's number is its priority within its kind: higher runs first.

@@ -28,11 +28,11 @@
 // per set of argument backends, the kernel and keys its last call computed
 // and the epoch they were computed at; a call whose epoch matches jumps
 // straight to the kernel (one load of the epoch, three of the entry)
-// instead of computing keys and indexing the table. The
-// entry's fields are separate atomics: a call racing with a registration
-// may pair a kernel with the keys of the table before or after the change,
-// which is as right as running either table's kernel (kernels redispatch
-// from the keys they get, and kernel code is never freed).
+// instead of computing keys and indexing the table. The entry's fields are
+// separate atomics: a call racing with a registration may pair a kernel
+// with the keys of the table before or after the change, which is as right
+// as running either table's kernel (kernels redispatch from the keys they
+// get, and kernel code is never freed).
 #pragma once
 
 #include <atomic>
