@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "cpu/cpu_isa.h"
 
 #if defined(STRIDE_HAVE_OPENMP)
 #include <omp.h>
@@ -195,30 +196,17 @@ uint64_t fold_words(const char* p, size_t nbytes) {
   return r;
 }
 
-#if defined(BENCH_X86)
-// The widest vectors this CPU runs, asked once: every baseline with
-// variants per instruction set picks its variant by it.
-enum class VectorLevel { Avx512, Avx2, Baseline };
-
-VectorLevel vector_level() {
-  static const VectorLevel level = [] {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return VectorLevel::Avx512;
-    if (__builtin_cpu_supports("avx2")) return VectorLevel::Avx2;
-    return VectorLevel::Baseline;
-  }();
-  return level;
-}
-#endif
-
 using FoldFn = uint64_t (*)(const char* p, size_t nbytes);
 
+// The baselines with a variant per instruction set run the level the
+// library's kernels run at, by the library's own rule (cpu/cpu_isa.h:
+// AVX-512 means F, BW, VL and DQ), so both use the same vectors.
 FoldFn choose_fold() {
 #if defined(BENCH_X86)
-  switch (vector_level()) {
-    case VectorLevel::Avx512: return fold_avx512;
-    case VectorLevel::Avx2: return fold_avx2;
-    case VectorLevel::Baseline: break;
+  switch (st::cpu::cpu_isa()) {
+    case st::cpu::CpuIsa::Avx512: return fold_avx512;
+    case st::cpu::CpuIsa::Avx2: return fold_avx2;
+    case st::cpu::CpuIsa::Scalar: break;
   }
 #endif
   return fold_words;
@@ -231,10 +219,10 @@ struct NtChoice {
 
 NtChoice choose_nt_copy() {
 #if defined(BENCH_X86)
-  switch (vector_level()) {
-    case VectorLevel::Avx512: return NtChoice{nt_copy_avx512, "AVX-512 streaming stores (vmovntdq zmm)"};
-    case VectorLevel::Avx2: return NtChoice{nt_copy_avx2, "AVX2 streaming stores (vmovntdq ymm)"};
-    case VectorLevel::Baseline: break;
+  switch (st::cpu::cpu_isa()) {
+    case st::cpu::CpuIsa::Avx512: return NtChoice{nt_copy_avx512, "AVX-512 streaming stores (vmovntdq zmm)"};
+    case st::cpu::CpuIsa::Avx2: return NtChoice{nt_copy_avx2, "AVX2 streaming stores (vmovntdq ymm)"};
+    case st::cpu::CpuIsa::Scalar: break;
   }
   return NtChoice{nt_copy_sse2, "SSE2 streaming stores (movntdq xmm)"};
 #else

@@ -12,11 +12,11 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "stride.h"
 
 namespace bench {
@@ -98,10 +98,8 @@ void check(st_status status, const char* what);
 // Prints a message to stderr and stops the program.
 [[noreturn]] void die(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
-inline int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+// The library's own monotonic clock (core/clock.h).
+inline int64_t now_ns() { return st::monotonic_ns(); }
 
 // The middle value (the mean of the two middle ones for an even count).
 double median(std::vector<double> values);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the layer rule of docs/architecture.md on every #include under src/.
+"""Checks the layer rule of docs/architecture.md on every #include under src/
+(headers, sources and the .inl kernel sources the per-level files include).
 
     api -> ops -> {cpu, cuda} -> {iter, dispatch} -> core
 
@@ -30,7 +31,7 @@ ALLOWED = {
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
-SOURCE_SUFFIXES = (".h", ".cpp", ".cu", ".cuh", ".c")
+SOURCE_SUFFIXES = (".h", ".cpp", ".cu", ".cuh", ".c", ".inl")
 
 
 def check(src_dir):

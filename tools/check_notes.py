@@ -7,6 +7,8 @@ table under "## Index of notes": one row `| [Title] | path/of/file |` per
 note. Fails (exit 1, one line per problem) when a defined note is missing
 from the index or listed with another file, when the index lists a note
 that no file defines, or when a file cites a note that is not defined.
+Reads the files check_layers.py reads: every source under src/, the .inl
+kernel sources included.
 
     tools/check_notes.py [REPO_ROOT]
 """
@@ -14,10 +16,11 @@ import os
 import re
 import sys
 
+from check_layers import SOURCE_SUFFIXES
+
 DEFINITION = re.compile(r"^\s*(?://|\*)\s*Note \[([^\]]+)\]\s*$")
 CITATION = re.compile(r"Note \[([^\]]+)\]")
 ROW = re.compile(r"^\|\s*\[([^\]]+)\]\s*\|\s*([^|]+?)\s*\|\s*$")
-SUFFIXES = (".h", ".cpp", ".cu", ".cuh", ".c")
 
 
 def scan(root):
@@ -26,7 +29,7 @@ def scan(root):
     src = os.path.join(root, "src")
     for folder, _, files in os.walk(src):
         for name in sorted(files):
-            if not name.endswith(SUFFIXES):
+            if not name.endswith(SOURCE_SUFFIXES):
                 continue
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, root)

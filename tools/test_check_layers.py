@@ -18,7 +18,9 @@ def write(root, rel, text):
     return path
 
 
-class CheckLayersTest(unittest.TestCase):
+class TempTree(unittest.TestCase):
+    """A test over a fresh temporary tree at self.root (also for test_check_notes.py)."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = self.tmp.name
@@ -26,6 +28,8 @@ class CheckLayersTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+
+class CheckLayersTest(TempTree):
     def test_a_tree_that_keeps_the_rule_passes(self):
         write(self.root, "core/a.h", '#include <vector>\n#include "stride.h"\n#include "core/b.h"\n')
         write(self.root, "cpu/k.cpp", '#include "iter/geometry.h"\n#include "dispatch/registration.h"\n')
@@ -46,6 +50,14 @@ class CheckLayersTest(unittest.TestCase):
         write(self.root, "api/e.cpp", '#include "cpu/f.h"\n')
         _, problems = check_layers.check(self.root)
         self.assertEqual(len(problems), 3)
+
+    def test_kernel_sources_are_read_and_other_files_are_not(self):
+        path = write(self.root, "cpu/kernels.inl", '#include "cpu/vec_base.h"\n#include "ops/copy.h"\n')
+        write(self.root, "cpu/notes.txt", '#include "ops/copy.h"\n')
+        count, problems = check_layers.check(self.root)
+        self.assertEqual(count, 2)
+        self.assertEqual(len(problems), 1)
+        self.assertTrue(problems[0].startswith(f"{path}:2: cpu includes \"ops/copy.h\""), problems[0])
 
     def test_unknown_folders_and_bare_names_fail(self):
         write(self.root, "misc/a.h", "")

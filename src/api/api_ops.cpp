@@ -1,7 +1,12 @@
 // Operators: st_contiguous, st_clone, st_copy, st_copy_scaled, st_to, st_fill,
 // st_zero, and st_reshape (a view when possible, else a copy).
 #include "api/returning.h"
+#include "ops/clone.h"
+#include "ops/contiguous.h"
 #include "ops/copy.h"
+#include "ops/fill.h"
+#include "ops/reshape.h"
+#include "ops/to.h"
 
 using namespace st;
 using namespace st::api;

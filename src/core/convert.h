@@ -1,6 +1,6 @@
-// convert<To>(v): one element from any dtype to any other, by the rules of
-// API.md "Conversion rules", on the host and in CUDA kernels, with no
-// undefined behaviour for any input:
+// convert<To>(v): one element from any dtype to any other, by the
+// conversion rules of include/stride.h (its Operators section), on the host
+// and in CUDA kernels, with no undefined behaviour for any input:
 //
 // - integer -> integer: two's-complement wrap modulo 2^bits, signed or
 //   unsigned target (as PyTorch and NumPy: int8 -1 -> uint16 65535);

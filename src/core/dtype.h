@@ -121,6 +121,5 @@ constexpr const char* dtype_name(int32_t v) { return is_valid_dtype(v) ? kDTypes
 
 constexpr DTypeKind kind_of(ScalarType t) { return dtype_info(t).kind; }
 constexpr bool is_complex(ScalarType t) { return kind_of(t) == DTypeKind::Complex; }
-constexpr bool is_floating(ScalarType t) { return kind_of(t) == DTypeKind::Float; }
 
 }  // namespace st

@@ -25,7 +25,6 @@ class RefCounted {
   RefCounted() = default;
   RefCounted(const RefCounted&) = delete;
   RefCounted& operator=(const RefCounted&) = delete;
-  int64_t use_count() const { return refcount_.load(std::memory_order_acquire); }
 
  private:
   template <typename T>
@@ -37,7 +36,6 @@ template <typename T>
 class IntrusivePtr {
  public:
   IntrusivePtr() = default;
-  explicit IntrusivePtr(T* p) : p_(p) { retain(); }
   IntrusivePtr(const IntrusivePtr& o) : p_(o.p_) { retain(); }
   IntrusivePtr(IntrusivePtr&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
   ~IntrusivePtr() { release(); }
@@ -54,27 +52,16 @@ class IntrusivePtr {
   // can see yet (see Note [Sole owner skips the atomic]).
   static IntrusivePtr adopt_new(T* p) {
     p->refcount_.store(1, std::memory_order_relaxed);
-    return adopt(p);
-  }
-
-  T* get() const { return p_; }
-  T* operator->() const { return p_; }
-  T& operator*() const { return *p_; }
-  explicit operator bool() const { return p_ != nullptr; }
-  void reset() { IntrusivePtr().swap(*this); }
-  void swap(IntrusivePtr& o) noexcept { std::swap(p_, o.p_); }
-
-  // Hands the reference to the caller, who later rebuilds it with adopt().
-  T* release_to_raw() {
-    T* p = p_;
-    p_ = nullptr;
-    return p;
-  }
-  static IntrusivePtr adopt(T* p) {
     IntrusivePtr r;
     r.p_ = p;
     return r;
   }
+
+  T* get() const { return p_; }
+  T* operator->() const { return p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+  void reset() { IntrusivePtr().swap(*this); }
+  void swap(IntrusivePtr& o) noexcept { std::swap(p_, o.p_); }
 
  private:
   void retain() {

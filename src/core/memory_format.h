@@ -16,6 +16,4 @@ enum class MemoryFormat : int32_t {
 
 constexpr bool is_valid_memory_format(int32_t v) { return v >= 0 && v <= 3; }
 
-const char* memory_format_name(MemoryFormat f);
-
 }  // namespace st

@@ -1,6 +1,6 @@
 // Memory overlap analysis, as PyTorch's MemoryOverlap but with stride's own
-// rules (API.md, st_copy): a tensor that is written must be provably free of
-// self-overlap, and two tensors are compared by the bytes they touch.
+// rules (include/stride.h, st_copy): a tensor that is written must be provably
+// free of self-overlap, and two tensors are compared by the bytes they touch.
 #pragma once
 
 #include "core/tensor.h"
@@ -8,11 +8,12 @@
 namespace st {
 
 // True when no two elements of the layout share an address, proven by the
-// rule of API.md: take the dims of size > 1 and sort them by |stride|; each
-// |stride| must exceed the span Σ (size − 1)·|stride| of the dims before
-// it. A stride 0 on a dim of size > 1 always fails; negative strides count
-// by their magnitude. A layout without elements is non-overlapping. Exact
-// for any int64 values (saturating arithmetic: no overflow).
+// rule of st_copy's ST_ERROR_OVERLAP in include/stride.h: take the dims of
+// size > 1 and sort them by |stride|; each |stride| must exceed the span
+// Σ (size − 1)·|stride| of the dims before it. A stride 0 on a dim of
+// size > 1 always fails; negative strides count by their magnitude. A
+// layout without elements is non-overlapping. Exact for any int64 values
+// (saturating arithmetic: no overflow).
 bool is_non_overlapping(const DimVector& sizes, const DimVector& strides);
 bool is_non_overlapping(const Tensor& t);
 

@@ -4,8 +4,9 @@
 // can be read as an array of them, on the host and in CUDA kernels.
 //
 // Widening to float is exact. Narrowing rounds once, from the exact value,
-// to nearest even, from float and from double alike (API.md, Conversion
-// rules; PyTorch narrows double through float, which rounds twice).
+// to nearest even, from float and from double alike (the conversion rules
+// of include/stride.h; PyTorch narrows double through float, which rounds
+// twice).
 #pragma once
 
 #include <cstdint>

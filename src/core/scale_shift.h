@@ -1,6 +1,7 @@
-// The scale and shift of a scaled copy (API.md, st_copy_scaled), checked
-// against the copy's operands and rounded to the compute type once: what
-// every backend's kernel (and a copy plan, which keeps one) needs to run it.
+// The scale and shift of a scaled copy (include/stride.h, st_copy_scaled),
+// checked against the copy's operands and rounded to the compute type once:
+// what every backend's kernel (and a copy plan, which keeps one) needs to run
+// it.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // scaled_convert<To, C>(x, scale, shift, saturate): one element of a scaled
-// copy (API.md, st_copy_scaled), on the host and in CUDA kernels.
+// copy (include/stride.h, st_copy_scaled), on the host and in CUDA kernels.
 //
 // Note [The scaled copy's arithmetic]
 // y = fma(convert<C>(x), scale, shift) in the compute type C (float, or

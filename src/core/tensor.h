@@ -18,7 +18,6 @@ class Tensor {
 
   bool defined() const { return static_cast<bool>(impl_); }
   TensorImpl* impl() const { return impl_.get(); }
-  const IntrusivePtr<TensorImpl>& impl_ptr() const { return impl_; }
 
   int ndim() const { return impl_->ndim(); }
   const DimVector& sizes() const { return impl_->sizes(); }

@@ -60,8 +60,6 @@ class TensorImpl final : public RefCounted {
   void* data() const { return data_; }
 
   bool is_contiguous() const { return contiguous_; }
-  bool is_channels_last() const { return channels_last_; }
-  bool is_channels_last_3d() const { return channels_last_3d_; }
   bool is_non_overlapping_and_dense() const { return non_overlapping_and_dense_; }
   // PRESERVE asks for non-overlapping and dense.
   bool is_contiguous(MemoryFormat fmt) const {

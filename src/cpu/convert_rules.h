@@ -1,6 +1,6 @@
 // The scalar conversion rules of the hot pairs, on bit patterns: the rules
-// of core/scalar_types.h and core/convert.h (API.md: one rounding to
-// nearest even from the exact value, overflow to +-inf, NaN stays NaN),
+// of core/scalar_types.h and core/convert.h (include/stride.h: one rounding
+// to nearest even from the exact value, overflow to +-inf, NaN stays NaN),
 // restated here because the instruction-set files use them for their
 // tails: every function is `static`, so each file keeps its own copy and
 // no inline code built with AVX flags can be picked by the linker for

@@ -1,10 +1,10 @@
-// The CPU kernel of copy_ (API.md, st_copy) for host memory, pinned or
-// not: the preconditions every backend shares (core/copy_preconditions.h),
-// staging through a temporary when src and dst share memory, then the copy
-// over the copy's canonical geometry (iter/geometry.h), which is worked
-// out without a TensorIterator: a copy needs none of its other checks, and
-// a 4x4 copy could not afford building one. Host copies are synchronous, so
-// non_blocking changes nothing here.
+// The CPU kernel of copy_ (include/stride.h, st_copy) for host memory, pinned
+// or not: the preconditions every backend shares (core/copy_preconditions.h),
+// staging through a temporary when src and dst share memory, then the copy over
+// the copy's canonical geometry (iter/geometry.h), which is worked out without
+// a TensorIterator: a copy needs none of its other checks, and a 4x4 copy could
+// not afford building one. Host copies are synchronous, so non_blocking changes
+// nothing here.
 #include "cpu/copy_kernel.h"
 
 #include "core/contiguity.h"

@@ -6,13 +6,13 @@
 // (st_copy_scaled) reaches, so a plan gives that call's bits.
 #include <memory>
 
+#include "core/clock.h"
 #include "core/prepared_copy.h"
 #include "core/thread_count.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/copy_scaled_kernel.h"
 #include "dispatch/registration.h"
-#include "dispatch/tracing.h"
 
 namespace st {
 namespace cpu {
@@ -75,16 +75,16 @@ class CpuPreparedCopy final : public PreparedCopy {
     candidates[count++] = 0;
     const int all = num_threads();
     for (int n = 1; n < all && count < kMaxCandidates; n *= 2) candidates[count++] = n;
-    const int64_t start = dispatch::monotonic_ns();
+    const int64_t start = monotonic_ns();
     int64_t best_ns = INT64_MAX;
     int best = 0;
     for (int c = 0; c < count; ++c) {
-      if (c > 0 && dispatch::monotonic_ns() - start > kMeasureBudgetNs) break;
+      if (c > 0 && monotonic_ns() - start > kMeasureBudgetNs) break;
       threads_ = candidates[c];
       for (int r = 0; r < kRunsPerCandidate; ++r) {
-        const int64_t t0 = dispatch::monotonic_ns();
+        const int64_t t0 = monotonic_ns();
         run(dst, src, false);
-        const int64_t ns = dispatch::monotonic_ns() - t0;
+        const int64_t ns = monotonic_ns() - t0;
         if (ns < best_ns) {
           best_ns = ns;
           best = candidates[c];

@@ -1,6 +1,6 @@
-// The CPU kernel of copy_scaled_ (API.md, st_copy_scaled): copy_'s checks and
-// staging (copy_on_host), the geometry with the scales and shifts as two
-// channel operands, then the element rule of core/scaled_convert.h over it.
+// The CPU kernel of copy_scaled_ (include/stride.h, st_copy_scaled): copy_'s
+// checks and staging (copy_on_host), the geometry with the scales and shifts as
+// two channel operands, then the element rule of core/scaled_convert.h over it.
 #include "cpu/copy_scaled_kernel.h"
 
 #include "core/float_env.h"

@@ -1,6 +1,6 @@
-// The CPU kernel of fill_ (API.md, st_fill) for host memory: every element
-// becomes `value` converted to dst's dtype by the conversion rules; dst may
-// overlap itself (an expanded view), and each address is written once.
+// The CPU kernel of fill_ (include/stride.h, st_fill) for host memory: every
+// element becomes `value` converted to dst's dtype by the conversion rules; dst
+// may overlap itself (an expanded view), and each address is written once.
 #include <cstring>
 
 #include "core/convert.h"

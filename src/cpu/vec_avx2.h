@@ -182,7 +182,6 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec and32(Vec a, Vec b) { return _mm256_and_si256(a, b); }
   static Vec or32(Vec a, Vec b) { return _mm256_or_si256(a, b); }
   static Vec add32(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
-  static Vec sub32(Vec a, Vec b) { return _mm256_sub_epi32(a, b); }
   template <int n>
   static Vec srl32(Vec v) {
     return _mm256_srli_epi32(v, n);
@@ -246,7 +245,6 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   using Lanes16 = __m256i;
   static Vec splat_u16(uint16_t v) { return _mm256_set1_epi16(static_cast<short>(v)); }
   static Vec add16(Vec a, Vec b) { return _mm256_add_epi16(a, b); }
-  static Vec sub16(Vec a, Vec b) { return _mm256_sub_epi16(a, b); }
   template <int n>
   static Vec srl16(Vec v) {
     return _mm256_srli_epi16(v, n);
@@ -259,8 +257,6 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
   static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
-  static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
-  static Half hi_half(Vec v) { return _mm256_extracti128_si256(v, 1); }
   static Quarter lo_quarter(Half h) { return h; }
   static Quarter hi_quarter(Half h) { return _mm_srli_si128(h, 8); }
 };

@@ -270,7 +270,6 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec and32(Vec a, Vec b) { return _mm512_and_si512(a, b); }
   static Vec or32(Vec a, Vec b) { return _mm512_or_si512(a, b); }
   static Vec add32(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
-  static Vec sub32(Vec a, Vec b) { return _mm512_sub_epi32(a, b); }
   template <int n>
   static Vec srl32(Vec v) {
     return _mm512_srli_epi32(v, n);
@@ -333,7 +332,6 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   using Lanes16 = __mmask32;
   static Vec splat_u16(uint16_t v) { return _mm512_set1_epi16(static_cast<short>(v)); }
   static Vec add16(Vec a, Vec b) { return _mm512_add_epi16(a, b); }
-  static Vec sub16(Vec a, Vec b) { return _mm512_sub_epi16(a, b); }
   template <int n>
   static Vec srl16(Vec v) {
     return _mm512_srli_epi16(v, n);
@@ -367,8 +365,6 @@ struct VecAvx512 : VecBase, PixelChannels3 {
     const __m512i high = _mm512_permutex2var_epi16(load(t + 128), w, load(t + 192));
     return _mm512_mask_blend_epi16(_mm512_test_epi16_mask(w, _mm512_set1_epi16(64)), low, high);
   }
-  static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
-  static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
   static Quarter lo_quarter(Half h) { return _mm256_castsi256_si128(h); }
   static Quarter hi_quarter(Half h) { return _mm256_extracti128_si256(h, 1); }
 };

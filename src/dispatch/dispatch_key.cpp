@@ -9,8 +9,6 @@ const char* dispatch_key_name(DispatchKey k) {
       return "Undefined";
     case DispatchKey::Dense:
       return "Dense";
-    case DispatchKey::BackendSelect:
-      return "BackendSelect";
     case DispatchKey::Tracing:
       return "Tracing";
     case DispatchKey::EndOfFunctionalityKeys:

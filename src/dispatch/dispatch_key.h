@@ -1,9 +1,9 @@
 // Dispatch keys, as PyTorch's c10/core/DispatchKey.h at the size stride
 // needs. Three kinds:
 //  - backend components (CPU, CUDA, PrivateUse1): where the data lives;
-//  - functionality keys (Dense, BackendSelect, Tracing): what a layer of
-//    the dispatcher does. Dense is "per backend": it has one runtime key per
-//    backend (CPU, CUDA, PrivateUse1), which is what kernels register for;
+//  - functionality keys (Dense, Tracing): what a layer of the dispatcher
+//    does. Dense is "per backend": it has one runtime key per backend
+//    (CPU, CUDA, PrivateUse1), which is what kernels register for;
 //  - the alias key CompositeImplicit, whose kernel serves every backend
 //    that has no kernel of its own.
 // A key's number is its priority within its kind: higher runs first.
@@ -28,9 +28,8 @@ enum class DispatchKey : uint8_t {
   Undefined = 0,
 
   // Functionality keys, lowest priority first (see DispatchKeySet).
-  Dense,          // per backend: a kernel that computes, for one backend
-  BackendSelect,  // factories without tensor arguments pick their backend here
-  Tracing,        // reports every call's name and duration, then redispatches
+  Dense,    // per backend: a kernel that computes, for one backend
+  Tracing,  // reports every call's name and duration, then redispatches
   EndOfFunctionalityKeys,
 
   // The runtime keys of Dense, one per backend in BackendComponent order.

@@ -5,8 +5,8 @@
 // Bit b-1 (b = 1..kNumBackends) is backend component b; above them, bit
 // kNumBackends + f - 1 is functionality key f (Undefined has no bit):
 //
-//   bit:  5        4              3      2            1       0
-//         Tracing  BackendSelect  Dense  PrivateUse1  CUDA    CPU
+//   bit:  4        3      2            1       0
+//         Tracing  Dense  PrivateUse1  CUDA    CPU
 //
 // A runtime per-backend key sets two bits: CPU is Dense | CPUBit. The
 // highest functionality bit is the key that runs; for a per-backend
@@ -64,7 +64,6 @@ constexpr int kDispatchTableSize =
 class DispatchKeySet {
  public:
   enum Raw { RAW };
-  enum FullAfter { FULL_AFTER };
 
   constexpr DispatchKeySet() = default;
   constexpr DispatchKeySet(Raw, uint64_t repr) : repr_(repr) {}
@@ -76,11 +75,6 @@ class DispatchKeySet {
   // functionality bit and its backend bit. Undefined and alias keys are empty.
   constexpr explicit DispatchKeySet(DispatchKey k)
       : repr_(functionality_bit(to_functionality_key(k)) | DispatchKeySet(to_backend_component(k)).repr_) {}
-
-  // Every functionality of lower priority than `k`'s, and every backend:
-  // what a kernel at `k` redispatches into (PyTorch's FULL_AFTER).
-  constexpr DispatchKeySet(FullAfter, DispatchKey k)
-      : repr_(((functionality_bit(to_functionality_key(k)) - 1) & ~kFullBackendMask) | kFullBackendMask) {}
 
   constexpr uint64_t raw_repr() const { return repr_; }
   constexpr bool empty() const { return repr_ == 0; }
@@ -106,9 +100,6 @@ class DispatchKeySet {
 
   // This set without `k`'s functionality (backend bits stay).
   constexpr DispatchKeySet remove(DispatchKey k) const { return *this - DispatchKeySet(k); }
-  constexpr DispatchKeySet remove_backend(BackendComponent b) const {
-    return DispatchKeySet(RAW, repr_ & ~DispatchKeySet(b).repr_);
-  }
 
   constexpr DispatchKey highest_functionality_key() const {
     return static_cast<DispatchKey>(index_of_highest_bit(repr_ >> kNumBackends));

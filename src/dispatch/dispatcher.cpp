@@ -34,14 +34,6 @@ OperatorEntry& Dispatcher::find_or_create(const char* name) {
   return *op;
 }
 
-std::vector<std::string> Dispatcher::operator_names() const {
-  std::vector<std::string> names;
-  for (const OperatorEntry* op = head_.load(std::memory_order_acquire); op; op = op->next_in_list) {
-    if (op->defined()) names.push_back(op->name());
-  }
-  return names;
-}
-
 OperatorHandle find_operator(const char* name) {
   const OperatorEntry* op = Dispatcher::singleton().find(name);
   ST_CHECK(op && op->defined(), ST_ERROR_INVALID_ARGUMENT, "no operator named %s is defined", name);

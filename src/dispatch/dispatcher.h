@@ -2,8 +2,7 @@
 // c10/core/dispatch/Dispatcher.h), and TypedOperatorHandle, through which
 // every call goes:
 //
-//   keys = ((keys of the tensor arguments | included | global) − excluded)
-//          & the operator's non-fall-through keys
+//   keys = (keys of the tensor arguments | included | global) − excluded
 //   table[keys.table_index()](keys, args...)
 //
 // with no lock, no allocation and no virtual call on the way.
@@ -13,7 +12,6 @@
 #include <mutex>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "core/error.h"
 #include "dispatch/dispatch_key_extractor.h"
@@ -30,14 +28,6 @@ template <typename Ret, typename... Args>
 class TypedOperatorHandle<Ret(Args...)> {
  public:
   explicit TypedOperatorHandle(const OperatorEntry& op) : op_(&op) {}
-
-  const OperatorEntry& entry() const { return *op_; }
-  const std::string& name() const { return op_->name(); }
-
-  // The keys a call with these arguments dispatches on.
-  ST_FORCE_INLINE DispatchKeySet dispatch_keys(const Args&... args) const {
-    return compute_dispatch_key_set(keys_of_arguments(args...)) & op_->non_fallthrough_keys();
-  }
 
   // Through the operator's call cache (Note [Call cache]) while no thread
   // holds a dispatch key guard; the full computation otherwise.
@@ -57,12 +47,11 @@ class TypedOperatorHandle<Ret(Args...)> {
       }
       return reinterpret_cast<Fn>(fn)(keys, std::forward<Args>(args)...);
     }
-    return redispatch(compute_dispatch_key_set(arg_keys) & op_->non_fallthrough_keys(), std::forward<Args>(args)...);
+    return redispatch(compute_dispatch_key_set(arg_keys), std::forward<Args>(args)...);
   }
 
   // Runs the kernel for `keys`. A kernel passes the keys it received with
-  // its own key removed (keys.remove(DispatchKey::Tracing), or
-  // keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, its key)) to reach the
+  // its own key removed (keys.remove(DispatchKey::Tracing)) to reach the
   // kernel below it.
   ST_FORCE_INLINE Ret redispatch(DispatchKeySet keys, Args... args) const {
     using Fn = Ret (*)(DispatchKeySet, Args...);
@@ -78,8 +67,6 @@ class TypedOperatorHandle<Ret(Args...)> {
 class OperatorHandle {
  public:
   explicit OperatorHandle(const OperatorEntry& op) : op_(&op) {}
-  const OperatorEntry& entry() const { return *op_; }
-  const std::string& name() const { return op_->name(); }
   const char* schema() const { return op_->schema(); }
 
   // The typed handle; throws ST_ERROR_INVALID_ARGUMENT when the operator is
@@ -109,9 +96,6 @@ class Dispatcher {
   // prepended to the list and never freed, so this is safe while another
   // thread registers.
   const OperatorEntry* find(const char* name) const;
-
-  // Names of the defined operators, newest first.
-  std::vector<std::string> operator_names() const;
 
  private:
   Dispatcher() = default;

@@ -14,7 +14,7 @@ thread_local RawLocalDispatchKeySet t_local = {0, 0};
 
 }  // namespace
 
-GlobalDispatchState g_dispatch_state = {{DispatchKeySet(DispatchKey::BackendSelect).raw_repr()}, {0}};
+GlobalDispatchState g_dispatch_state = {{0}, {0}};
 
 LocalDispatchKeySet local_dispatch_key_set() {
   return {DispatchKeySet(DispatchKeySet::RAW, t_local.included), DispatchKeySet(DispatchKeySet::RAW, t_local.excluded)};

@@ -3,9 +3,7 @@
 //
 // The keys of a call are
 //   (keys of its tensor arguments | thread's included | global included) − thread's excluded
-// (then masked by the operator's fall-through keys, see OperatorEntry).
-// The global set holds BackendSelect always (PyTorch puts it in every
-// thread's default included set) and Tracing while a trace callback is set.
+// The global set holds Tracing while a trace callback is set.
 //
 // Note [Reading thread-local keys]
 // Reading a thread-local from a shared library costs a call to

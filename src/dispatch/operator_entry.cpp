@@ -8,25 +8,10 @@
 
 namespace st {
 namespace dispatch {
-namespace {
-
-// The functionality keys that an operator may fall through: those that are
-// not per backend. A missing backend kernel is an error, never a skip.
-constexpr uint64_t skippable_functionality_bits() {
-  uint64_t bits = 0;
-  for (int f = 1; f < kNumFunctionalityKeys; ++f) {
-    const auto key = static_cast<DispatchKey>(f);
-    if (!is_per_backend_functionality(key)) bits |= DispatchKeySet(key).raw_repr();
-  }
-  return bits;
-}
-
-}  // namespace
 
 std::atomic<uint64_t> g_dispatch_epoch{0};
 
-OperatorEntry::OperatorEntry(std::string name)
-    : name_(std::move(name)), non_fallthrough_keys_(~skippable_functionality_bits()) {
+OperatorEntry::OperatorEntry(std::string name) : name_(std::move(name)) {
   for (auto& entry : table_) entry.store(nullptr, std::memory_order_relaxed);
 }
 
@@ -44,16 +29,14 @@ std::vector<DispatchKey> OperatorEntry::registered_keys() const {
   return keys;
 }
 
-void OperatorEntry::define(const char* schema, KernelFunction tracing, KernelFunction fallthrough) {
+void OperatorEntry::define(const char* schema, KernelFunction tracing) {
   std::lock_guard<std::mutex> lock(mutex_);
   ST_CHECK(!defined(), ST_ERROR_INVALID_ARGUMENT, "operator %s is defined twice: \"%s\" and \"%s\"", name_.c_str(),
            schema_.load(std::memory_order_relaxed), schema);
   const size_t n = name_.size();
   ST_CHECK(std::strncmp(schema, name_.c_str(), n) == 0 && schema[n] == '(', ST_ERROR_INVALID_ARGUMENT,
            "the schema \"%s\" of operator %s must start with \"%s(\"", schema, name_.c_str(), name_.c_str());
-  ST_CHECK(tracing.valid() && fallthrough.valid() && tracing.signature() == fallthrough.signature(),
-           ST_ERROR_INVALID_ARGUMENT, "operator %s needs tracing and fall-through kernels of its signature",
-           name_.c_str());
+  ST_CHECK(tracing.valid(), ST_ERROR_INVALID_ARGUMENT, "operator %s needs a tracing kernel", name_.c_str());
   for (int k = 0; k < kNumDispatchKeys; ++k) {
     for (const Registration& r : kernels_[k]) {
       ST_CHECK(r.kernel.signature() == tracing.signature(), ST_ERROR_INVALID_ARGUMENT,
@@ -63,7 +46,6 @@ void OperatorEntry::define(const char* schema, KernelFunction tracing, KernelFun
     }
   }
   tracing_kernel_ = tracing;
-  fallthrough_kernel_ = fallthrough;
   signature_.store(tracing.signature(), std::memory_order_release);
   schema_.store(schema, std::memory_order_release);
   update_dispatch_table();
@@ -85,7 +67,7 @@ void OperatorEntry::check_signature(DispatchKey key, const KernelFunction& kerne
 uint64_t OperatorEntry::add_kernel(DispatchKey key, KernelFunction kernel) {
   ST_CHECK(is_registrable_key(key), ST_ERROR_INVALID_ARGUMENT,
            "cannot register a kernel of operator %s for dispatch key %s: use a backend (CPU, CUDA, PrivateUse1), "
-           "BackendSelect, Tracing or CompositeImplicit",
+           "Tracing or CompositeImplicit",
            name_.c_str(), dispatch_key_name(key));
   std::lock_guard<std::mutex> lock(mutex_);
   check_signature(key, kernel);
@@ -112,22 +94,13 @@ KernelFunction OperatorEntry::compute_table_entry(int index) const {
     const std::vector<Registration>& composite = kernels_[static_cast<int>(DispatchKey::CompositeImplicit)];
     return composite.empty() ? KernelFunction() : composite.back().kernel;
   }
-  if (key == DispatchKey::Tracing && tracing_kernel_.valid()) return tracing_kernel_;
-  return fallthrough_kernel_;
+  return tracing_kernel_;  // the Tracing entry: none until the operator is defined
 }
 
 void OperatorEntry::update_dispatch_table() {
   for (int i = 0; i < kDispatchTableSize; ++i) {
     table_[i].store(compute_table_entry(i).erased(), std::memory_order_release);
   }
-  uint64_t mask = ~skippable_functionality_bits();
-  for (int f = 1; f < kNumFunctionalityKeys; ++f) {
-    const auto key = static_cast<DispatchKey>(f);
-    if (is_per_backend_functionality(key)) continue;
-    const bool has_kernel = !kernels_[f].empty() || (key == DispatchKey::Tracing && tracing_kernel_.valid());
-    if (has_kernel) mask |= DispatchKeySet(key).raw_repr();
-  }
-  non_fallthrough_keys_.store(mask, std::memory_order_relaxed);
   bump_dispatch_epoch();
 }
 
@@ -139,7 +112,7 @@ ErasedKernelFn OperatorEntry::fill_call_cache(DispatchKeySet arg_keys, uint64_t 
                                  : DispatchKeySet()),
            ST_ERROR_INTERNAL, "operator %s: arguments with keys %s cannot be cached", name_.c_str(),
            to_string(arg_keys).c_str());
-  *keys = compute_dispatch_key_set(arg_keys) & non_fallthrough_keys();
+  *keys = compute_dispatch_key_set(arg_keys);
   const ErasedKernelFn fn = lookup(*keys);
   CachedCall& entry = call_cache_[backends];
   entry.kernel.store(fn, std::memory_order_relaxed);

@@ -8,19 +8,11 @@
 // and every change recomputes the whole table: each entry takes the newest
 // kernel registered for its runtime key, else the newest CompositeImplicit
 // kernel (for the backends' Dense entries and for Undefined, as PyTorch's
-// computeDispatchTableEntryWithDebug), else, for a functionality that is
-// not per backend, the operator's fall-through kernel, else nothing (the
-// call fails with ST_ERROR_NOT_IMPLEMENTED). Dropping a registration
-// therefore restores the one before it in a single store. Kernel code is
-// never freed, so a call that loaded an old pointer can still run it.
-//
-// Note [Fall-through keys]
-// BackendSelect is in every call's keys (see LocalDispatchKeySet); an
-// operator without a kernel there must skip it. The entry keeps the set of
-// keys it has kernels for and calls mask their keys with it (PyTorch's
-// nonFallthroughKeys_), so the skip costs one AND. A call that read the
-// mask just before a change lands on the fall-through kernel instead,
-// which removes the key and redispatches: slower, equally right.
+// computeDispatchTableEntryWithDebug), else, for Tracing, the operator's
+// built-in tracing kernel, else nothing (the call fails with
+// ST_ERROR_NOT_IMPLEMENTED). Dropping a registration therefore restores the
+// one before it in a single store. Kernel code is never freed, so a call
+// that loaded an old pointer can still run it.
 //
 // Note [Dispatch table epoch]
 // Every change to any operator's table, and every change of the global
@@ -36,11 +28,11 @@
 // per set of argument backends, the kernel and keys its last call computed
 // and the epoch they were computed at; a call whose epoch matches jumps
 // straight to the kernel (one load of the epoch, three of the entry)
-// instead of computing keys, masking them and indexing the table. The
-// entry's fields are separate atomics: a call racing with a registration
-// may pair a kernel with the keys of the table before or after the change,
-// which is as right as running either table's kernel (kernels redispatch
-// from the keys they get, and kernel code is never freed).
+// instead of computing keys and indexing the table. The entry's fields are
+// separate atomics: a call racing with a registration may pair a kernel
+// with the keys of the table before or after the change, which is as right
+// as running either table's kernel (kernels redispatch from the keys they
+// get, and kernel code is never freed).
 #pragma once
 
 #include <atomic>
@@ -68,11 +60,6 @@ class OperatorEntry {
   // The C++ signature of its kernels; null until defined.
   SignatureId signature() const { return signature_.load(std::memory_order_acquire); }
 
-  // Keys this operator does not fall through (Note [Fall-through keys]).
-  ST_FORCE_INLINE DispatchKeySet non_fallthrough_keys() const {
-    return DispatchKeySet(DispatchKeySet::RAW, non_fallthrough_keys_.load(std::memory_order_relaxed));
-  }
-
   // The kernel for `keys`; throws ST_ERROR_NOT_IMPLEMENTED when there is none.
   ST_FORCE_INLINE ErasedKernelFn lookup(DispatchKeySet keys) const {
     ErasedKernelFn fn = table_[keys.table_index()].load(std::memory_order_acquire);
@@ -93,16 +80,13 @@ class OperatorEntry {
   // (throws ST_ERROR_NOT_IMPLEMENTED when there is none).
   ErasedKernelFn fill_call_cache(DispatchKeySet arg_keys, uint64_t epoch, DispatchKeySet* keys) const;
 
-  // What table entry `index` holds now (tests, messages).
-  ErasedKernelFn table_entry(int index) const { return table_[index].load(std::memory_order_acquire); }
   // Keys with at least one registered kernel, in DispatchKey order.
   std::vector<DispatchKey> registered_keys() const;
 
-  // Defines the operator. `tracing` and `fallthrough` are its built-in
-  // kernels for the Tracing key and for functionality keys without a kernel;
-  // their signature is the operator's. Throws if defined already, or if a
-  // registered kernel has another signature.
-  void define(const char* schema, KernelFunction tracing, KernelFunction fallthrough);
+  // Defines the operator. `tracing` is its built-in kernel for the Tracing
+  // key; its signature is the operator's. Throws if defined already, or if
+  // a registered kernel has another signature.
+  void define(const char* schema, KernelFunction tracing);
 
   // Adds a kernel for a registrable key (is_registrable_key) and returns
   // the id that removes it. Throws ST_ERROR_INVALID_ARGUMENT for another
@@ -128,14 +112,12 @@ class OperatorEntry {
 
   const std::string name_;
   std::atomic<ErasedKernelFn> table_[kDispatchTableSize];
-  std::atomic<uint64_t> non_fallthrough_keys_;
   std::atomic<const char*> schema_{nullptr};
   std::atomic<SignatureId> signature_{nullptr};
   mutable CachedCall call_cache_[uint64_t{1} << kNumBackends];
 
   mutable std::mutex mutex_;  // guards everything below and every table change
   KernelFunction tracing_kernel_;
-  KernelFunction fallthrough_kernel_;
   std::vector<Registration> kernels_[kNumDispatchKeys];  // per key, newest last
   uint64_t next_id_ = 1;
 };

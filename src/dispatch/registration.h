@@ -26,12 +26,13 @@
 //
 // Keys: CPU, CUDA, PrivateUse1 (a backend's kernel), CompositeImplicit (one
 // kernel for every backend that has none of its own, written in terms of
-// other operators), BackendSelect (a layer above the backends, for a
-// factory whose backend does not follow from its Device argument alone, Note
-// [Factories dispatch on their device]), Tracing. A kernel that
-// redispatches passes its keys without its own: Op::redispatch(keys &
-// DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect), ...)
-// (or find_operator(name).typed<Sig>() where the tag is not visible).
+// other operators), Tracing (a layer above the backends; every operator has
+// a built-in one, below). A factory registers backend kernels like any
+// operator: with no tensor argument, it dispatches on its Device argument
+// (Note [Factories dispatch on their device]), so empty_strided on a CPU
+// device goes straight to its CPU kernel. A kernel that redispatches passes
+// its keys without its own: Op::redispatch(keys.remove(DispatchKey::Tracing),
+// ...) (or find_operator(name).typed<Sig>() where the tag is not visible).
 //
 // register_kernel() does the same at run time and returns a
 // KernelRegistration; the newest registration for a key wins, and dropping
@@ -106,30 +107,15 @@ struct Operator<Tag, Ret(Args...)> {
     return handle().redispatch(keys, std::forward<Args>(args)...);
   }
 
-  // Whether a call whose keys are `keys` (as compute_dispatch_key_set gives
-  // them, before the operator's fall-through mask) runs `kernel` first.
-  static bool dispatches_to(DispatchKeySet keys, Ret (*kernel)(DispatchKeySet, Args...)) {
-    const OperatorEntry& entry = handle().entry();
-    return entry.table_entry((keys & entry.non_fallthrough_keys()).table_index()) ==
-           reinterpret_cast<ErasedKernelFn>(kernel);
-  }
-
   // Times everything below the Tracing key; reports when the call returns
   // (Note [Which calls are reported]).
   static Ret tracing_kernel(DispatchKeySet keys, Args... args) {
     TraceScope scope(Tag::kName);
     return redispatch(keys.remove(DispatchKey::Tracing), std::forward<Args>(args)...);
   }
-  // Serves a functionality key the operator has no kernel for: skips it
-  // (see Note [Fall-through keys]).
-  static Ret fallthrough_kernel(DispatchKeySet keys, Args... args) {
-    return redispatch(keys.remove(keys.highest_functionality_key()), std::forward<Args>(args)...);
-  }
 
   static void define() {
-    Dispatcher::singleton()
-        .find_or_create(Tag::kName)
-        .define(Tag::kSchema, KernelFunction::make(&tracing_kernel), KernelFunction::make(&fallthrough_kernel));
+    Dispatcher::singleton().find_or_create(Tag::kName).define(Tag::kSchema, KernelFunction::make(&tracing_kernel));
   }
 };
 

@@ -15,10 +15,10 @@
 // in flight.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <exception>
 
+#include "core/clock.h"
 #include "dispatch/local_dispatch_key_set.h"
 
 namespace st {
@@ -44,11 +44,6 @@ void report_trace(const char* op_name, int64_t duration_ns) noexcept;
 // not go through the dispatcher (a copy plan's execute) asks here.
 inline bool tracing_this_call() {
   return compute_dispatch_key_set(DispatchKeySet()).has(DispatchKey::Tracing);
-}
-
-inline int64_t monotonic_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 
 // Reports the time from its construction to its destruction, unless the

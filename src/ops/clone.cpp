@@ -3,6 +3,8 @@
 // new tensor comes from empty_like, except that a dense source cloned with
 // PRESERVE keeps its own strides: empty_strided is called with them
 // directly, as PyTorch does, with no layout to work out.
+#include "ops/clone.h"
+
 #include "dispatch/registration.h"
 #include "ops/copy.h"
 #include "ops/empty.h"

@@ -7,9 +7,11 @@
 // a reference (two atomic operations, as long as the whole call otherwise),
 // so the operator says "self" with its bool and writes *out only for a new
 // tensor.
+#include "ops/contiguous.h"
+
 #include "core/error.h"
 #include "dispatch/registration.h"
-#include "ops/copy.h"
+#include "ops/clone.h"
 
 namespace st {
 namespace ops {

@@ -1,7 +1,8 @@
-// The copy_ operator (API.md, st_copy). It dispatches on the union of dst's
-// and src's keys, so a CUDA operand selects the CUDA backend's kernel; the
-// backends' kernels live in src/cpu/copy_kernel.cpp and src/cuda/copy_kernel.cpp
-// and share their preconditions (core/copy_preconditions.h).
+// The copy_ operator (include/stride.h, st_copy). It dispatches on the union of
+// dst's and src's keys, so a CUDA operand selects the CUDA backend's kernel;
+// the backends' kernels live in src/cpu/copy_kernel.cpp and
+// src/cuda/copy_kernel.cpp and share their preconditions
+// (core/copy_preconditions.h).
 #include "ops/copy.h"
 
 #include "dispatch/registration.h"

@@ -1,6 +1,7 @@
-// Copy plans (API.md, st_copy_plan_create): a copy of one layout and dtype
-// pair, plain or scaled, prepared once and run on new memory each time,
-// with st_copy's (st_copy_scaled's) results. What a plan is lives here; its handle lives in api/plan_table.h.
+// Copy plans (include/stride.h, st_copy_plan_create): a copy of one layout and
+// dtype pair, plain or scaled, prepared once and run on new memory each time,
+// with st_copy's (st_copy_scaled's) results. What a plan is lives here; its
+// handle lives in api/plan_table.h.
 #pragma once
 
 #include <memory>

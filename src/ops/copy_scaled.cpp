@@ -1,9 +1,10 @@
-// The copy_scaled_ operator (API.md, st_copy_scaled): copy_ with a scale and
-// a shift applied to every element. It dispatches as copy_ does, on the
-// union of dst's and src's keys; the kernels live in
+// The copy_scaled_ operator (include/stride.h, st_copy_scaled): copy_ with a
+// scale and a shift applied to every element. It dispatches as copy_ does, on
+// the union of dst's and src's keys; the kernels live in
 // src/cpu/copy_scaled_kernel.cpp and src/cuda/copy_scaled_kernel.cpp.
-#include "dispatch/registration.h"
 #include "ops/copy.h"
+
+#include "dispatch/registration.h"
 
 namespace st {
 namespace ops {

@@ -1,8 +1,9 @@
-// The fill_ operator (API.md, st_fill): a self-overlapping dst is allowed,
-// since every element receives the same value. The backends' kernels live
-// in src/cpu/fill_kernel.cpp and src/cuda/fill_kernel.cpp.
+// The fill_ operator (include/stride.h, st_fill): a self-overlapping dst is
+// allowed, since every element receives the same value. The backends' kernels
+// live in src/cpu/fill_kernel.cpp and src/cuda/fill_kernel.cpp.
+#include "ops/fill.h"
+
 #include "dispatch/registration.h"
-#include "ops/copy.h"
 
 namespace st {
 namespace ops {

@@ -1,8 +1,10 @@
 // reshape: a view when the strides allow it, else a contiguous clone viewed
 // as the new shape (as PyTorch's reshape). Not an operator of its own: the
 // clone it may make is.
+#include "ops/reshape.h"
+
 #include "core/views.h"
-#include "ops/copy.h"
+#include "ops/clone.h"
 
 namespace st {
 namespace ops {

@@ -1,5 +1,7 @@
 // to for every backend: the source itself when nothing would change, else a
 // new tensor (empty_strided in the asked layout, then copy_).
+#include "ops/to.h"
+
 #include "dispatch/registration.h"
 #include "ops/copy.h"
 #include "ops/empty.h"

@@ -1,8 +1,8 @@
 /* The conversion tables (conversion_tables.h): every source value of each
  * dtype and what it must read as in every dtype. The values were worked
- * out from the rules (API.md, Conversion rules) with exact rational
- * arithmetic, independently of the library; the notes point at the cases
- * worth a look.
+ * out from the rules (include/stride.h, conversion rules) with exact
+ * rational arithmetic, independently of the library; the notes point at
+ * the cases worth a look.
  *
  * Columns: bool, uint8, int8, int16, int32, int64, float16 bits, bfloat16
  * bits, float32, float64, then uint16, uint32, uint64, float8_e4m3fn bits,

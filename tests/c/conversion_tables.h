@@ -1,9 +1,10 @@
 /* Conversion tables for every pair of the 17 dtypes: for each source dtype,
  * special values (ties, overflow, subnormals, NaN, integer limits) and, for
- * each, the element it must become in every dtype (API.md, Conversion
- * rules), written out by hand in conversion_tables.c. Used by the tests that
- * convert them through the operators: by dtype pair (test_copy_dtypes.c)
- * and under changed floating-point environments (test_fp_environment*.c). */
+ * each, the element it must become in every dtype (include/stride.h,
+ * conversion rules), written out by hand in conversion_tables.c. Used by the
+ * tests that convert them through the operators: by dtype pair
+ * (test_copy_dtypes.c) and under changed floating-point environments
+ * (test_fp_environment*.c). */
 #ifndef STRIDE_TEST_CONVERSION_TABLES_H
 #define STRIDE_TEST_CONVERSION_TABLES_H
 

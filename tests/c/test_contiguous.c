@@ -1,7 +1,7 @@
 /* st_contiguous, st_clone and st_to: which handle comes back, the layout of
- * a new tensor (API.md, Operators: row-major, channels-last, PRESERVE) and
- * its values against the reference copy, on hand-made sources and on
- * random layouts (permuted, sliced with steps, flipped, expanded,
+ * a new tensor (include/stride.h, Operators: row-major, channels-last,
+ * PRESERVE) and its values against the reference copy, on hand-made sources
+ * and on random layouts (permuted, sliced with steps, flipped, expanded,
  * channels-last). Set ST_TEST_SEED to replay other random cases. */
 #include <stdlib.h>
 
@@ -296,10 +296,11 @@ static void fail_with(const char* context, const char* what) {
   fail();
 }
 
-/* The layout a new tensor made from `src` in `fmt` must have (API.md,
- * st_clone): row-major or channels-last strides; with PRESERVE the source's
- * own strides (sign dropped) when it is non-overlapping and dense, else
- * dense strides in the order of its |strides|. */
+/* The layout a new tensor made from `src` in `fmt` must have
+ * (include/stride.h, st_clone): row-major or channels-last strides; with
+ * PRESERVE the source's own strides (sign dropped) when it is
+ * non-overlapping and dense, else dense strides in the order of its
+ * |strides|. */
 static void expect_new_layout(st_tensor out, const layout* src, st_memory_format fmt, const char* context) {
   layout got = layout_of(out);
   int64_t want[ST_MAX_DIMS];

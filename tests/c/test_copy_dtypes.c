@@ -1,7 +1,7 @@
-/* st_copy and st_to between every pair of the 17 dtypes (API.md, Conversion
- * rules), on vectors of special values whose expected results are written
- * out in conversion_tables.c: one table per source dtype, one row per source
- * value, one column per destination dtype. */
+/* st_copy and st_to between every pair of the 17 dtypes (include/stride.h,
+ * conversion rules), on vectors of special values whose expected results are
+ * written out in conversion_tables.c: one table per source dtype, one row per
+ * source value, one column per destination dtype. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* st_copy when memory is shared (API.md, st_copy): a dst that is not
+/* st_copy when memory is shared (include/stride.h, st_copy): a dst that is not
  * provably free of self-overlap is ST_ERROR_OVERLAP and nothing is written;
  * src and dst that share memory (shifted slices, a transpose or a flip of
  * dst, two wrappers of one buffer) give the answer of reading src in full

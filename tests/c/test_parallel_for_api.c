@@ -106,7 +106,8 @@ static void run_jobs(void* ctx, int64_t n, int64_t grain, st_parallel_task task,
     chunks[nchunks].end = b + size < n ? b + size : n;
     nchunks++;
   }
-  /* the promise API.md asks of a job system, checked on the chunks made */
+  /* the promise include/stride.h asks of a job system, checked on the
+   * chunks made */
   int64_t covered = 0;
   for (int i = 0; i < nchunks; ++i) {
     if (chunks[i].begin != covered) note_problem(js, "chunks leave a gap or overlap", (long long)i, 0);

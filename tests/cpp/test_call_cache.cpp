@@ -13,7 +13,8 @@
 #include "core/empty.h"
 #include "core/views.h"
 #include "dispatch/registration.h"
-#include "ops/copy.h"
+#include "ops/clone.h"
+#include "ops/contiguous.h"
 #include "dispatch_test_support.h"
 
 using namespace st;

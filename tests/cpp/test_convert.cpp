@@ -1,9 +1,9 @@
-// convert<To, From> for all 289 dtype pairs: a table of special values with
-// the expected result in every dtype written out (API.md, Conversion rules),
-// run through the runtime pair dispatch; then reference computations written
-// here for integer rounding near ties, float -> integer saturation and
-// integer wrap-around, and every float8 pattern both ways against a decoder
-// and a nearest-value search written here.
+// convert<To, From> for all 289 dtype pairs: a table of special values with the
+// expected result in every dtype written out (include/stride.h, conversion
+// rules), run through the runtime pair dispatch; then reference computations
+// written here for integer rounding near ties, float -> integer saturation and
+// integer wrap-around, and every float8 pattern both ways against a decoder and
+// a nearest-value search written here.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>

@@ -31,6 +31,7 @@
 #include "cuda/transpose_plan.h"
 #include "iter/tensor_iterator.h"
 #include "ops/copy.h"
+#include "ops/fill.h"
 #include "copy_cases.h"
 #include "dispatch_test_support.h"
 #include "test_seed.h"

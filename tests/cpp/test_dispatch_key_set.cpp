@@ -21,8 +21,7 @@ static void backend_bits_lie_below_functionality_bits(void**) {
   assert_int_equal(DispatchKeySet(BackendComponent::PrivateUse1Bit).raw_repr(), 0x4);
   assert_int_equal(DispatchKeySet(BackendComponent::InvalidBit).raw_repr(), 0);
   assert_int_equal(DispatchKeySet(DispatchKey::Dense).raw_repr(), 0x8);
-  assert_int_equal(DispatchKeySet(DispatchKey::BackendSelect).raw_repr(), 0x10);
-  assert_int_equal(DispatchKeySet(DispatchKey::Tracing).raw_repr(), 0x20);
+  assert_int_equal(DispatchKeySet(DispatchKey::Tracing).raw_repr(), 0x10);
   // A runtime backend key is its functionality bit and its backend bit.
   assert_int_equal(DispatchKeySet(DispatchKey::CPU).raw_repr(), 0x8 | 0x1);
   assert_int_equal(DispatchKeySet(DispatchKey::CUDA).raw_repr(), 0x8 | 0x2);
@@ -33,15 +32,15 @@ static void backend_bits_lie_below_functionality_bits(void**) {
 }
 
 static void offsets_and_masks_match_the_hand_written_table(void**) {
-  // functionality: Undefined, Dense (one entry per backend), BackendSelect, Tracing
-  const uint16_t offsets[] = {0, 1, 4, 5};
-  const uint64_t masks[] = {0, 0x7, 0, 0};
-  assert_int_equal(kNumFunctionalityKeys, 4);
+  // functionality: Undefined, Dense (one entry per backend), Tracing
+  const uint16_t offsets[] = {0, 1, 4};
+  const uint64_t masks[] = {0, 0x7, 0};
+  assert_int_equal(kNumFunctionalityKeys, 3);
   for (int f = 0; f < kNumFunctionalityKeys; ++f) {
     assert_int_equal(kFunctionalityOffsetsAndMasks[f].offset, offsets[f]);
     assert_int_equal(kFunctionalityOffsetsAndMasks[f].mask, masks[f]);
   }
-  assert_int_equal(kDispatchTableSize, 6);
+  assert_int_equal(kDispatchTableSize, 5);
 }
 
 static void table_indices_match_the_hand_written_table(void**) {
@@ -56,10 +55,9 @@ static void table_indices_match_the_hand_written_table(void**) {
       {keys({DispatchKey::CPU, DispatchKey::CUDA}), 2},
       {keys({DispatchKey::CPU, DispatchKey::PrivateUse1}), 3},
       {keys({DispatchKey::CPU, DispatchKey::CUDA, DispatchKey::PrivateUse1}), 3},
-      {keys({DispatchKey::BackendSelect}), 4},
-      {keys({DispatchKey::BackendSelect, DispatchKey::CUDA}), 4},
-      {keys({DispatchKey::Tracing}), 5},
-      {keys({DispatchKey::Tracing, DispatchKey::BackendSelect, DispatchKey::CPU}), 5},
+      {keys({DispatchKey::Tracing}), 4},
+      {keys({DispatchKey::Tracing, DispatchKey::CPU}), 4},
+      {keys({DispatchKey::Tracing, DispatchKey::CUDA, DispatchKey::PrivateUse1}), 4},
       // Backend bits without a functionality select nothing.
       {DispatchKeySet(BackendComponent::CUDABit), 0},
   };
@@ -69,8 +67,8 @@ static void table_indices_match_the_hand_written_table(void**) {
       fail();
     }
   }
-  const DispatchKey runtime_keys[] = {DispatchKey::Undefined, DispatchKey::CPU,           DispatchKey::CUDA,
-                                      DispatchKey::PrivateUse1, DispatchKey::BackendSelect, DispatchKey::Tracing};
+  const DispatchKey runtime_keys[] = {DispatchKey::Undefined, DispatchKey::CPU, DispatchKey::CUDA,
+                                      DispatchKey::PrivateUse1, DispatchKey::Tracing};
   for (int i = 0; i < kDispatchTableSize; ++i) assert_int_equal(runtime_key_of_table_index(i), runtime_keys[i]);
 }
 
@@ -80,32 +78,23 @@ static void highest_priority_key_orders_functionality_then_backend(void**) {
   assert_int_equal(keys({DispatchKey::CPU, DispatchKey::CUDA}).highest_priority_key(), DispatchKey::CUDA);
   assert_int_equal(keys({DispatchKey::PrivateUse1, DispatchKey::CUDA}).highest_priority_key(),
                    DispatchKey::PrivateUse1);
-  assert_int_equal(keys({DispatchKey::BackendSelect, DispatchKey::CUDA}).highest_priority_key(),
-                   DispatchKey::BackendSelect);
-  assert_int_equal(keys({DispatchKey::Tracing, DispatchKey::BackendSelect, DispatchKey::CPU}).highest_priority_key(),
-                   DispatchKey::Tracing);
+  assert_int_equal(keys({DispatchKey::Tracing, DispatchKey::CUDA}).highest_priority_key(), DispatchKey::Tracing);
   assert_int_equal(keys({DispatchKey::Dense}).highest_priority_key(), DispatchKey::Dense);
   assert_int_equal(keys({DispatchKey::Tracing, DispatchKey::CPU}).highest_functionality_key(), DispatchKey::Tracing);
   assert_int_equal(keys({DispatchKey::CPU, DispatchKey::CUDA}).highest_backend(), BackendComponent::CUDABit);
 }
 
 static void removal_keeps_backend_bits(void**) {
-  const DispatchKeySet ks = keys({DispatchKey::Tracing, DispatchKey::BackendSelect, DispatchKey::CPU});
-  assert_int_equal(ks.remove(DispatchKey::Tracing).raw_repr(), 0x10 | 0x8 | 0x1);
+  const DispatchKeySet ks = keys({DispatchKey::Tracing, DispatchKey::CPU});
+  assert_int_equal(ks.remove(DispatchKey::Tracing).raw_repr(), 0x8 | 0x1);
   // Removing CPU removes Dense; the CPU bit stays for other functionalities.
-  assert_int_equal(ks.remove(DispatchKey::CPU).raw_repr(), 0x20 | 0x10 | 0x1);
-  assert_int_equal((ks - keys({DispatchKey::Tracing, DispatchKey::BackendSelect})).raw_repr(), 0x8 | 0x1);
-  assert_int_equal(ks.remove_backend(BackendComponent::CPUBit).raw_repr(), 0x20 | 0x10 | 0x8);
+  assert_int_equal(ks.remove(DispatchKey::CPU).raw_repr(), 0x10 | 0x1);
+  // Excluding CUDA excludes Dense, as in PyTorch; the CPU bit stays.
+  assert_int_equal((ks - keys({DispatchKey::Tracing, DispatchKey::CUDA})).raw_repr(), 0x1);
   assert_true(ks.has(DispatchKey::CPU));
   assert_false(ks.has(DispatchKey::CUDA));
   assert_true(ks.has_backend(BackendComponent::CPUBit));
-  assert_false(ks.remove_backend(BackendComponent::CPUBit).has(DispatchKey::CPU));
-}
-
-static void full_after_holds_lower_functionalities_and_all_backends(void**) {
-  assert_int_equal(DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::Tracing).raw_repr(), 0x10 | 0x8 | 0x7);
-  assert_int_equal(DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect).raw_repr(), 0x8 | 0x7);
-  assert_int_equal(DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::CPU).raw_repr(), 0x7);
+  assert_false(ks.has_backend(BackendComponent::CUDABit));
 }
 
 static void key_names(void**) {
@@ -120,7 +109,6 @@ static void key_names(void**) {
 static void registrable_keys(void**) {
   assert_true(is_registrable_key(DispatchKey::CPU));
   assert_true(is_registrable_key(DispatchKey::PrivateUse1));
-  assert_true(is_registrable_key(DispatchKey::BackendSelect));
   assert_true(is_registrable_key(DispatchKey::Tracing));
   assert_true(is_registrable_key(DispatchKey::CompositeImplicit));
   assert_false(is_registrable_key(DispatchKey::Undefined));
@@ -159,7 +147,6 @@ int main() {
       cmocka_unit_test(table_indices_match_the_hand_written_table),
       cmocka_unit_test(highest_priority_key_orders_functionality_then_backend),
       cmocka_unit_test(removal_keeps_backend_bits),
-      cmocka_unit_test(full_after_holds_lower_functionalities_and_all_backends),
       cmocka_unit_test(key_names),
       cmocka_unit_test(registrable_keys),
       cmocka_unit_test(tensor_keys_follow_the_device),

@@ -24,7 +24,6 @@ ST_DEFINE_OPERATOR(Binary, "test_binary", "test_binary(Tensor a, Tensor b) -> in
                    int64_t(const Tensor&, const Tensor&));
 ST_DEFINE_OPERATOR(Nullary, "test_nullary", "test_nullary(int x) -> int", int64_t(int64_t));
 ST_DEFINE_OPERATOR(Factory, "test_factory", "test_factory(Device device) -> int", int64_t(Device));
-ST_DEFINE_OPERATOR(PlainFactory, "test_plain_factory", "test_plain_factory(Device device) -> int", int64_t(Device));
 ST_DEFINE_OPERATOR(Layered, "test_layered", "test_layered(Tensor self) -> int", int64_t(const Tensor&));
 ST_DEFINE_OPERATOR(Contended, "test_contended", "test_contended(Tensor self) -> int", int64_t(const Tensor&));
 
@@ -42,11 +41,6 @@ int64_t nullary_composite(DispatchKeySet, int64_t x) { return 1000 + x; }
 // The keys each layer of test_factory and test_layered received, in call order.
 std::vector<std::pair<const char*, DispatchKeySet>> g_calls;
 
-int64_t factory_backend_select(DispatchKeySet keys, Device device) {
-  g_calls.emplace_back("BackendSelect", keys);
-  return Factory::redispatch(
-      (keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect)) | keys_of_device(device), device);
-}
 int64_t factory_cpu(DispatchKeySet keys, Device) {
   g_calls.emplace_back("CPU", keys);
   return 1;
@@ -55,20 +49,13 @@ int64_t factory_cuda(DispatchKeySet keys, Device) {
   g_calls.emplace_back("CUDA", keys);
   return 2;
 }
-ST_REGISTER_KERNEL("test_factory", BackendSelect, factory_backend_select);
+// A factory with backend kernels only, as empty_strided.
 ST_REGISTER_KERNEL("test_factory", CPU, factory_cpu);
 ST_REGISTER_KERNEL("test_factory", CUDA, factory_cuda);
-// A factory with backend kernels only, as empty_strided.
-ST_REGISTER_KERNEL("test_plain_factory", CPU, factory_cpu);
-ST_REGISTER_KERNEL("test_plain_factory", CUDA, factory_cuda);
 
 int64_t layered_tracing(DispatchKeySet keys, const Tensor& t) {
   g_calls.emplace_back("Tracing", keys);
   return 10 + Layered::redispatch(keys.remove(DispatchKey::Tracing), t);
-}
-int64_t layered_backend_select(DispatchKeySet keys, const Tensor& t) {
-  g_calls.emplace_back("BackendSelect", keys);
-  return 100 + Layered::redispatch(keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect), t);
 }
 int64_t layered_cpu(DispatchKeySet keys, const Tensor&) {
   g_calls.emplace_back("CPU", keys);
@@ -77,9 +64,6 @@ int64_t layered_cpu(DispatchKeySet keys, const Tensor&) {
 ST_REGISTER_KERNEL("test_layered", CPU, layered_cpu);
 
 ST_REGISTER_KERNEL("test_contended", CPU, unary_returns<1>);
-int64_t contended_backend_select(DispatchKeySet keys, const Tensor& t) {
-  return Contended::redispatch(keys & DispatchKeySet(DispatchKeySet::FULL_AFTER, DispatchKey::BackendSelect), t);
-}
 
 DispatchKeySet key_set(std::initializer_list<DispatchKey> list) {
   DispatchKeySet ks;
@@ -152,56 +136,41 @@ static void highest_backend_of_all_tensor_arguments_wins(void**) {
   assert_int_equal(Binary::call(cuda, Tensor()), 2);  // an undefined tensor adds nothing
 }
 
-static void factory_dispatches_on_its_device_through_backend_select(void**) {
+static void factory_goes_straight_to_its_device(void**) {
   // No tensor argument: the device argument gives the backend's keys
-  // (Note [Factories dispatch on their device]), below the BackendSelect
-  // kernel the factory has.
+  // (Note [Factories dispatch on their device]), and no other layer runs.
   g_calls.clear();
   assert_int_equal(Factory::call(Device{DeviceType::CPU, 0}), 1);
-  assert_int_equal(Factory::call(Device{DeviceType::CUDA, 0}), 2);
-  assert_int_equal(g_calls.size(), 4);
-  expect_keys(0, "BackendSelect", key_set({DispatchKey::BackendSelect, DispatchKey::CPU}));
-  expect_keys(1, "CPU", key_set({DispatchKey::CPU}));
-  expect_keys(2, "BackendSelect", key_set({DispatchKey::BackendSelect, DispatchKey::CUDA}));
-  expect_keys(3, "CUDA", key_set({DispatchKey::CUDA}));
-}
-
-static void factory_without_backend_select_goes_straight_to_its_device(void**) {
-  g_calls.clear();
-  assert_int_equal(PlainFactory::call(Device{DeviceType::CPU, 0}), 1);
-  assert_int_equal(PlainFactory::call(Device{DeviceType::CUDAHost, 0}), 1);  // pinned host memory is the CPU backend
-  assert_int_equal(PlainFactory::call(Device{DeviceType::CUDA, 1}), 2);
+  assert_int_equal(Factory::call(Device{DeviceType::CUDAHost, 0}), 1);  // pinned host memory is the CPU backend
+  assert_int_equal(Factory::call(Device{DeviceType::CUDA, 1}), 2);
   assert_int_equal(g_calls.size(), 3);
   expect_keys(0, "CPU", key_set({DispatchKey::CPU}));
   expect_keys(1, "CPU", key_set({DispatchKey::CPU}));
   expect_keys(2, "CUDA", key_set({DispatchKey::CUDA}));
-  assert_false(PlainFactory::handle().entry().non_fallthrough_keys().has(DispatchKey::BackendSelect));
   // A device type with no backend has no keys: no kernel.
   const std::string msg =
-      expect_error(ST_ERROR_NOT_IMPLEMENTED, [] { PlainFactory::call(Device{static_cast<DeviceType>(9), 0}); });
-  expect_contains(msg, "test_plain_factory");
+      expect_error(ST_ERROR_NOT_IMPLEMENTED, [] { Factory::call(Device{static_cast<DeviceType>(9), 0}); });
+  expect_contains(msg, "test_factory");
   expect_contains(msg, "Undefined");
 }
 
-static void each_layer_redispatches_with_its_own_key_masked(void**) {
+static void tracing_layer_redispatches_with_its_own_key_removed(void**) {
   const Tensor cpu = tensor_on(DeviceType::CPU);
   KernelRegistration tracing = register_kernel("test_layered", DispatchKey::Tracing, &layered_tracing);
-  KernelRegistration select = register_kernel("test_layered", DispatchKey::BackendSelect, &layered_backend_select);
   IncludeDispatchKeyGuard trace(DispatchKey::Tracing);
-  g_calls.clear();
-  assert_int_equal(Layered::call(cpu), 111);
-  assert_int_equal(g_calls.size(), 3);
-  expect_keys(0, "Tracing", key_set({DispatchKey::Tracing, DispatchKey::BackendSelect, DispatchKey::CPU}));
-  expect_keys(1, "BackendSelect", key_set({DispatchKey::BackendSelect, DispatchKey::CPU}));
-  expect_keys(2, "CPU", key_set({DispatchKey::CPU}));
-
-  // Without a BackendSelect kernel the key falls through (one AND, no call).
-  select.reset();
   g_calls.clear();
   assert_int_equal(Layered::call(cpu), 11);
   assert_int_equal(g_calls.size(), 2);
+  expect_keys(0, "Tracing", key_set({DispatchKey::Tracing, DispatchKey::CPU}));
   expect_keys(1, "CPU", key_set({DispatchKey::CPU}));
-  assert_false(Layered::handle().entry().non_fallthrough_keys().has(DispatchKey::BackendSelect));
+
+  // Dropping the registration restores the operator's built-in tracing
+  // kernel, which redispatches the same way.
+  tracing.reset();
+  g_calls.clear();
+  assert_int_equal(Layered::call(cpu), 1);
+  assert_int_equal(g_calls.size(), 1);
+  expect_keys(0, "CPU", key_set({DispatchKey::CPU}));
 }
 
 static void guards_include_and_exclude_keys_and_nest(void**) {
@@ -224,16 +193,15 @@ static void guards_include_and_exclude_keys_and_nest(void**) {
   assert_int_equal(local_dispatch_key_set().included.raw_repr(), 0);
   assert_int_equal(Unary::call(cpu), 1);
   {
-    ExcludeDispatchKeyGuard exclude(DispatchKey::BackendSelect);
+    KernelRegistration tracing = register_kernel("test_layered", DispatchKey::Tracing, &layered_tracing);
+    IncludeDispatchKeyGuard include(DispatchKey::Tracing);
+    ExcludeDispatchKeyGuard exclude(DispatchKey::Tracing);
     assert_int_equal(local_dispatch_key_set().excluded.raw_repr(), 0x10);
-    // A factory without its BackendSelect layer keeps its device's keys:
-    // the CPU kernel answers at once.
+    // Excluded wins over included: the Tracing layer does not run.
     g_calls.clear();
-    assert_int_equal(Factory::call(Device{}), 1);
+    assert_int_equal(Layered::call(cpu), 1);
     assert_int_equal(g_calls.size(), 1);
     expect_keys(0, "CPU", key_set({DispatchKey::CPU}));
-    // Tensor operators do not need it.
-    assert_int_equal(Unary::call(cpu), 1);
   }
   assert_int_equal(local_dispatch_key_set().excluded.raw_repr(), 0);
   assert_int_equal(g_dispatch_state.active_guards.load(), 0);
@@ -293,12 +261,10 @@ static void operators_are_found_by_name(void**) {
   KernelRegistration r = register_kernel("test_binary", DispatchKey::CPU, &binary_returns<7>);
   assert_int_equal((op.typed<int64_t(const Tensor&, const Tensor&)>().call(cpu, cpu)), 7);
   assert_null(Dispatcher::singleton().find("test_no_such_operator"));
-  const std::vector<std::string> names = Dispatcher::singleton().operator_names();
   for (const char* expected : {"empty_strided", "empty_like", "test_unary", "test_factory"}) {
-    bool found = false;
-    for (const std::string& n : names) found = found || n == expected;
-    if (!found) {
-      print_error("operator %s is not listed\n", expected);
+    const OperatorEntry* entry = Dispatcher::singleton().find(expected);
+    if (!entry || !entry->defined()) {
+      print_error("operator %s is not defined\n", expected);
       fail();
     }
   }
@@ -334,10 +300,7 @@ static void registration_while_another_thread_calls(void**) {
   int rounds = 0;
   while (!done) {
     KernelRegistration cpu_override = register_kernel("test_contended", DispatchKey::CPU, &unary_returns<2>);
-    // A BackendSelect layer changes the operator's fall-through mask too.
-    KernelRegistration select = register_kernel("test_contended", DispatchKey::BackendSelect, &contended_backend_select);
     started = true;
-    select.reset();
     cpu_override.reset();
     ++rounds;
   }
@@ -376,9 +339,8 @@ int main() {
       cmocka_unit_test(composite_kernel_fills_backends_without_their_own),
       cmocka_unit_test(composite_kernel_serves_calls_without_tensors),
       cmocka_unit_test(highest_backend_of_all_tensor_arguments_wins),
-      cmocka_unit_test(factory_dispatches_on_its_device_through_backend_select),
-      cmocka_unit_test(factory_without_backend_select_goes_straight_to_its_device),
-      cmocka_unit_test(each_layer_redispatches_with_its_own_key_masked),
+      cmocka_unit_test(factory_goes_straight_to_its_device),
+      cmocka_unit_test(tracing_layer_redispatches_with_its_own_key_removed),
       cmocka_unit_test(guards_include_and_exclude_keys_and_nest),
       cmocka_unit_test(guards_are_per_thread),
       cmocka_unit_test(missing_kernel_names_operator_and_key),

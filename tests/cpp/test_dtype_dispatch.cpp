@@ -12,7 +12,7 @@
 
 namespace {
 
-// The st_dtype number of each C++ element type, as API.md lists them.
+// The st_dtype number of each C++ element type, as include/stride.h lists them.
 template <typename T>
 int expected_dtype_number() {
   if (std::is_same<T, bool>::value) return 0;

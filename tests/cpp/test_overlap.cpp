@@ -1,5 +1,5 @@
 // Overlap analysis on hand-written layouts: the self-overlap rule of
-// st_copy (API.md) at its exact boundary, with negative and extreme
+// st_copy (include/stride.h) at its exact boundary, with negative and extreme
 // strides, and the overlap status of two tensors.
 #include <climits>
 

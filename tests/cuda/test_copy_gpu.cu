@@ -30,6 +30,7 @@
 #include "cuda/device_status.h"
 #include "ops/copy.h"
 #include "ops/empty.h"
+#include "ops/fill.h"
 #include "copy_cases.h"
 #include "gpu_support.h"
 #include "test_seed.h"

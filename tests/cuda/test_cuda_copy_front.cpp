@@ -12,6 +12,7 @@
 #include "ops/copy.h"
 #include "ops/copy_plan.h"
 #include "ops/empty.h"
+#include "ops/fill.h"
 #include "dispatch_test_support.h"
 
 using namespace st;

@@ -1,6 +1,6 @@
 // The layout half of the fuzz target's reference model: sizes, strides and
-// offsets as API.md and PyTorch define them, computed here without the
-// library, with int64 overflow checked everywhere (the fuzzer feeds huge
+// offsets as include/stride.h and PyTorch define them, computed here without
+// the library, with int64 overflow checked everywhere (the fuzzer feeds huge
 // values on purpose).
 #pragma once
 
@@ -135,7 +135,7 @@ inline bool is_non_overlapping_and_dense(const Layout& l) {
   return true;
 }
 
-// API.md's rule for a destination: its dims of size > 1, sorted by
+// include/stride.h's rule for a destination: its dims of size > 1, sorted by
 // |stride|, each step past the span of the ones before it.
 inline bool has_internal_overlap(const Layout& l) {
   std::vector<int> dims;

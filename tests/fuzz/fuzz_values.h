@@ -5,12 +5,12 @@
 // The fuzzer keeps every tensor it checks inside a small domain: real and
 // imaginary parts are multiples of 1/2 in [0, 100]. Every dtype but the
 // float8 ones holds those values exactly (float16 and bfloat16 included;
-// integers hold their truncation), so the conversion rules of API.md reduce
-// to: → bool is "either part nonzero", → integer truncates the real part,
-// → float keeps the real part, → complex keeps both parts (a real source
-// has imaginary 0). → float8 rounds the real part to 4 (e4m3fn) or 3 (e5m2)
-// significant bits, to nearest even; the result is again a domain value (at
-// most 96, a multiple of 1/2).
+// integers hold their truncation), so the conversion rules of
+// include/stride.h reduce to: → bool is "either part nonzero", → integer
+// truncates the real part, → float keeps the real part, → complex keeps
+// both parts (a real source has imaginary 0). → float8 rounds the real
+// part to 4 (e4m3fn) or 3 (e5m2) significant bits, to nearest even; the
+// result is again a domain value (at most 96, a multiple of 1/2).
 // Values outside the domain (from st_fill with any double) mark a storage
 // unchecked instead of asking this file for saturation or rounding rules.
 #pragma once
@@ -150,7 +150,8 @@ inline Value decode(st_dtype d, const unsigned char* p) {
   return {};
 }
 
-// What converting a domain value to `d` gives (API.md, conversion rules).
+// What converting a domain value to `d` gives (include/stride.h, conversion
+// rules).
 inline Value convert(Value v, st_dtype d) {
   switch (d) {
     case ST_BOOL: return {(v.re != 0 || v.im != 0) ? 1.0 : 0.0, 0};
