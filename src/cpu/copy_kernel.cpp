@@ -1,10 +1,8 @@
 // The CPU kernel of copy_ (API.md, st_copy) for host memory, pinned or
 // not: the preconditions every backend shares (core/copy_preconditions.h),
 // staging through a temporary when src and dst share memory, then the copy
-// over the copy's canonical geometry (iter/geometry.h), which is worked
-// out without a TensorIterator: a copy needs none of its other checks, and
-// a 4x4 copy could not afford building one. Host copies are synchronous, so
-// non_blocking changes nothing here.
+// over the copy's canonical geometry (iter/tensor_iterator.h). Host copies
+// are synchronous, so non_blocking changes nothing here.
 #include "cpu/copy_kernel.h"
 
 #include "core/contiguity.h"
@@ -20,6 +18,7 @@
 #include "cpu/copy_same_dtype.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
+#include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
@@ -57,7 +56,9 @@ void copy_kernel(const Geometry& g, ScalarType dt, ScalarType st) {
 
 namespace {
 
-void run_copy(const Tensor& dst, const Tensor& src) { copy_kernel(copy_geometry(dst, src), dst.dtype(), src.dtype()); }
+void run_copy(const Tensor& dst, const Tensor& src) {
+  copy_kernel(TensorIterator::copy(dst, src).geometry(), dst.dtype(), src.dtype());
+}
 
 }  // namespace
 

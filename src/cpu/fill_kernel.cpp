@@ -13,7 +13,7 @@
 #include "core/views.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
-#include "iter/geometry.h"
+#include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
@@ -31,7 +31,8 @@ void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
   const bool non_overlapping =
       dst.is_non_overlapping_and_dense() || is_non_overlapping(without_broadcast_dims(dst));
   const int64_t grain = non_overlapping ? kGrainSize : INT64_MAX;
-  const Geometry g = fill_geometry(dst);
+  const TensorIterator iter = TensorIterator::fill(dst);
+  const Geometry& g = iter.geometry();
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
     const scalar_t v = convert<scalar_t>(value);
