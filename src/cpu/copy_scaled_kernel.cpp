@@ -1,5 +1,5 @@
 // The CPU kernel of copy_scaled_ (API.md, st_copy_scaled): copy_'s checks and
-// staging (copy_on_host), the geometry with the scales and shifts as
+// staging (checked_host_copy), the geometry with the scales and shifts as
 // operands 2 and 3, then the element rule of core/scaled_convert.h over it.
 #include "cpu/copy_scaled_kernel.h"
 
@@ -104,7 +104,7 @@ void run_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
 
 void copy_scaled_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, const ScaleShift& ss,
                      bool /*non_blocking*/) {
-  copy_on_host(dst, src, true, [&](const Tensor& d, const Tensor& s) { run_scaled(d, s, ss); });
+  checked_host_copy(dst, src, true, [&](const Tensor& d, const Tensor& s) { run_scaled(d, s, ss); });
 }
 ST_REGISTER_KERNEL("copy_scaled_", CPU, copy_scaled_cpu);
 

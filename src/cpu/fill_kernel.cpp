@@ -5,7 +5,6 @@
 
 #include "core/convert.h"
 #include "core/copy_preconditions.h"
-#include "core/cuda_hooks.h"
 #include "core/dtype_dispatch.h"
 #include "core/float_env.h"
 #include "core/overlap.h"
@@ -22,8 +21,6 @@ namespace {
 
 void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
   check_writable(dst, "dst");
-  if (!dst.device().is_host()) cuda_hooks().check_device(dst.device());
-  ST_CHECK(dst.device().is_host(), ST_ERROR_NOT_IMPLEMENTED, "fill of device memory is not available in this build");
   if (dst.numel() == 0) return;
   // Without its broadcast dims dst may still overlap itself (as_strided
   // views); then one thread writes, so no two threads ever store to the
