@@ -1,16 +1,14 @@
 // The CPU kernel of copy_ (include/stride.h, st_copy) for host memory, pinned
 // or not: the preconditions every backend shares (core/copy_preconditions.h),
-// staging through a temporary when src and dst share memory, then the copy over
-// the copy's canonical geometry (iter/geometry.h), which is worked out without
-// a TensorIterator: a copy needs none of its other checks, and a 4x4 copy could
-// not afford building one. Host copies are synchronous, so non_blocking changes
-// nothing here.
+// staging through a temporary when src and dst share memory, then the copy
+// over the copy's canonical geometry (iter/tensor_iterator.h). The dispatch
+// keys bring only host memory here (dispatch/dispatch_key_extractor.h). Host
+// copies are synchronous, so non_blocking changes nothing here.
 #include "cpu/copy_kernel.h"
 
 #include "core/contiguity.h"
 #include "core/convert.h"
 #include "core/copy_preconditions.h"
-#include "core/cuda_hooks.h"
 #include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
@@ -20,6 +18,7 @@
 #include "cpu/copy_same_dtype.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
+#include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
@@ -57,18 +56,15 @@ void copy_kernel(const Geometry& g, ScalarType dt, ScalarType st) {
 
 namespace {
 
-void run_copy(const Tensor& dst, const Tensor& src) { copy_kernel(copy_geometry(dst, src), dst.dtype(), src.dtype()); }
+void run_copy(const Tensor& dst, const Tensor& src) {
+  copy_kernel(TensorIterator::copy(dst, src).geometry(), dst.dtype(), src.dtype());
+}
 
 }  // namespace
 
-void copy_on_host(const Tensor& dst, const Tensor& src, bool transforms, HostCopyRun run) {
+void checked_host_copy(const Tensor& dst, const Tensor& src, bool transforms, HostCopyRun run) {
   const CopyAction action = check_copy(dst, src, transforms);
   if (action == CopyAction::Nothing) return;
-  if (!dst.device().is_host() || !src.device().is_host()) {
-    cuda_hooks().check_device(dst.device().is_host() ? src.device() : dst.device());
-  }
-  ST_CHECK(dst.device().is_host() && src.device().is_host(), ST_ERROR_NOT_IMPLEMENTED,
-           "copy between device memory and the host is not available in this build");
   if (action == CopyAction::ViaTemporary) {
     // src is read in full before dst is written; the temporary has src's own
     // (unbroadcast) shape, so it is as small as src.
@@ -83,7 +79,7 @@ void copy_on_host(const Tensor& dst, const Tensor& src, bool transforms, HostCop
 namespace {
 
 void copy_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
-  copy_on_host(dst, src, false, [](const Tensor& d, const Tensor& s) { run_copy(d, s); });
+  checked_host_copy(dst, src, false, [](const Tensor& d, const Tensor& s) { run_copy(d, s); });
 }
 ST_REGISTER_KERNEL("copy_", CPU, copy_cpu);
 

@@ -20,7 +20,7 @@ void copy_kernel(const Geometry& g, ScalarType dst_type, ScalarType src_type);
 // after copying src into a temporary first when the two share memory, so
 // that src is read in full before dst is written.
 using HostCopyRun = FunctionRef<void(const Tensor& dst, const Tensor& src)>;
-void copy_on_host(const Tensor& dst, const Tensor& src, bool transforms, HostCopyRun run);
+void checked_host_copy(const Tensor& dst, const Tensor& src, bool transforms, HostCopyRun run);
 
 }  // namespace cpu
 }  // namespace st

@@ -13,6 +13,7 @@
 #include "cpu/copy_same_dtype.h"
 #include "cpu/copy_scaled_kernel.h"
 #include "dispatch/registration.h"
+#include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
@@ -33,7 +34,8 @@ class CpuPreparedCopy final : public PreparedCopy {
   // A scaled copy's geometry has ss's scales and shifts as operands 2 and
   // 3, which point into *ss: the caller keeps it alive as long as this.
   CpuPreparedCopy(const Tensor& dst, const Tensor& src, const ScaleShift* ss)
-      : geometry_(ss ? scaled_copy_geometry(dst, src, *ss) : copy_geometry(dst, src)),
+      : geometry_((ss ? TensorIterator::scaled_copy(dst, src, *ss, ss->scale_data()) : TensorIterator::copy(dst, src))
+                      .geometry()),
         dst_type_(dst.dtype()),
         src_type_(src.dtype()),
         ss_(ss) {

@@ -1,6 +1,6 @@
 // The CPU kernel of copy_scaled_ (include/stride.h, st_copy_scaled): copy_'s
-// checks and staging (copy_on_host), the geometry with the scales and shifts as
-// two channel operands, then the element rule of core/scaled_convert.h over it.
+// checks and staging (checked_host_copy), the geometry with the scales and
+// shifts as operands 2 and 3, then the element rule of core/scaled_convert.h over it.
 #include "cpu/copy_scaled_kernel.h"
 
 #include "core/float_env.h"
@@ -14,6 +14,7 @@
 #include "cpu/scaled_rows.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
+#include "iter/tensor_iterator.h"
 
 #include <xmmintrin.h>
 
@@ -98,26 +99,17 @@ ScaledPlanesFn scaled_u8_planes_kernel() { return active_scaled_rows().u8_planes
 namespace {
 
 void run_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
-  copy_scaled_kernel(scaled_copy_geometry(dst, src, ss), dst.dtype(), src.dtype(), ss);
+  copy_scaled_kernel(TensorIterator::scaled_copy(dst, src, ss, ss.scale_data()).geometry(), dst.dtype(), src.dtype(),
+                     ss);
 }
 
 void copy_scaled_cpu(dispatch::DispatchKeySet, const Tensor& dst, const Tensor& src, const ScaleShift& ss,
                      bool /*non_blocking*/) {
-  copy_on_host(dst, src, true, [&](const Tensor& d, const Tensor& s) { run_scaled(d, s, ss); });
+  checked_host_copy(dst, src, true, [&](const Tensor& d, const Tensor& s) { run_scaled(d, s, ss); });
 }
 ST_REGISTER_KERNEL("copy_scaled_", CPU, copy_scaled_cpu);
 
 }  // namespace
-
-Geometry scaled_copy_geometry(const Tensor& dst, const Tensor& src, const ScaleShift& ss) {
-  ChannelOperands ch;
-  ch.dim = ss.dim;
-  ch.itemsize = ss.value_size();
-  ch.count = 2;
-  ch.data[0] = const_cast<char*>(ss.scale_data());  // read only: operands 2 and 3 are never written
-  ch.data[1] = const_cast<char*>(ss.shift_data());
-  return copy_geometry(dst, src, ch);
-}
 
 void copy_scaled_kernel(const Geometry& g, ScalarType dt, ScalarType st, const ScaleShift& ss) {
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]

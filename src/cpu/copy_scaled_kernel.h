@@ -9,11 +9,8 @@
 namespace st {
 namespace cpu {
 
-// The geometry of a scaled copy: dst, src, then ss's scales and shifts as
-// channel operands 2 and 3 (iter/geometry.h), which point into `ss`.
-Geometry scaled_copy_geometry(const Tensor& dst, const Tensor& src, const ScaleShift& ss);
-
-// dst = R(fma(src, scale[c], shift[c])) over g (Note [The scaled copy's
+// dst = R(fma(src, scale[c], shift[c])) over g, a scaled copy's geometry
+// (TensorIterator::scaled_copy; Note [The scaled copy's
 // arithmetic]), for any pair of real dtypes whose compute type is ss.compute;
 // both operands in host memory, no harmful overlap.
 void copy_scaled_kernel(const Geometry& g, ScalarType dst_type, ScalarType src_type, const ScaleShift& ss);

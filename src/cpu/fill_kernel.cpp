@@ -5,7 +5,6 @@
 
 #include "core/convert.h"
 #include "core/copy_preconditions.h"
-#include "core/cuda_hooks.h"
 #include "core/dtype_dispatch.h"
 #include "core/float_env.h"
 #include "core/overlap.h"
@@ -13,7 +12,7 @@
 #include "core/views.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
-#include "iter/geometry.h"
+#include "iter/tensor_iterator.h"
 
 namespace st {
 namespace cpu {
@@ -22,8 +21,6 @@ namespace {
 
 void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
   check_writable(dst, "dst");
-  if (!dst.device().is_host()) cuda_hooks().check_device(dst.device());
-  ST_CHECK(dst.device().is_host(), ST_ERROR_NOT_IMPLEMENTED, "fill of device memory is not available in this build");
   if (dst.numel() == 0) return;
   // Without its broadcast dims dst may still overlap itself (as_strided
   // views); then one thread writes, so no two threads ever store to the
@@ -31,7 +28,8 @@ void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
   const bool non_overlapping =
       dst.is_non_overlapping_and_dense() || is_non_overlapping(without_broadcast_dims(dst));
   const int64_t grain = non_overlapping ? kGrainSize : INT64_MAX;
-  const Geometry g = fill_geometry(dst);
+  const TensorIterator iter = TensorIterator::fill(dst);
+  const Geometry& g = iter.geometry();
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
     const scalar_t v = convert<scalar_t>(value);

@@ -1,7 +1,8 @@
 // The CUDA kernel of copy_. copy_ dispatches on the union of dst's and
 // src's keys, so this runs whenever either is in CUDA device memory
-// (pinned host memory is CPU memory to the dispatcher). The preconditions
-// are the CPU kernel's (core/copy_preconditions.h), checked in the same
+// (pinned host memory is CPU memory to the dispatcher): that decides host
+// versus device, and nothing here decides it again. The preconditions are
+// the CPU kernel's (core/copy_preconditions.h), checked once, in the same
 // order, then: within one device the device kernels (cuda/device_copy.h),
 // else the staged transfer (cuda/cross_device_copy.h).
 //
@@ -16,7 +17,6 @@
 #include "cuda/device_copy.h"
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
-#include "cuda/host_copy.h"
 #include "cuda/stream.h"
 #include "cuda/stream_capture.h"
 #include "dispatch/registration.h"
@@ -25,11 +25,9 @@ namespace st {
 namespace cuda {
 namespace {
 
-// dst and src share no memory.
+// dst and src share no memory; one of them is in device memory.
 void copy_without_overlap(const Tensor& dst, const Tensor& src, bool non_blocking) {
-  if (dst.device().is_host() && src.device().is_host()) {
-    copy_on_host(dst, src);
-  } else if (dst.device() == src.device()) {
+  if (dst.device() == src.device()) {
     copy_on_device(dst, src);
   } else {
     copy_across_devices(dst, src, non_blocking);

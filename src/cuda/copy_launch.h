@@ -34,8 +34,8 @@ struct ConvertingCopies {
   static void transpose(ScalarType dst, const TransposeCopyArgs& args, cudaStream_t stream);
 };
 
-// ---- Scaled copies (API.md, st_copy_scaled) between real dtypes, operands
-// aligned to their element size.
+// ---- Scaled copies (include/stride.h, st_copy_scaled) between real dtypes,
+// operands aligned to their element size.
 void launch_copy_scaled(ScalarType dst, ScalarType src, const ScaledCopyArgs& args, cudaStream_t stream);
 
 // ---- Fill with the `item_size`-byte element at the start of the pattern.

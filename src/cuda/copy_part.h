@@ -1,6 +1,6 @@
 // CopyPart: one part of a device copy's iteration that fits 32-bit
-// indexing, as the launch code reads it, holding no tensor. The host
-// helpers that turn a part into kernel arguments (plan_device_copy,
+// indexing, as the launch code reads it: the part's geometry and dtypes.
+// The host helpers that turn a part into kernel arguments (plan_device_copy,
 // transpose_col_dim, make_transpose_args, make_offset_calculator,
 // scaled_copy_args) take a TensorIterator part or a CopyPart alike: the
 // same accessors. st_copy launches its iterator's parts as CopyParts

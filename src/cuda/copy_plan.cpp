@@ -38,7 +38,8 @@ class CudaPreparedCopy final : public PreparedCopy {
         saturate_(ss != nullptr && ss->saturate) {
     DeviceGuard guard(device_);
     if (ss) values_ = scale_shift_values(*ss, dst.device());
-    const TensorIterator iter = ss ? scaled_copy_iterator(dst, src, values_, *ss) : device_copy_iterator(dst, src);
+    const TensorIterator iter =
+        ss ? TensorIterator::scaled_copy(dst, src, *ss, values_.data()) : TensorIterator::copy(dst, src);
     parts_ = relative_parts(iter, dst.data(), src.data());
   }
 

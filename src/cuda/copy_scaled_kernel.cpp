@@ -1,7 +1,7 @@
-// The CUDA kernel of copy_scaled_ (API.md, st_copy_scaled): copy_cuda's
-// checks and its staging, then one kernel on the device that holds dst (or,
-// for a host dst, on src's device into a temporary that is then copied
-// back). Each element follows core/scaled_convert.h, as on the CPU.
+// The CUDA kernel of copy_scaled_ (include/stride.h, st_copy_scaled):
+// copy_cuda's checks and its staging, then one kernel on the device that
+// holds dst (or, for a host dst, on src's device into a temporary that is
+// then copied back). Each element follows core/scaled_convert.h, as on the CPU.
 #include "core/copy_preconditions.h"
 #include "core/error.h"
 #include "cuda/copy_launch.h"
@@ -39,7 +39,7 @@ void scaled_copy_on_device(const Tensor& dst, const Tensor& src, const ScaleShif
   // The prepared values travel to the device once per call (a plan's once).
   const Tensor values = scale_shift_values(ss, device);
   const cudaStream_t stream = current_stream(device.index);
-  const TensorIterator iter = scaled_copy_iterator(dst, src, values, ss);
+  const TensorIterator iter = TensorIterator::scaled_copy(dst, src, ss, values.data());
   if (iter.numel() == 0) return;
   iter.with_32bit_indexing([&](const TensorIterator& part) {
     launch_copy_scaled(dst.dtype(), src.dtype(), scaled_copy_args(part, ss.saturate), stream);

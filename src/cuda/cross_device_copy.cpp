@@ -8,10 +8,11 @@
 #include "cuda/device_copy.h"
 #include "cuda/device_guard.h"
 #include "cuda/empty.h"
-#include "cuda/host_copy.h"
 #include "cuda/host_keepalive.h"
 #include "cuda/stream.h"
 #include "cuda/stream_capture.h"
+#include "dispatch/dispatch_key_extractor.h"
+#include "dispatch/dispatcher.h"
 
 namespace st {
 namespace cuda {
@@ -40,12 +41,21 @@ Tensor buffer_on(Device device, const CrossDevicePlan& plan) {
   return empty_strided_on(plan.sizes, plan.strides, plan.dtype, device);
 }
 
+// A staging step between two tensors in host memory (CPU or pinned): the
+// copy_ operator for the keys of its own operands, which has its own checks
+// and staging. A redispatch, below tracing, so that it is part of the one
+// copy_ call being traced.
+void copy_in_host_memory(const Tensor& dst, const Tensor& src) {
+  static const auto op = dispatch::find_operator("copy_").typed<void(const Tensor&, const Tensor&, bool)>();
+  op.redispatch(dispatch::keys_of_arguments(dst, src), dst, src, false);
+}
+
 // A copy on one side of the transfer: the device's kernels or the host's.
 void copy_on_side(const Tensor& dst, const Tensor& src) {
   if (dst.device().is_cuda()) {
     copy_on_device(dst, src);
   } else {
-    copy_on_host(dst, src);
+    copy_in_host_memory(dst, src);
   }
 }
 
@@ -70,7 +80,7 @@ void copy_between_host_and_gpu(const Tensor& dst, const Tensor& src, const Cross
   const bool last_step_on_host = plan.stage_dst && !to_gpu;
   if (last_step_on_host) {
     ST_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host reads the buffer next
-    copy_on_host(dst, to);
+    copy_in_host_memory(dst, to);
     return;
   }
   if (plan.stage_dst) copy_on_device(dst, to);

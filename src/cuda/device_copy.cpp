@@ -4,7 +4,6 @@
 
 #include "core/dtype_dispatch.h"
 #include "core/error.h"
-#include "core/views.h"
 #include "cuda/copy_launch.h"
 #include "cuda/device_conversions.h"
 #include "cuda/device_copy_plan.h"
@@ -70,19 +69,17 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
   }
   DeviceGuard guard(device.index);
   const cudaStream_t stream = current_stream(device.index);
-  const TensorIterator iter = device_copy_iterator(dst, src);
+  const TensorIterator iter = TensorIterator::copy(dst, src);
   if (iter.numel() == 0) return;
   iter.with_32bit_indexing([&](const TensorIterator& part) { launch_copy_part(CopyPart(part), stream); });
 }
 
-void fill_on_device(const Tensor& dst_in, const Word16& value) {
-  if (dst_in.numel() == 0) return;
-  const Tensor dst = without_broadcast_dims(dst_in);
+void fill_on_device(const Tensor& dst, const Word16& value) {
+  if (dst.numel() == 0) return;
   const Device device = dst.device();
   DeviceGuard guard(device.index);
   const cudaStream_t stream = current_stream(device.index);
-  const TensorIterator iter =
-      TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+  const TensorIterator iter = TensorIterator::fill(dst);
   const int item_size = static_cast<int>(dst.itemsize());
   iter.with_32bit_indexing([&](const TensorIterator& part) {
     const bool aligned = is_aligned_to(part.data_ptr(0), item_size);

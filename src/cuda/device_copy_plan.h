@@ -49,18 +49,6 @@ inline bool is_aligned_to(const void* p, int64_t size) {
 // The tensor's element (0, …, 0) sits at a multiple of its element size.
 inline bool element_aligned(const Tensor& t) { return is_aligned_to(t.data(), static_cast<int64_t>(t.itemsize())); }
 
-// The iteration of dst ← src on one device (dst operand 0, src operand 1),
-// before its 32-bit split.
-inline TensorIterator device_copy_iterator(const Tensor& dst, const Tensor& src) {
-  return TensorIteratorConfig()
-      .add_output(dst, "dst")
-      .add_input(src, "src")
-      .resize_outputs(false)
-      .check_all_same_dtype(false)
-      .check_mem_overlap(false)  // check_copy decided already
-      .build();
-}
-
 // `part` (dst is operand 0, src operand 1) fits 32-bit indexing and has elements.
 template <typename Part>
 DeviceCopyPlan plan_device_copy(const Part& part) {

@@ -1,7 +1,7 @@
-// From a TensorIterator (or a CopyPart, cuda/copy_part.h: the same
-// accessors) to the OffsetCalculator a kernel walks it with, as PyTorch's
-// make_offset_calculator: the iterator's dims (dim 0 fastest) and byte
-// strides, operand by operand. Host code.
+// From a TensorIterator's canonical geometry (or a CopyPart's,
+// cuda/copy_part.h: the same accessors) to the OffsetCalculator a kernel
+// walks it with, as PyTorch's make_offset_calculator: the geometry's dims
+// (dim 0 fastest) and byte strides, operand by operand. Host code.
 #pragma once
 
 #include "core/error.h"

@@ -44,8 +44,7 @@ constexpr bool kIsDeviceArgument = std::is_same<std::decay_t<Arg>, Device>::valu
 // Device argument instead. PyTorch computes that key in a BackendSelect
 // kernel that redispatches; computing it here gives the same keys with one
 // call instead of two, and lets the call cache (Note [Call cache]) jump
-// straight to the backend's kernel. The BackendSelect key stays for a
-// factory whose backend follows from something else.
+// straight to the backend's kernel, so the library has no BackendSelect key.
 template <typename Arg>
 ST_FORCE_INLINE DispatchKeySet keys_of_argument(const Arg& arg, bool factory) {
   if constexpr (kIsTensorArgument<Arg>) {

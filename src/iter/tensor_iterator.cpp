@@ -1,37 +1,17 @@
-// TensorIterator::build, step by step as PyTorch's TensorIteratorBase::build:
-// populate operands, overlap checks, shape, types, then either the fast
-// set-up (one flat dim) or strides → reorder → allocate → coalesce.
+// The steps of Note [The canonical geometry], and the 32-bit split.
 #include "iter/tensor_iterator.h"
 
-#include <cstdlib>
 #include <utility>
 
 #include "core/checked_math.h"
-#include "core/contiguity.h"
-#include "core/empty.h"
 #include "core/error.h"
-#include "core/overlap.h"
+#include "core/macros.h"
 #include "core/views.h"
 
 namespace st {
 namespace {
 
 int64_t magnitude_of(int64_t v) { return v < 0 ? -v : v; }
-
-// DimVector's assignment copies its whole inline capacity; build() copies
-// only the dims in use, which is most of its cost saved for small tensors.
-void assign_dims(DimVector& dst, const DimVector& src) {
-  dst.resize(src.size());
-  for (int i = 0; i < src.size(); ++i) dst[i] = src[i];
-}
-
-
-Tensor allocate_on_cpu(const DimVector& sizes, const DimVector& strides, ScalarType dtype, Device device) {
-  ST_CHECK(device.type == DeviceType::CPU, ST_ERROR_NOT_IMPLEMENTED,
-           "TensorIterator allocates CPU outputs only; an output on %s needs allocate_outputs_with",
-           device_type_name(static_cast<int32_t>(device.type)));
-  return empty_cpu(sizes, strides, dtype);
-}
 
 bool same_strides_where_it_matters(const Tensor& a, const Tensor& b) {
   for (int d = 0; d < a.ndim(); ++d) {
@@ -40,267 +20,338 @@ bool same_strides_where_it_matters(const Tensor& a, const Tensor& b) {
   return true;
 }
 
-}  // namespace
-
-TensorIterator::TensorIterator(const TensorIteratorConfig& config) {
-  populate_operands(config);
-  compute_mem_overlaps(config);
-  compute_shape(config);
-  compute_types(config);
-  if (!fast_set_up(config)) {
-    // Note [The canonical geometry], with the outputs still to be made
-    // allocated in the sorted order, so that they share the inputs' layout.
-    // The shape, in the tensors' order so far, is taken last first.
-    DimVector& shape = geometry_.shape;
-    for (int i = 0, j = shape.size() - 1; i < j; ++i, --j) std::swap(shape[i], shape[j]);
-    compute_strides();
-    unsigned to_allocate = 0;
-    for (int i = 0; i < noutputs_; ++i) to_allocate |= operands_[i].will_allocate ? 1u << i : 0u;
-    InlineVector<int> perm;
-    sort_dims_fastest_first(geometry_, to_allocate, &perm);
-    allocate_outputs(config, perm);
-    walk_negative_dims_forward(geometry_);
-    coalesce_dims(geometry_);
-  }
+// Both of one shape and one dense layout: element k of each is k items
+// from its lowest address (PyTorch's fast_set_up).
+bool dense_alike(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes()) return false;
+  if (a.is_contiguous() && b.is_contiguous()) return true;
+  return a.is_non_overlapping_and_dense() && b.is_non_overlapping_and_dense() && same_strides_where_it_matters(a, b);
 }
 
-std::string TensorIterator::name_of(int arg) const {
-  if (operands_[arg].name) return operands_[arg].name;
-  const bool out = arg < noutputs_;
-  return std::string(out ? "output " : "input ") + std::to_string(out ? arg : arg - noutputs_);
+// Step 1's shape: the tensor's sizes, last dim first.
+void set_shape_fastest_first(Geometry& g, const DimVector& sizes) {
+  const int n = sizes.size();
+  g.shape.resize_for_overwrite(n);
+  for (int d = 0; d < n; ++d) g.shape[d] = sizes[n - 1 - d];
 }
 
-void TensorIterator::populate_operands(const TensorIteratorConfig& config) {
-  ntensors_ = config.ntensors_;
-  noutputs_ = config.noutputs_;
-  geometry_.noperands = ntensors_;
-  ST_CHECK(ntensors_ > 0, ST_ERROR_INTERNAL, "TensorIterator: no operands");
-  for (int i = 0; i < ntensors_; ++i) {
-    Operand& op = operands_[i];
-    op.tensor = config.tensors_[i];
-    op.name = config.names_[i];
-    op.is_output = i < noutputs_;
-    if (op.tensor.defined()) {
-      geometry_.data[i] = static_cast<char*>(op.tensor.data());
-      op.dtype = op.tensor.dtype();
-      op.device = op.tensor.device();
-    } else {
-      ST_CHECK(op.is_output, ST_ERROR_INVALID_ARGUMENT, "%s is undefined; only outputs may be", name_of(i).c_str());
-      ST_CHECK(config.resize_outputs_, ST_ERROR_INVALID_ARGUMENT,
-               "%s is undefined, but its shape is fixed (resize_outputs(false))", name_of(i).c_str());
-      op.will_allocate = true;
-    }
+// Step 1 (broadcast) for operand k, a tensor of `sizes` and `strides`
+// (elements) that broadcasts to g.shape, `itemsize` bytes per element,
+// element (0, …, 0) at `data`. False (g unchanged for operand k's data)
+// when a stride in bytes overflows int64; the caller names it.
+bool broadcast(Geometry& g, int k, const DimVector& sizes, const DimVector& strides, int64_t itemsize, char* data) {
+  const int n = sizes.size(), ndim = g.ndim();
+  DimVector& out = g.strides[k];
+  out.resize_for_overwrite(ndim);
+  // The tensor's last dim is the geometry's dim 0; dims it lacks (on the
+  // left) are broadcast.
+  for (int d = n; d < ndim; ++d) out[d] = 0;
+  for (int d = 0; d < n; ++d) {
+    // Size-1 dims (broadcast ones included) never step: stride 0.
+    int64_t bytes = 0;
+    if (sizes[d] != 1 && !checked_mul(strides[d], itemsize, &bytes)) return false;
+    out[n - 1 - d] = bytes;
   }
-}
-
-void TensorIterator::compute_mem_overlaps(const TensorIteratorConfig& config) const {
-  if (!config.check_mem_overlap_) return;
-  for (int i = 0; i < noutputs_; ++i) {
-    const Tensor& out = operands_[i].tensor;
-    if (!out.defined()) continue;
-    if (!is_non_overlapping(out)) assert_no_internal_overlap(out, name_of(i).c_str());
-    for (int j = noutputs_; j < ntensors_; ++j) {
-      const Tensor& in = operands_[j].tensor;
-      if (get_overlap_status(out, in) == OverlapStatus::Partial) {
-        assert_no_partial_overlap(out, in, name_of(i).c_str(), name_of(j).c_str());
-      }
-    }
-  }
-}
-
-void TensorIterator::compute_shape(const TensorIteratorConfig&) {
-  // A defined output fixes the shape (tensors are immutable; nothing is
-  // resized) and inputs broadcast to it, never the reverse (as PyTorch's
-  // copy_: an input with more dims fails even when they are 1).
-  int fixed = -1;
-  for (int i = 0; i < noutputs_; ++i) {
-    const Tensor& out = operands_[i].tensor;
-    if (!out.defined()) continue;
-    if (fixed < 0) {
-      fixed = i;
-      assign_dims(geometry_.shape, out.sizes());
-      continue;
-    }
-    ST_CHECK(out.sizes() == geometry_.shape, ST_ERROR_SHAPE_MISMATCH, "%s has sizes %s but %s has sizes %s", name_of(i).c_str(),
-             format_dims(out.sizes()).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str());
-  }
-  if (fixed >= 0) {
-    for (int j = noutputs_; j < ntensors_; ++j) {
-      const DimVector& in = operands_[j].tensor.sizes();
-      if (in == geometry_.shape) continue;
-      all_ops_same_shape_ = false;
-      const int ndim = geometry_.shape.size(), lead = ndim - in.size();
-      ST_CHECK(lead >= 0, ST_ERROR_SHAPE_MISMATCH,
-               "%s of sizes %s cannot be broadcast to %s's sizes %s: it has %d dims, %s has %d (inputs broadcast "
-               "to the output, never the reverse)",
-               name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str(),
-               in.size(), name_of(fixed).c_str(), ndim);
-      for (int d = lead; d < ndim; ++d) {
-        const int64_t s = in[d - lead];
-        ST_CHECK(s == geometry_.shape[d] || s == 1, ST_ERROR_SHAPE_MISMATCH,
-                 "%s of sizes %s cannot be broadcast to %s's sizes %s: at dim %d the size is %lld, not %lld or 1",
-                 name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str(), d,
-                 static_cast<long long>(s), static_cast<long long>(geometry_.shape[d]));
-      }
-    }
-    return;
-  }
-  // No defined output: the inputs' broadcast shape (PyTorch's infer_size).
-  ST_CHECK(ninputs() > 0, ST_ERROR_INVALID_ARGUMENT, "no operand is defined, so nothing gives the shape");
-  assign_dims(geometry_.shape, operands_[noutputs_].tensor.sizes());
-  for (int j = noutputs_ + 1; j < ntensors_; ++j) {
-    const DimVector& in = operands_[j].tensor.sizes();
-    if (in == geometry_.shape) continue;
-    all_ops_same_shape_ = false;
-    const int ndim = in.size() > geometry_.shape.size() ? in.size() : geometry_.shape.size();
-    DimVector result(ndim, 1);
-    for (int d = ndim - 1; d >= 0; --d) {
-      const int da = d - (ndim - geometry_.shape.size()), db = d - (ndim - in.size());
-      const int64_t a = da >= 0 ? geometry_.shape[da] : 1, b = db >= 0 ? in[db] : 1;
-      ST_CHECK(a == b || a == 1 || b == 1, ST_ERROR_SHAPE_MISMATCH,
-               "%s of sizes %s cannot be broadcast with sizes %s (the inputs before it): at dim %d the sizes are "
-               "%lld and %lld, and neither is 1",
-               name_of(j).c_str(), format_dims(in).c_str(), format_dims(geometry_.shape).c_str(), d, static_cast<long long>(b),
-               static_cast<long long>(a));
-      result[d] = a == 1 ? b : a;
-    }
-    assign_dims(geometry_.shape, result);
-  }
-  int64_t numel = 1;
-  for (int64_t s : geometry_.shape) {
-    ST_CHECK(checked_mul(numel, s, &numel), ST_ERROR_OUT_OF_MEMORY,
-             "the broadcast shape %s holds more elements than int64 counts", format_dims(geometry_.shape).c_str());
-  }
-}
-
-void TensorIterator::compute_types(const TensorIteratorConfig& config) {
-  const Operand& first_input = operands_[noutputs_ < ntensors_ ? noutputs_ : 0];
-  for (int i = 0; i < noutputs_; ++i) {
-    Operand& op = operands_[i];
-    if (!op.will_allocate) continue;
-    op.dtype = config.has_static_dtype_ ? config.static_dtype_ : first_input.dtype;
-    op.device = first_input.device;
-  }
-  for (int i = 1; i < ntensors_; ++i) {
-    ST_CHECK(!config.check_all_same_dtype_ || operands_[i].dtype == operands_[0].dtype, ST_ERROR_UNSUPPORTED_DTYPE,
-             "%s has dtype %s but %s has dtype %s; this operation needs one dtype", name_of(i).c_str(),
-             dtype_name(static_cast<int32_t>(operands_[i].dtype)), name_of(0).c_str(),
-             dtype_name(static_cast<int32_t>(operands_[0].dtype)));
-    ST_CHECK(!config.check_all_same_device_ || operands_[i].device == operands_[0].device, ST_ERROR_INVALID_ARGUMENT,
-             "%s is on %s:%d but %s is on %s:%d; this operation needs one device", name_of(i).c_str(),
-             device_type_name(static_cast<int32_t>(operands_[i].device.type)), operands_[i].device.index,
-             name_of(0).c_str(), device_type_name(static_cast<int32_t>(operands_[0].device.type)),
-             operands_[0].device.index);
-  }
-}
-
-// When every operand has the iteration shape and all share one dense,
-// non-overlapping layout (contiguous, channels-last, or the same permuted
-// dense strides), element k of every operand is k × itemsize bytes from
-// its lowest address: one flat dim (PyTorch's fast_set_up).
-bool TensorIterator::fast_set_up(const TensorIteratorConfig& config) {
-  if (!all_ops_same_shape_) return false;
-  int layout_of = -1;
-  bool contiguous = true, channels_last = true, channels_last_3d = true, same_dense = true;
-  for (int i = 0; i < ntensors_; ++i) {
-    const Tensor& t = operands_[i].tensor;
-    if (!t.defined()) continue;
-    if (layout_of < 0) layout_of = i;
-    contiguous = contiguous && t.is_contiguous();
-    channels_last = channels_last && t.is_contiguous(MemoryFormat::ChannelsLast);
-    channels_last_3d = channels_last_3d && t.is_contiguous(MemoryFormat::ChannelsLast3d);
-    same_dense =
-        same_dense && t.is_non_overlapping_and_dense() && same_strides_where_it_matters(t, operands_[layout_of].tensor);
-  }
-  if (!contiguous && !channels_last && !channels_last_3d && !same_dense) return false;
-  for (int i = 0; i < noutputs_; ++i) {
-    Operand& op = operands_[i];
-    if (!op.will_allocate) continue;
-    DimVector strides;
-    if (contiguous) {
-      strides = contiguous_strides(geometry_.shape);
-    } else if (channels_last) {
-      strides = channels_last_strides_2d(geometry_.shape);
-    } else if (channels_last_3d) {
-      strides = channels_last_strides_3d(geometry_.shape);
-    } else {
-      strides = operands_[layout_of].tensor.strides();
-      for (int64_t& s : strides) s = magnitude_of(s);  // only size-1 dims can be negative here
-    }
-    allocate(config, op, geometry_.shape, strides);
-  }
-  const int64_t n = numel();
-  if (ndim() >= 1) geometry_.shape.assign(1, n);
-  for (int i = 0; i < ntensors_; ++i) geometry_.strides[i].assign(ndim(), element_size(i));
+  g.data[k] = data;
   return true;
 }
 
-void TensorIterator::compute_strides() {
-  for (int i = 0; i < ntensors_; ++i) {
-    const Operand& op = operands_[i];
-    if (op.will_allocate) continue;
-    const Tensor& t = op.tensor;
-    if (!set_operand_strides(geometry_, i, t.sizes(), t.strides(), element_size(i), geometry_.data[i])) {
-      for (int d = 0; d < t.ndim(); ++d) {
-        int64_t bytes;
-        ST_CHECK(t.size(d) == 1 || checked_mul(t.stride(d), element_size(i), &bytes), ST_ERROR_OUT_OF_MEMORY,
-                 "%s: stride %lld of dim %d overflows int64 in bytes", name_of(i).c_str(),
-                 static_cast<long long>(t.stride(d)), d);
+// The steps below take the operand count as kOps when the caller knows it
+// at compile time (the copy: 2), so that their loops over operands unroll,
+// and 0 to read g.noperands: one implementation either way.
+template <int kOps>
+ST_FORCE_INLINE int operands_of(const Geometry& g) {
+  return kOps > 0 ? kOps : g.noperands;
+}
+
+// Step 2.
+template <int kOps>
+void reorder(Geometry& g) {
+  const int ndim = g.shape.size(), nops = operands_of<kOps>(g);
+  // 1 when dim0 must move after dim1, -1 when it must stay before, 0 when
+  // no operand tells.
+  auto should_swap = [&](int dim0, int dim1) {
+    for (int k = 0; k < nops; ++k) {
+      const int64_t s0 = magnitude_of(g.strides[k][dim0]), s1 = magnitude_of(g.strides[k][dim1]);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (g.shape[dim0] > g.shape[dim1]) return 1;
+    }
+    return 0;
+  };
+  if (ndim == 2) {  // most copies: one comparison, nothing to permute through
+    if (should_swap(0, 1) <= 0) return;
+    std::swap(g.shape[0], g.shape[1]);
+    for (int k = 0; k < nops; ++k) std::swap(g.strides[k][0], g.strides[k][1]);
+    return;
+  }
+  // Insertion sort of the dims: the dims the operands leave ambiguous keep
+  // their order.
+  int perm[kMaxDims];
+  for (int i = 0; i < ndim; ++i) perm[i] = i;
+  bool moved = false;
+  for (int i = 1; i < ndim; ++i) {
+    int dim1 = i;
+    for (int dim0 = i - 1; dim0 >= 0; --dim0) {
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        const int t = perm[dim0];
+        perm[dim0] = perm[dim1];
+        perm[dim1] = t;
+        dim1 = dim0;
+        moved = true;
+      } else if (c < 0) {
+        break;
       }
     }
   }
+  if (!moved) return;
+  int64_t before[kMaxDims];
+  for (int i = 0; i < ndim; ++i) before[i] = g.shape[i];
+  for (int i = 0; i < ndim; ++i) g.shape[i] = before[perm[i]];
+  for (int k = 0; k < nops; ++k) {
+    DimVector& s = g.strides[k];
+    for (int i = 0; i < ndim; ++i) before[i] = s[i];
+    for (int i = 0; i < ndim; ++i) s[i] = before[perm[i]];
+  }
 }
 
-// An undefined output becomes dense in the iteration order, so it has the
-// inputs' layout (PyTorch's allocate_or_resize_outputs with
-// compatible_stride); strides are positive whatever the inputs' signs.
-void TensorIterator::allocate_outputs(const TensorIteratorConfig& config, const InlineVector<int>& perm) {
-  const int ndim = geometry_.shape.size();
-  for (int i = 0; i < noutputs_; ++i) {
-    Operand& op = operands_[i];
-    if (!op.will_allocate) continue;
-    DimVector sizes(ndim, 0), strides(ndim, 0);
-    int64_t next = 1;
-    // perm[k] counts the tensors' dims last first (geometry.h, step 1).
-    for (int k = 0; k < ndim; ++k) {
-      sizes[ndim - 1 - perm[k]] = geometry_.shape[k];
-      strides[ndim - 1 - perm[k]] = next;
-      int64_t grown;
-      // Only an empty tensor can overflow here, and its strides are never used.
-      if (checked_mul(next, geometry_.shape[k] > 1 ? geometry_.shape[k] : 1, &grown)) next = grown;
-    }
-    allocate(config, op, sizes, strides);
-    DimVector& bytes = geometry_.strides[i];
-    bytes.assign(ndim, 0);
-    for (int k = 0; k < ndim; ++k) {
-      int64_t b;
-      if (geometry_.shape[k] != 1 && checked_mul(strides[ndim - 1 - perm[k]], element_size(i), &b)) bytes[k] = b;
+// Step 3.
+template <int kOps>
+void flip(Geometry& g) {
+  const int nops = operands_of<kOps>(g);
+  for (int64_t s : g.shape)
+    if (s == 0) return;  // no element: nothing to walk, and no address to move
+  for (int d = 0; d < g.ndim(); ++d) {
+    if (g.shape[d] < 2) continue;
+    int decider = 0;
+    while (decider < nops && g.strides[decider][d] == 0) ++decider;
+    if (decider == nops || g.strides[decider][d] > 0) continue;
+    for (int k = 0; k < nops; ++k) {
+      g.data[k] += (g.shape[d] - 1) * g.strides[k][d];
+      g.strides[k][d] = -g.strides[k][d];
     }
   }
 }
 
-void TensorIterator::allocate(const TensorIteratorConfig& config, Operand& op, const DimVector& sizes,
-                              const DimVector& strides) {
-  TensorIteratorConfig::AllocateFn fn = config.allocate_ ? config.allocate_ : allocate_on_cpu;
-  op.tensor = fn(sizes, strides, op.dtype, op.device);
-  ST_CHECK(op.tensor.defined() && op.tensor.sizes() == sizes && op.tensor.dtype() == op.dtype, ST_ERROR_INTERNAL,
-           "the output allocator returned a tensor other than the one asked for (sizes %s)",
-           format_dims(sizes).c_str());
-  geometry_.data[&op - operands_] = static_cast<char*>(op.tensor.data());
-  op.will_allocate = false;
+// Step 4.
+template <int kOps>
+void coalesce(Geometry& g) {
+  const int ndim = g.shape.size(), nops = operands_of<kOps>(g);
+  if (ndim <= 1) return;
+  auto can_coalesce = [&](int dim0, int dim1) {
+    const int64_t size0 = g.shape[dim0], size1 = g.shape[dim1];
+    if (size0 == 1 || size1 == 1) return true;
+    for (int k = 0; k < nops; ++k) {
+      int64_t reach;
+      if (!checked_mul(size0, g.strides[k][dim0], &reach) || reach != g.strides[k][dim1]) return false;
+    }
+    return true;
+  };
+  auto take_stride = [&](int to, int from) {
+    for (int k = 0; k < nops; ++k) g.strides[k][to] = g.strides[k][from];
+  };
+  int prev = 0;
+  for (int d = 1; d < ndim; ++d) {
+    int64_t merged;
+    // The product only overflows in an empty space, which then keeps its dims.
+    if (checked_mul(g.shape[prev], g.shape[d], &merged) && can_coalesce(prev, d)) {
+      if (g.shape[prev] == 1) take_stride(prev, d);
+      g.shape[prev] = merged;
+    } else {
+      ++prev;
+      if (prev != d) {
+        take_stride(prev, d);
+        g.shape[prev] = g.shape[d];
+      }
+    }
+  }
+  g.shape.resize_for_overwrite(prev + 1);
+  for (int k = 0; k < nops; ++k) g.strides[k].resize_for_overwrite(prev + 1);
 }
 
-bool TensorIterator::has_contiguous_first_dim() const {
-  if (ndim() == 0) return true;
-  for (int k = 0; k < ntensors_; ++k) {
+template <int kOps>
+void canonical_steps(Geometry& g) {
+  reorder<kOps>(g);
+  flip<kOps>(g);
+  coalesce<kOps>(g);
+}
+
+// The one-dim shortcut of a copy when it applies (true), else step 1 for
+// dst and src (false).
+bool start_copy(Geometry& g, const Tensor& dst, const Tensor& src, bool dense_allowed) {
+  g.noperands = 2;
+  const int64_t de = static_cast<int64_t>(dst.itemsize()), se = static_cast<int64_t>(src.itemsize());
+  if (dense_allowed && dense_alike(dst, src)) {
+    // Only dims of size 1 can have negative strides in a dense layout, so
+    // each data pointer is its lowest element.
+    if (dst.ndim() >= 1) g.shape.push_back(dst.numel());
+    g.strides[0].assign(g.ndim(), de);
+    g.strides[1].assign(g.ndim(), se);
+    g.data[0] = static_cast<char*>(dst.data());
+    g.data[1] = static_cast<char*>(src.data());
+    return true;
+  }
+  set_shape_fastest_first(g, dst.sizes());
+  const bool ok = broadcast(g, 0, dst.sizes(), dst.strides(), de, static_cast<char*>(dst.data())) &&
+                  broadcast(g, 1, src.sizes(), src.strides(), se, static_cast<char*>(src.data()));
+  ST_CHECK(ok, ST_ERROR_OUT_OF_MEMORY, "copy: a stride of dst (strides %s) or src (strides %s) overflows int64 in bytes",
+           format_dims(dst.strides()).c_str(), format_dims(src.strides()).c_str());
+  return false;
+}
+
+uint64_t magnitude(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
+
+// The dim with the largest byte extent among dims of size >= 2; -1 if none.
+int dim_to_split(const Geometry& g) {
+  int best = -1;
+  uint64_t best_extent = 0;
+  for (int d = g.ndim() - 1; d >= 0; --d) {
+    if (g.shape[d] < 2) continue;
+    for (int k = 0; k < g.noperands; ++k) {
+      uint64_t extent;
+      if (__builtin_mul_overflow(static_cast<uint64_t>(g.shape[d] - 1), magnitude(g.strides[k][d]), &extent)) {
+        extent = UINT64_MAX;
+      }
+      if (best < 0 || extent > best_extent) {
+        best = d;
+        best_extent = extent;
+      }
+    }
+  }
+  // Every operand broadcast along every dim: split the longest.
+  if (best >= 0 && best_extent == 0) {
+    for (int d = 0; d < g.ndim(); ++d)
+      if (g.shape[d] > g.shape[best]) best = d;
+  }
+  return best;
+}
+
+// Restricts dim `dim` to [start, start + size), size >= 1.
+void narrow(Geometry& g, int dim, int64_t start, int64_t size) {
+  g.shape[dim] = size;
+  for (int k = 0; k < g.noperands; ++k) g.data[k] += g.strides[k][dim] * start;
+  if (size == 1) coalesce<0>(g);
+}
+
+}  // namespace
+
+TensorIterator TensorIterator::copy(const Tensor& dst, const Tensor& src) {
+  TensorIterator it;
+  it.dtypes_[0] = dst.dtype();
+  it.dtypes_[1] = src.dtype();
+  if (start_copy(it.geometry_, dst, src, true)) return it;
+  canonical_steps<2>(it.geometry_);
+  return it;
+}
+
+TensorIterator TensorIterator::scaled_copy(const Tensor& dst, const Tensor& src, const ScaleShift& ss,
+                                           const void* values) {
+  TensorIterator it;
+  Geometry& g = it.geometry_;
+  const int64_t value_size = ss.value_size();
+  it.dtypes_[0] = dst.dtype();
+  it.dtypes_[1] = src.dtype();
+  it.dtypes_[2] = it.dtypes_[3] = ss.compute;
+  // Read only: operands 2 and 3 are never written.
+  char* scales = const_cast<char*>(static_cast<const char*>(values));
+  char* shifts = scales + ss.n * value_size;
+  // One value for all elements rides along the shortcut with stride 0.
+  const bool dense = start_copy(g, dst, src, ss.dim < 0);
+  g.noperands = 4;
+  if (dense) {
+    g.strides[2].assign(g.ndim(), 0);
+    g.strides[3].assign(g.ndim(), 0);
+    g.data[2] = scales;
+    g.data[3] = shifts;
+    return it;
+  }
+  // Sizes 1 but along dim: the dims of size 1 step nowhere, as for src.
+  DimVector sizes(dst.ndim(), 1), strides(dst.ndim(), 0);
+  if (ss.dim >= 0) {
+    sizes[ss.dim] = dst.size(ss.dim);
+    strides[ss.dim] = 1;
+  }
+  // A value stride is an itemsize, so its bytes never overflow.
+  broadcast(g, 2, sizes, strides, value_size, scales);
+  broadcast(g, 3, sizes, strides, value_size, shifts);
+  canonical_steps<0>(g);
+  return it;
+}
+
+TensorIterator TensorIterator::fill(const Tensor& dst) {
+  TensorIterator it;
+  Geometry& g = it.geometry_;
+  it.dtypes_[0] = dst.dtype();
+  g.noperands = 1;
+  const int64_t item = static_cast<int64_t>(dst.itemsize());
+  g.data[0] = static_cast<char*>(dst.data());
+  if (dst.is_non_overlapping_and_dense()) {
+    // As the copy's shortcut: one run from the lowest element.
+    if (dst.ndim() >= 1) g.shape.push_back(dst.numel());
+    g.strides[0].assign(g.ndim(), item);
+    return it;
+  }
+  DimVector sizes = dst.sizes();
+  for (int d = 0; d < sizes.size(); ++d)
+    if (dst.stride(d) == 0) sizes[d] = 1;
+  set_shape_fastest_first(g, sizes);
+  ST_CHECK(broadcast(g, 0, sizes, dst.strides(), item, g.data[0]), ST_ERROR_OUT_OF_MEMORY,
+           "fill: a stride of dst (strides %s) overflows int64 in bytes", format_dims(dst.strides()).c_str());
+  canonical_steps<0>(g);
+  return it;
+}
+
+void TensorIterator::canonicalize(Geometry& g) { canonical_steps<0>(g); }
+
+bool TensorIterator::is_contiguous() const {
+  if (numel() == 1) return true;
+  if (ndim() != 1) return false;
+  for (int k = 0; k < ntensors(); ++k) {
     if (geometry_.strides[k][0] != element_size(k)) return false;
   }
   return true;
 }
 
-bool TensorIterator::is_contiguous() const {
-  if (numel() == 1) return true;
-  return ndim() == 1 && has_contiguous_first_dim();
+bool TensorIterator::can_use_32bit_indexing(int64_t limit) const {
+  const int64_t n = numel();
+  if (n == 0) return true;
+  if (n > limit) return false;
+  for (int k = 0; k < ntensors(); ++k) {
+    // Offsets run between −Σ and +Σ of (size − 1)·|stride|; with the
+    // element itself this bounds both ends.
+    uint64_t reach = 1;
+    for (int d = 0; d < ndim(); ++d) {
+      uint64_t step;
+      if (__builtin_mul_overflow(static_cast<uint64_t>(geometry_.shape[d] - 1), magnitude(geometry_.strides[k][d]),
+                                 &step) ||
+          __builtin_add_overflow(reach, step, &reach)) {
+        return false;
+      }
+    }
+    if (reach > static_cast<uint64_t>(limit)) return false;
+  }
+  return true;
+}
+
+void TensorIterator::with_32bit_indexing(FunctionRef<void(const TensorIterator&)> f, int64_t limit) const {
+  ST_CHECK(limit >= 1, ST_ERROR_INTERNAL, "with_32bit_indexing: limit = %lld", static_cast<long long>(limit));
+  if (can_use_32bit_indexing(limit)) {
+    f(*this);
+    return;
+  }
+  const int dim = dim_to_split(geometry_);
+  ST_CHECK(dim >= 0, ST_ERROR_INTERNAL, "with_32bit_indexing: an iteration of one element exceeds %lld bytes",
+           static_cast<long long>(limit));
+  // One copy per level: the depth is at most Σ log2(size) + ndim.
+  const int64_t half = geometry_.shape[dim] / 2;
+  TensorIterator part = *this;
+  narrow(part.geometry_, dim, 0, half);
+  part.with_32bit_indexing(f, limit);
+  part = *this;
+  narrow(part.geometry_, dim, half, geometry_.shape[dim] - half);
+  part.with_32bit_indexing(f, limit);
 }
 
 }  // namespace st

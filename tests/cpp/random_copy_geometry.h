@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "iter/geometry.h"
+#include "iter/tensor_iterator.h"
 #include "cpu/cpu_isa.h"
 #include "core/thread_count.h"
 
@@ -28,9 +28,9 @@ inline void reset_copy_geometry(Geometry& g, int ndim) {
 }
 
 // What the kernels take: the test's layout in canonical form (Note [The
-// canonical geometry] in iter/geometry.h), as copy_geometry gives it.
+// canonical geometry] in iter/geometry.h), as TensorIterator::copy gives it.
 inline Geometry canonical(Geometry g) {
-  st::canonicalize(g);
+  st::TensorIterator::canonicalize(g);
   return g;
 }
 

@@ -217,7 +217,7 @@ void emulate_copy(const Tensor& dst, const Tensor& src, int64_t limit) {
     emulate_copy(dst, aligned, limit);
     return;
   }
-  const TensorIterator iter = device_copy_iterator(dst, src);
+  const TensorIterator iter = TensorIterator::copy(dst, src);
   if (iter.numel() == 0) return;
   iter.with_32bit_indexing([&](const TensorIterator& part) { emulate_part(CopyPart(part)); }, limit);
 }
@@ -239,7 +239,7 @@ bool check_case(const Tensor& dst, const Tensor& src, int64_t limit) {
 // where the kernels do not take those addresses the plan copies through
 // copy_ (emulate_copy). The result must be the CPU copy's from src2.
 bool check_plan_case(const Tensor& dst, const Tensor& src, const Tensor& got, const Tensor& src2, int64_t limit) {
-  const std::vector<RelativePart> parts = relative_parts(device_copy_iterator(dst, src), dst.data(), src.data(), limit);
+  const std::vector<RelativePart> parts = relative_parts(TensorIterator::copy(dst, src), dst.data(), src.data(), limit);
   const Tensor want = copy_cases::twin(got);
   ops::copy_(want, src2, false);
   char* const d = static_cast<char*>(got.data());
@@ -337,16 +337,14 @@ void transpose_loops_over_more_batches_than_the_grid(void**) {
 }
 
 // fill_on_device of cuda/device_copy.cpp, emulated.
-void emulate_fill(const Tensor& dst_in, double value, int64_t limit) {
-  if (dst_in.numel() == 0) return;
-  const Tensor dst = without_broadcast_dims(dst_in);
+void emulate_fill(const Tensor& dst, double value, int64_t limit) {
+  if (dst.numel() == 0) return;
   Word16 bytes{};
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
     const memory_t<scalar_t> element = to_memory<scalar_t>(convert<scalar_t>(value));
     std::memcpy(&bytes, &element, sizeof(element));
   });
-  const TensorIterator iter =
-      TensorIteratorConfig().add_output(dst, "dst").resize_outputs(false).check_mem_overlap(false).build();
+  const TensorIterator iter = TensorIterator::fill(dst);
   const int item = static_cast<int>(dst.itemsize());
   iter.with_32bit_indexing(
       [&](const TensorIterator& part) {

@@ -117,7 +117,7 @@ void transpose_serves_differing_fastest_dims(void**) {
   // NCHW -> NHWC: dims (C, H×W, N) after coalescing; src fastest along H×W.
   {
     const Tensor dst = empty_cpu(nchw, channels_last_strides_2d(nchw), ScalarType::Float32);
-    const TensorIterator it = device_copy_iterator(dst, contiguous(nchw, ScalarType::Float16));
+    const TensorIterator it = TensorIterator::copy(dst, contiguous(nchw, ScalarType::Float16));
     assert_int_equal(it.ndim(), 3);
     assert_int_equal(transpose_col_dim(it), 1);
     const DeviceCopyPlan plan = plan_device_copy(it);
@@ -140,14 +140,14 @@ void transpose_serves_differing_fastest_dims(void**) {
   {
     const DimVector small{2, 3, 6, 7};
     const Tensor dst = empty_cpu(small, channels_last_strides_2d(small), ScalarType::Float32);
-    const TensorIterator it = device_copy_iterator(dst, contiguous(small, ScalarType::Float32));
+    const TensorIterator it = TensorIterator::copy(dst, contiguous(small, ScalarType::Float32));
     assert_int_equal(transpose_col_dim(it), 0);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
   }
   // Same layout: one contiguous dim, raw bytes.
   {
     const TensorIterator it =
-        device_copy_iterator(contiguous(nchw, ScalarType::Int16), contiguous(nchw, ScalarType::Int16));
+        TensorIterator::copy(contiguous(nchw, ScalarType::Int16), contiguous(nchw, ScalarType::Int16));
     assert_int_equal(transpose_col_dim(it), 0);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Bytes));
   }
@@ -155,13 +155,13 @@ void transpose_serves_differing_fastest_dims(void**) {
   {
     const Tensor src = slice(contiguous({40, 40}, ScalarType::Int32), 0, 0, 40, 1);
     const Tensor dst = slice(contiguous({40, 80}, ScalarType::Int32), 1, 0, 80, 2);
-    const TensorIterator it = device_copy_iterator(dst, src);
+    const TensorIterator it = TensorIterator::copy(dst, src);
     assert_int_equal(transpose_col_dim(it), 0);
   }
   // A flipped src (stride −itemsize along its fastest dim) takes the strided kernel.
   {
     const Tensor src = flip(transpose(contiguous({40, 40}, ScalarType::Int32), 0, 1), 0);
-    const TensorIterator it = device_copy_iterator(contiguous({40, 40}, ScalarType::Int32), src);
+    const TensorIterator it = TensorIterator::copy(contiguous({40, 40}, ScalarType::Int32), src);
     assert_int_equal(transpose_col_dim(it), 0);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
   }
@@ -171,7 +171,7 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
   // Contiguous conversion: vectorized, head 0 at the allocator's alignment.
   {
     const TensorIterator it =
-        device_copy_iterator(contiguous({100}, ScalarType::Float32), contiguous({100}, ScalarType::Int8));
+        TensorIterator::copy(contiguous({100}, ScalarType::Float32), contiguous({100}, ScalarType::Int8));
     const DeviceCopyPlan p = plan_device_copy(it);
     assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Vectorized));
     assert_int_equal(p.vector.vec, 16);
@@ -182,7 +182,7 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
   // Broadcast src: strided.
   {
     const Tensor src = expand(contiguous({1, 5}, ScalarType::Float64), {4, 5});
-    const TensorIterator it = device_copy_iterator(contiguous({4, 5}, ScalarType::Float64), src);
+    const TensorIterator it = TensorIterator::copy(contiguous({4, 5}, ScalarType::Float64), src);
     assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
   }
   // A conversion between operands off their element alignment is the
@@ -191,7 +191,7 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
     const Tensor base = contiguous({64}, ScalarType::UInt8);
     Storage odd = Storage::make(static_cast<char*>(base.data()) + 1, 32, cpu_device(), MemoryRelease{});
     const Tensor unaligned = Tensor::make(odd, {7}, {1}, 0, ScalarType::Int32);
-    const TensorIterator convert = device_copy_iterator(contiguous({7}, ScalarType::Float32), unaligned);
+    const TensorIterator convert = TensorIterator::copy(contiguous({7}, ScalarType::Float32), unaligned);
     try {
       plan_device_copy(convert);
       print_error("an unaligned conversion was planned\n");
@@ -199,12 +199,12 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
     } catch (const Error& e) {
       assert_int_equal(e.code(), ST_ERROR_INTERNAL);
     }
-    const TensorIterator same = device_copy_iterator(contiguous({7}, ScalarType::Int32), unaligned);
+    const TensorIterator same = TensorIterator::copy(contiguous({7}, ScalarType::Int32), unaligned);
     const DeviceCopyPlan p = plan_device_copy(same);
     assert_false(p.aligned);
     assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Bytes));
     assert_int_equal(p.bytes.word, 1);  // dst at 0 mod 16, src at 1
-    const TensorIterator strided = device_copy_iterator(contiguous({7}, ScalarType::Int32), flip(unaligned, 0));
+    const TensorIterator strided = TensorIterator::copy(contiguous({7}, ScalarType::Int32), flip(unaligned, 0));
     const DeviceCopyPlan q = plan_device_copy(strided);
     assert_false(q.aligned);
     assert_int_equal(static_cast<int>(q.kernel), static_cast<int>(CopyKernel::Strided));
@@ -274,12 +274,12 @@ void integer_pairs_share_kernels_by_destination_width(void**) {
   assert_int_equal(integer_sets, 24);
   assert_int_equal(other_sets, other_pairs);
   const TensorIterator it =
-      device_copy_iterator(contiguous({100}, ScalarType::Int32), contiguous({100}, ScalarType::UInt32));
+      TensorIterator::copy(contiguous({100}, ScalarType::Int32), contiguous({100}, ScalarType::UInt32));
   const DeviceCopyPlan p = plan_device_copy(it);
   assert_int_equal(static_cast<int>(p.kernel), static_cast<int>(CopyKernel::Bytes));
   assert_true(p.same);
   const TensorIterator widen =
-      device_copy_iterator(contiguous({100}, ScalarType::Int64), contiguous({100}, ScalarType::Int8));
+      TensorIterator::copy(contiguous({100}, ScalarType::Int64), contiguous({100}, ScalarType::Int8));
   assert_true(plan_device_copy(widen).kernel_dst == ScalarType::UInt64);
 }
 
@@ -293,7 +293,7 @@ void offset_calculators_walk_every_part(void**) {
     const Tensor dst = copy_cases::random_tensor(rng, sizes, copy_cases::random_dtype(rng), false);
     const DimVector src_sizes = pick(rng, 0, 3) == 0 ? copy_cases::broadcast_sizes(rng, sizes) : sizes;
     const Tensor src = copy_cases::random_tensor(rng, src_sizes, copy_cases::random_dtype(rng), true);
-    const TensorIterator it = device_copy_iterator(dst, src);
+    const TensorIterator it = TensorIterator::copy(dst, src);
     if (it.numel() == 0) continue;
     const int64_t limit = pick(rng, 0, 3) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
     const char* dst_base = static_cast<const char*>(dst.storage()->base());
@@ -407,13 +407,13 @@ bool try_plan(const Part& part, DeviceCopyPlan* plan) {
 // One plain case: the placed parts of (dst, src) on (dst2, src2) against
 // the parts of an iterator over (dst2, src2), split under the same limit.
 bool check_placed_parts(const Tensor& dst, const Tensor& src, const Tensor& dst2, const Tensor& src2, int64_t limit) {
-  const std::vector<RelativePart> parts = relative_parts(device_copy_iterator(dst, src), dst.data(), src.data(), limit);
+  const std::vector<RelativePart> parts = relative_parts(TensorIterator::copy(dst, src), dst.data(), src.data(), limit);
   char* const d = static_cast<char*>(dst2.data());
   const char* const s = static_cast<const char*>(src2.data());
   const bool taken = kernels_take(dst.dtype(), src.dtype(), false, d, s);
   size_t i = 0;
   bool ok = true;
-  device_copy_iterator(dst2, src2).with_32bit_indexing(
+  TensorIterator::copy(dst2, src2).with_32bit_indexing(
       [&](const TensorIterator& fresh) {
         if (!ok || i >= parts.size()) {
           ok = false;
@@ -468,7 +468,7 @@ void placed_parts_match_a_fresh_iteration(void**) {
     const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
     if (!check_placed_parts(dst, src, dst2, src2, limit)) fail();
     // What the cases reached.
-    const TensorIterator it = device_copy_iterator(dst2, src2);
+    const TensorIterator it = TensorIterator::copy(dst2, src2);
     split += !it.can_use_32bit_indexing(limit);
     if (!kernels_take(dst.dtype(), src.dtype(), false, dst2.data(), src2.data())) {
       ++refused;
@@ -498,12 +498,12 @@ void placed_scaled_parts_match_a_fresh_iteration(void**) {
     const Tensor dst2 = copy_cases::elsewhere(rng, dst, phase()), src2 = copy_cases::elsewhere(rng, src, phase());
     const int64_t limit = pick(rng, 0, 2) == 0 ? TensorIterator::k32BitLimit : pick(rng, 48, 3000);
     const std::vector<RelativePart> parts =
-        relative_parts(scaled_copy_iterator(dst, src, values, ss), dst.data(), src.data(), limit);
+        relative_parts(TensorIterator::scaled_copy(dst, src, ss, values.data()), dst.data(), src.data(), limit);
     char* const d = static_cast<char*>(dst2.data());
     const char* const s = static_cast<const char*>(src2.data());
     size_t i = 0;
     bool ok = true;
-    scaled_copy_iterator(dst2, src2, values, ss)
+    TensorIterator::scaled_copy(dst2, src2, ss, values.data())
         .with_32bit_indexing(
             [&](const TensorIterator& fresh) {
               if (!ok || i >= parts.size()) {

@@ -75,7 +75,7 @@ void emulate_scaled(const Tensor& dst, const Tensor& src, const ScaleShift& ss, 
     return ops::copy_(dst, aligned, false);
   }
   const Tensor values = host_values(ss);
-  const TensorIterator iter = scaled_copy_iterator(dst, src, values, ss);
+  const TensorIterator iter = TensorIterator::scaled_copy(dst, src, ss, values.data());
   if (iter.numel() == 0) return;
   iter.with_32bit_indexing([&](const TensorIterator& part) { emulate_part(CopyPart(part), ss.saturate); }, limit);
 }
@@ -88,7 +88,7 @@ bool check_plan_case(const Tensor& dst, const Tensor& src, const Tensor& got, co
                      int64_t limit, int* fallbacks) {
   const Tensor values = host_values(ss);
   const std::vector<RelativePart> parts =
-      relative_parts(scaled_copy_iterator(dst, src, values, ss), dst.data(), src.data(), limit);
+      relative_parts(TensorIterator::scaled_copy(dst, src, ss, values.data()), dst.data(), src.data(), limit);
   const Tensor want = copy_cases::twin(got);
   ops::copy_scaled_(want, src2, ss, false);
   char* const d = static_cast<char*>(got.data());

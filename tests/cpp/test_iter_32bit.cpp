@@ -5,7 +5,6 @@
 
 using namespace testing;
 using st::TensorIterator;
-using st::TensorIteratorConfig;
 
 namespace {
 
@@ -48,7 +47,7 @@ void expect_each_element_once(const Tensor& out, const std::vector<int>& hits) {
 
 static void fitting_iterators_are_not_split(void**) {
   Tensor out = contiguous_tensor({6, 5, 7}, ScalarType::Int32), in = contiguous_tensor({6, 5, 7}, ScalarType::Int32);
-  TensorIterator it = TensorIteratorConfig().add_output(out).add_input(in).build();
+  TensorIterator it = TensorIterator::copy(out, in);
   assert_true(it.can_use_32bit_indexing());
   int parts = 0;
   it.with_32bit_indexing([&](const TensorIterator& part) {
@@ -67,7 +66,7 @@ static void split_parts_cover_each_element_once(void**) {
   Tensor out = contiguous_tensor({6, 5, 7}, ScalarType::Int32);
   Tensor in = st::flip(st::permute(contiguous_tensor({5, 7, 6}, ScalarType::Int32), {2, 0, 1}), 1);
   fill_iota_int32(in);
-  TensorIterator it = TensorIteratorConfig().add_output(out).add_input(in).build();
+  TensorIterator it = TensorIterator::copy(out, in);
   assert_int_equal(it.ndim(), 3);
   const std::vector<unsigned char> expected = expected_after_copy(out, in, snapshot(out));
   for (int64_t limit : {64, 100, 333, 4096}) {
@@ -85,7 +84,7 @@ static void split_handles_broadcast_inputs(void**) {
   // The input is broadcast along two dims: extents come from the output.
   Tensor out = contiguous_tensor({9, 4, 11}, ScalarType::Float64), in = contiguous_tensor({4, 1}, ScalarType::Float64);
   fill_iota_int32(in);
-  TensorIterator it = TensorIteratorConfig().add_output(out).add_input(in).build();
+  TensorIterator it = TensorIterator::copy(out, in);
   const std::vector<unsigned char> expected = expected_after_copy(out, in, snapshot(out));
   int parts = 0;
   std::vector<int> hits;
@@ -95,17 +94,36 @@ static void split_handles_broadcast_inputs(void**) {
   assert_true(snapshot(out) == expected);
 }
 
-static void narrow_moves_data_and_coalesces(void**) {
-  Tensor out = contiguous_tensor({3, 4}, ScalarType::Float32),
-         in = st::transpose(contiguous_tensor({4, 3}, ScalarType::Float32), 0, 1);
-  TensorIterator it = TensorIteratorConfig().add_output(out).add_input(in).build();
-  // Shape (4, 3): out strides (4, 16), in strides (12, 4). Keep row 2 only.
-  it.narrow(1, 2, 1);
-  assert_int_equal(it.ndim(), 1);
-  assert_int_equal(it.shape()[0], 4);
-  assert_true(it.data_ptr(0) == static_cast<char*>(out.data()) + 32);
-  assert_true(it.data_ptr(1) == static_cast<char*>(in.data()) + 8);
-  assert_int_equal(it.strides(1)[0], 12);
+static void split_halves_the_widest_dim_and_coalesces(void**) {
+  // int32 (2, 3) <- a transposed (3, 2): shape (3, 2), dst strides (4, 12),
+  // src strides (8, 4); 21 bytes of reach each, so a limit of 12 splits.
+  Tensor out = contiguous_tensor({2, 3}, ScalarType::Int32),
+         in = st::transpose(contiguous_tensor({3, 2}, ScalarType::Int32), 0, 1);
+  const char* o = static_cast<const char*>(out.data());
+  const char* i = static_cast<const char*>(in.data());
+  // dim 0 first (src's extent 16 beats dst's 12 along dim 1): [0, 1) is one
+  // row of 2 that still reaches 13 bytes and splits again, [1, 3) splits
+  // along dim 1; a narrowed dim of size 1 merges away.
+  struct Part {
+    int64_t size, out_stride, in_stride, out_at, in_at;
+  };
+  const Part want[] = {{1, 0, 0, 0, 0}, {1, 0, 0, 12, 4}, {2, 4, 8, 4, 8}, {2, 4, 8, 16, 12}};
+  int n = 0;
+  TensorIterator::copy(out, in).with_32bit_indexing(
+      [&](const TensorIterator& part) {
+        assert_true(n < 4);
+        const Part& w = want[n++];
+        assert_int_equal(part.ndim(), 1);
+        assert_int_equal(part.shape()[0], w.size);
+        if (w.size > 1) {
+          assert_int_equal(part.strides(0)[0], w.out_stride);
+          assert_int_equal(part.strides(1)[0], w.in_stride);
+        }
+        assert_true(part.data_ptr(0) == o + w.out_at);
+        assert_true(part.data_ptr(1) == i + w.in_at);
+      },
+      12);
+  assert_int_equal(n, 4);
 }
 
 int main() {
@@ -113,7 +131,7 @@ int main() {
       cmocka_unit_test(fitting_iterators_are_not_split),
       cmocka_unit_test(split_parts_cover_each_element_once),
       cmocka_unit_test(split_handles_broadcast_inputs),
-      cmocka_unit_test(narrow_moves_data_and_coalesces),
+      cmocka_unit_test(split_halves_the_widest_dim_and_coalesces),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

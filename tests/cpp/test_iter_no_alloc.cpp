@@ -26,14 +26,13 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace testing;
 using st::TensorIterator;
-using st::TensorIteratorConfig;
 
 namespace {
 
 // Builds and runs one copy; returns the operator new calls it made.
 long news_for(const Tensor& out, const Tensor& in) {
   const long before = g_news.load();
-  TensorIterator it = TensorIteratorConfig().add_output(out).add_input(in).resize_outputs(false).build();
+  const TensorIterator it = TensorIterator::copy(out, in);
   it.for_each(ByteCopyLoop{out.itemsize()});
   return g_news.load() - before;
 }

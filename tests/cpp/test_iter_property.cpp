@@ -11,7 +11,6 @@
 
 using namespace testing;
 using st::TensorIterator;
-using st::TensorIteratorConfig;
 
 namespace {
 
@@ -100,7 +99,7 @@ DimVector random_sizes(std::mt19937_64& rng) {
 }
 
 struct Case {
-  Tensor out;  // undefined: the iterator allocates it
+  Tensor out;
   Tensor in;
   int64_t grain;
 };
@@ -110,66 +109,23 @@ Case make_case(uint64_t seed) {
   ScalarType out_dtype, in_dtype;
   pick_dtypes(rng, &out_dtype, &in_dtype);
   const DimVector out_sizes = random_sizes(rng);
-  const bool allocate_out = pick(rng, 6) == 0;
   const int nd = out_sizes.size();
-  const int lead = allocate_out ? 0 : (pick(rng, 3) == 0 ? pick(rng, nd + 1) : 0);
+  const int lead = pick(rng, 3) == 0 ? pick(rng, nd + 1) : 0;
   DimVector in_sizes(nd - lead, 1);
-  for (int j = 0; j < in_sizes.size(); ++j)
-    in_sizes[j] = (!allocate_out && pick(rng, 5) == 0) ? 1 : out_sizes[j + lead];
+  for (int j = 0; j < in_sizes.size(); ++j) in_sizes[j] = pick(rng, 5) == 0 ? 1 : out_sizes[j + lead];
   Case c;
-  if (!allocate_out) c.out = random_layout(rng, out_sizes, out_dtype, false);
+  c.out = random_layout(rng, out_sizes, out_dtype, false);
   c.in = random_layout(rng, in_sizes, in_dtype, true);
   static const int64_t grains[] = {1, 5, 64, 32768};
   c.grain = grains[pick(rng, 4)];
   return c;
 }
 
-// For a non-empty input without stride-0 dims, the allocated output keeps
-// its stride order by magnitude (dims of size > 1), and is dense and
-// positive. (An empty input counts as contiguous, as in PyTorch.)
-void check_allocated_layout(const Tensor& out, const Tensor& in, uint64_t seed) {
-  bool ok = out.is_non_overlapping_and_dense();
-  for (int64_t s : out.strides()) ok = ok && s >= 0;
-  bool in_has_zero = in.numel() == 0;
-  for (int d = 0; d < in.ndim(); ++d) in_has_zero = in_has_zero || (in.size(d) > 1 && in.stride(d) == 0);
-  for (int a = 0; a < in.ndim() && !in_has_zero; ++a) {
-    for (int b = 0; b < in.ndim(); ++b) {
-      if (in.size(a) < 2 || in.size(b) < 2) continue;
-      if (std::llabs(in.stride(a)) < std::llabs(in.stride(b))) ok = ok && out.stride(a) < out.stride(b);
-    }
-  }
-  if (!ok) {
-    print_error("seed %llu: allocated output %s for input %s\n", static_cast<unsigned long long>(seed),
-                describe(out).c_str(), describe(in).c_str());
-    fail();
-  }
-}
-
 void run_case(uint64_t seed, int threads) {
   Case c = make_case(seed);
   st::set_num_threads(threads);
-  std::string message;
-  Tensor out = c.out;
-  TensorIterator* built = nullptr;
-  alignas(TensorIterator) unsigned char storage[sizeof(TensorIterator)];
-  const st_status status = status_of(
-      [&] {
-        built = new (storage) TensorIterator(
-            TensorIteratorConfig().add_output(c.out).add_input(c.in).check_all_same_dtype(false).build());
-      },
-      &message);
-  if (status != ST_OK) {
-    print_error("seed %llu: build failed (%s) for out %s, in %s\n", static_cast<unsigned long long>(seed),
-                message.c_str(), c.out.defined() ? describe(c.out).c_str() : "undefined", describe(c.in).c_str());
-    fail();
-  }
-  TensorIterator& iter = *built;
-  if (!out.defined()) {
-    out = iter.output();
-    std::mt19937_64 junk(seed ^ 0x5eed);
-    fill_random_bytes(out, junk);
-    check_allocated_layout(out, c.in, seed);
-  }
+  const Tensor& out = c.out;
+  const TensorIterator iter = TensorIterator::copy(out, c.in);
   const std::vector<unsigned char> expected = expected_after_copy(out, c.in, snapshot(out));
   iter.for_each(ByteCopyLoop{out.itemsize()}, c.grain);
   const std::vector<unsigned char> got = snapshot(out);
@@ -182,10 +138,8 @@ void run_case(uint64_t seed, int threads) {
         static_cast<unsigned long long>(seed), threads, static_cast<long long>(c.grain), describe(out).c_str(),
         describe(c.in).c_str(), st::format_dims(iter.shape()).c_str(), st::format_dims(iter.strides(0)).c_str(),
         st::format_dims(iter.strides(1)).c_str(), at, got.size());
-    iter.~TensorIterator();
     fail();
   }
-  iter.~TensorIterator();
 }
 
 void random_copies(int threads) {

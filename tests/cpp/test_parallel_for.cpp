@@ -326,7 +326,7 @@ static void host_and_openmp_copies_are_identical(void**) {
   Tensor in = st::flip(st::permute(base, {2, 0, 1}), 1);  // (64, 8, 40)
   Tensor out = contiguous_tensor({64, 8, 40}, ScalarType::Float32);
   const std::vector<unsigned char> expected = expected_after_copy(out, in, snapshot(out));
-  st::TensorIterator it = st::TensorIteratorConfig().add_output(out).add_input(in).build();
+  const st::TensorIterator it = st::TensorIterator::copy(out, in);
   it.for_each(ByteCopyLoop{4}, 1000);
   assert_true(snapshot(out) == expected);
 
@@ -334,7 +334,7 @@ static void host_and_openmp_copies_are_identical(void**) {
   JobSystem js;
   js.uneven = true;
   assert_int_equal(st_set_parallel_for(job_system_run, &js), ST_OK);
-  st::TensorIterator it2 = st::TensorIteratorConfig().add_output(out2).add_input(in).build();
+  const st::TensorIterator it2 = st::TensorIterator::copy(out2, in);
   it2.for_each(ByteCopyLoop{4}, 1000);
   assert_int_equal(js.calls.load(), 1);
   assert_true(js.chunks.size() > 1);

@@ -1,9 +1,8 @@
 // Small copies through the CPU copy kernel: every dtype pair in every kind
 // of small layout — transposes, permutations, broadcasts, flips, stepped
 // slices with gaps, size-1 dims, 0-d — against a reference multi-index
-// walk. The geometry the copy works out for itself (copy_geometry) is the
-// TensorIterator's, field for field. Bytes of dst outside its elements must
-// stay as they were. Set ST_TEST_SEED to replay the random contents.
+// walk, over the TensorIterator's geometry. Bytes of dst outside its
+// elements must stay as they were. Set ST_TEST_SEED to replay the random contents.
 #include <cstring>
 #include <functional>
 #include <random>
@@ -118,30 +117,6 @@ std::vector<unsigned char> expected_after(const Tensor& dst, const Tensor& src, 
   return bytes;
 }
 
-// The iterator's geometry for the same operands.
-st::Geometry iterator_geometry(const Tensor& dst, const Tensor& src) {
-  return st::TensorIteratorConfig()
-      .add_output(dst, "dst")
-      .add_input(src, "src")
-      .resize_outputs(false)
-      .check_all_same_dtype(false)
-      .check_mem_overlap(false)
-      .build()
-      .geometry();
-}
-
-void expect_same_geometry(const st::Geometry& a, const st::Geometry& b, const char* what) {
-  bool same = a.noperands == b.noperands && a.shape == b.shape;
-  for (int k = 0; same && k < a.noperands; ++k) same = a.strides[k] == b.strides[k] && a.data[k] == b.data[k];
-  if (!same) {
-    print_error("%s: copy_geometry has shape %s, strides %s / %s; the iterator shape %s, strides %s / %s\n", what,
-                st::format_dims(a.shape).c_str(), st::format_dims(a.strides[0]).c_str(),
-                st::format_dims(a.strides[1]).c_str(), st::format_dims(b.shape).c_str(),
-                st::format_dims(b.strides[0]).c_str(), st::format_dims(b.strides[1]).c_str());
-    fail();
-  }
-}
-
 }  // namespace
 
 static void every_dtype_pair_in_every_small_layout_matches_the_reference(void**) {
@@ -157,9 +132,7 @@ static void every_dtype_pair_in_every_small_layout_matches_the_reference(void**)
         fill_random_bytes(dst, rng);
         const std::vector<unsigned char> before = snapshot(dst);
 
-        const st::Geometry g = st::copy_geometry(dst, src);
-        expect_same_geometry(g, iterator_geometry(dst, src), c.name);
-        st::cpu::copy_kernel(g, dt, st_);
+        st::cpu::copy_kernel(st::TensorIterator::copy(dst, src).geometry(), dt, st_);
         if (snapshot(dst) != expected_after(dst, src, before)) {
           print_error("%s, %s <- %s: differs from the reference walk\n", c.name, dinfo.name, sinfo.name);
           fail();
@@ -177,7 +150,7 @@ static void a_known_transpose_lands_where_it_should(void**) {
   fill_iota_int32(src_base);
   const Tensor dst = contiguous_tensor({3, 2}, ScalarType::Float64);
   const Tensor src = st::transpose(src_base, 0, 1);
-  st::cpu::copy_kernel(st::copy_geometry(dst, src), dst.dtype(), src.dtype());
+  st::cpu::copy_kernel(st::TensorIterator::copy(dst, src).geometry(), dst.dtype(), src.dtype());
   const double* d = static_cast<const double*>(dst.data());
   const double expected[] = {0, 3, 1, 4, 2, 5};
   for (int i = 0; i < 6; ++i) assert_true(d[i] == expected[i]);
