@@ -68,6 +68,22 @@ class Tensor:
     def __exit__(self, *exc):
         self.release()
 
+    # ---- copying and pickling (as NumPy arrays do) --------------------------
+
+    def __copy__(self):
+        """``copy.copy``: a new tensor over the same memory (a view with this one's sizes, strides and offset)."""
+        return self.as_strided(self.shape, self.strides, self.storage_offset)
+
+    def __deepcopy__(self, memo):
+        """``copy.deepcopy``: a new tensor with its own copy of the data, on the same device."""
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickles the dtype, shape, device and the elements as contiguous bytes (never the handle)."""
+        host = self.to(device=CPU, memory_format=MemoryFormat.CONTIGUOUS)
+        data = ctypes.string_at(host.data_ptr, host.nbytes) if host.nbytes else b""
+        return _unpickle, (str(self.dtype), self.shape, str(self.device), data)
+
     def _new(self, fn, *args):
         out = st_tensor()
         lib.call(fn, self._h, *args, ctypes.byref(out))
@@ -520,6 +536,16 @@ class Tensor:
             # clone never makes negative strides; PRESERVE keeps a dense source's layout as it is.
             source = self.clone(MemoryFormat.CONTIGUOUS if negative else MemoryFormat.PRESERVE)
         return _dlpack.export_capsule(source._h, versioned, copied=source is not self)
+
+
+def _unpickle(dtype, shape, device, data):
+    """A tensor rebuilt from Tensor.__reduce__'s parts."""
+    host = empty(*shape, dtype=dtype)
+    if len(data) != host.nbytes:
+        raise ValueError(f"cannot unpickle a {dtype} tensor of shape {shape} from {len(data)} bytes")
+    if data:
+        ctypes.memmove(host.data_ptr, data, len(data))
+    return host if _device(device) == CPU else host.to(device=device)
 
 
 def _nest(values, shape):
