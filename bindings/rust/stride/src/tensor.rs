@@ -365,7 +365,7 @@ impl Tensor {
         check(unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
     }
 
-    /// Writes R(fma(src, scale[c], shift[c])) into `self` (st_copy_scaled):
+    /// Writes `R(fma(src, scale[c], shift[c]))` into `self` (st_copy_scaled):
     /// `c` is the element's index along `dim` of `self` when `scale` or
     /// `shift` has more than one value (as many as that dim's size); an
     /// empty slice means scales of 1 or shifts of 0. Integer destinations
