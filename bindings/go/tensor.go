@@ -117,6 +117,14 @@ func dims(values []int64) (*C.int64_t, C.int32_t, error) {
 	return (*C.int64_t)(unsafe.Pointer(&values[0])), C.int32_t(len(values)), nil
 }
 
+// plural counts a noun as the library's messages do: "1 dim", "2 dims".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
 func newTensor(f func(out *C.st_tensor) C.st_status) (*Tensor, error) {
 	var out C.st_tensor
 	if err := call(func() C.st_status { return f(&out) }); err != nil {
@@ -416,7 +424,7 @@ func elementAddress[T Element](t *Tensor, index []int64) (unsafe.Pointer, error)
 	shape, strides := t.Shape(), t.Strides()
 	if len(index) != len(shape) {
 		return nil, &Error{Status: StatusInvalidArgument,
-			Message: fmt.Sprintf("%d indices for a tensor of %d dims", len(index), len(shape))}
+			Message: fmt.Sprintf("%d indices for a tensor of %d %s", len(index), len(shape), plural(len(shape), "dim"))}
 	}
 	offset := int64(0)
 	for d := range shape {

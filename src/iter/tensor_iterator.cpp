@@ -131,10 +131,10 @@ void TensorIterator::compute_shape(const TensorIteratorConfig&) {
       all_ops_same_shape_ = false;
       const int ndim = geometry_.shape.size(), lead = ndim - in.size();
       ST_CHECK(lead >= 0, ST_ERROR_SHAPE_MISMATCH,
-               "%s of sizes %s cannot be broadcast to %s's sizes %s: it has %d dims, %s has %d (inputs broadcast "
+               "%s of sizes %s cannot be broadcast to %s's sizes %s: it has %d dim%s, %s has %d (inputs broadcast "
                "to the output, never the reverse)",
                name_of(j).c_str(), format_dims(in).c_str(), name_of(fixed).c_str(), format_dims(geometry_.shape).c_str(),
-               in.size(), name_of(fixed).c_str(), ndim);
+               in.size(), plural(in.size()), name_of(fixed).c_str(), ndim);
       for (int d = lead; d < ndim; ++d) {
         const int64_t s = in[d - lead];
         ST_CHECK(s == geometry_.shape[d] || s == 1, ST_ERROR_SHAPE_MISMATCH,

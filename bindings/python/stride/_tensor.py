@@ -135,7 +135,7 @@ class Tensor:
     def _at(values, dim, fn):
         d = _dim(dim, f"{fn}: dim")
         if not -len(values) <= d < len(values):
-            raise IndexError(f"{fn}: dim {d} is out of range for a tensor of {len(values)} dims")
+            raise IndexError(f"{fn}: dim {d} is out of range for a tensor of {_count(len(values), 'dim')}")
         return values[d]
 
     @property
@@ -416,7 +416,7 @@ class Tensor:
         if len(ellipses) > 1:
             raise IndexError("an index can only have a single ellipsis")
         if consuming > self.ndim:
-            raise IndexError(f"too many indices: {consuming} for a tensor of {self.ndim} dims")
+            raise IndexError(f"too many indices: {consuming} for a tensor of {_count(self.ndim, 'dim')}")
         if ellipses:
             i = ellipses[0]
             key = key[:i] + (slice(None),) * (self.ndim - consuming) + key[i + 1:]
@@ -577,6 +577,11 @@ def _unpickle(dtype, shape, device, data):
     if data:
         ctypes.memmove(host.data_ptr, data, len(data))
     return host if _device(device) == CPU else host.to(device=device)
+
+
+def _count(n, noun):
+    """'1 dim', '2 dims': the library's wording of counts."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _nest(values, shape):

@@ -113,6 +113,16 @@ def public_names():
                     yield f"{name}.{member}", value
 
 
+class Wording(unittest.TestCase):
+    def test_dim_counts_read_as_the_library_writes_them(self):
+        with self.assertRaisesRegex(IndexError, "for a tensor of 1 dim$"):
+            stride.zeros(3).size(1)
+        with self.assertRaisesRegex(IndexError, "too many indices: 3 for a tensor of 2 dims$"):
+            stride.zeros(2, 2)[0, 0, 0]
+        with self.assertRaisesRegex(stride.InvalidArgumentError, "for a tensor of 1 dim "):
+            stride.zeros(3).transpose(0, 1)
+
+
 class Documentation(unittest.TestCase):
     def test_every_public_name_has_a_docstring(self):
         missing = [name for name, obj in public_names() if not (getattr(obj, "__doc__", None) or "").strip()]
