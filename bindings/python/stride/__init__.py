@@ -21,8 +21,9 @@ from ._plan import PLAN_ESTIMATE, PLAN_MEASURE, CopyPlan, live_plan_count
 from ._scaled import copy_scaled
 from ._runtime import (cuda_device_count, cuda_empty_cache, cuda_set_stream, cuda_synchronize, get_num_threads, set_cpu_allocator,
                        set_num_threads, set_parallel_for, set_trace_callback, version, version_string)
-from ._tensor import (Tensor, arange, as_tensor, empty, empty_like, empty_strided, from_dlpack, full, linspace,
-                      live_tensor_count, tensor, zeros)
+from ._ranges import arange, linspace
+from ._tensor import (Tensor, as_tensor, empty, empty_like, empty_strided, from_dlpack, full, live_tensor_count,
+                      tensor, zeros)
 from ._types import CPU as cpu, Device, DeviceType, DType, MemoryFormat, device, dtype
 
 # One name per dtype, as torch spells it: stride.float32, ...; stride.bool_ (bool is Python's own).
