@@ -29,33 +29,57 @@ if(NOT _stride_cuda_mode STREQUAL "OFF")
   endif()
 
   check_language(CUDA)
+  set(_stride_local_sass "")
   if(CMAKE_CUDA_COMPILER)
+    stride_local_gpu_architectures(_stride_local_sass)
+  endif()
+  if(CMAKE_CUDA_COMPILER AND _stride_cuda_mode STREQUAL "AUTO" AND NOT _stride_local_sass)
+    # A machine with nvcc and no GPU cannot run the kernels, and compiling
+    # them is most of a build's time (the README's demo: about 80 CPU
+    # seconds without them, 290 with them as PTX alone). A package, a build
+    # machine or the test command asks for them with STRIDE_WITH_CUDA=ON.
+    message(STATUS "stride: CUDA backend OFF (nvcc found, but no GPU of compute capability 7.5 or newer here; "
+                   "-DSTRIDE_WITH_CUDA=ON builds it anyway)")
+  elseif(CMAKE_CUDA_COMPILER)
     # Note [Architectures and images] (src/cuda/device_status.h). By
-    # default one PTX pass for compute_75, which ptxas turns into SASS for
-    # sm_75 (Turing), sm_80 (every 8.x), sm_90, sm_100 and sm_120, and which
-    # is kept in the library so that the driver compiles it for GPUs newer
-    # still. One front-end pass instead of one per architecture keeps the
-    # build near the cost of the former two architectures (docs/cuda.md
-    # has the figures). CMAKE_CUDA_ARCHITECTURES or the CUDAARCHS
-    # environment variable override it, in CMake's form.
+    # default one PTX pass for compute_75, kept in the library so that the
+    # driver compiles it for any GPU of compute capability 7.5 or newer, and
+    # ptxas turns it into SASS for the architectures in STRIDE_CUDA_SASS
+    # only: the GPUs of the machine that configures, none on one without a
+    # GPU. A source build for its own machine then compiles what it runs
+    # and no more (ptxas for five architectures more than doubled the CUDA
+    # part of the build). A package sets STRIDE_CUDA_SASS=all: SASS for
+    # every architecture of STRIDE_CUDA_RELEASE_SASS, so that no GPU it
+    # supports has to wait for the driver's compile (docs/cuda.md).
+    # CMAKE_CUDA_ARCHITECTURES or the CUDAARCHS environment variable replace
+    # all of this, in CMake's form.
     # A build folder configured before this default keeps the former one
     # in its cache; it is recognized by its description and dropped.
     get_property(_stride_arch_help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
     if("${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "80-real;90" AND _stride_arch_help STREQUAL "CUDA architectures to build for")
       unset(CMAKE_CUDA_ARCHITECTURES CACHE)
     endif()
-    set(STRIDE_CUDA_DEFAULT_SASS 75 80 90 100 120)
+    set(STRIDE_CUDA_RELEASE_SASS 75 80 90 100 120)
     set(STRIDE_CUDA_DEFAULT_PTX 75)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND "$ENV{CUDAARCHS}" STREQUAL "")
-      set(_stride_codes "compute_${STRIDE_CUDA_DEFAULT_PTX}")
+      if(NOT DEFINED STRIDE_CUDA_SASS)
+        set(STRIDE_CUDA_SASS "${_stride_local_sass}" CACHE STRING
+            "SASS architectures built from the compute_${STRIDE_CUDA_DEFAULT_PTX} PTX (e.g. 80;90), 'all' for ${STRIDE_CUDA_RELEASE_SASS}, empty for none; first default: this machine's GPUs")
+      endif()
+      set(_stride_sass "${STRIDE_CUDA_SASS}")
+      if(_stride_sass STREQUAL "all")
+        set(_stride_sass ${STRIDE_CUDA_RELEASE_SASS})
+      endif()
       set(STRIDE_CUDA_IMAGES "compute_${STRIDE_CUDA_DEFAULT_PTX}")
-      foreach(_sm IN LISTS STRIDE_CUDA_DEFAULT_SASS)
-        string(APPEND _stride_codes ",sm_${_sm}")
+      foreach(_sm IN LISTS _stride_sass)
+        if(NOT _sm MATCHES "^[0-9]+[af]?$" OR _sm LESS STRIDE_CUDA_DEFAULT_PTX)
+          message(FATAL_ERROR "STRIDE_CUDA_SASS: '${_sm}' is not an architecture of ${STRIDE_CUDA_DEFAULT_PTX} or newer")
+        endif()
         string(APPEND STRIDE_CUDA_IMAGES ",sm_${_sm}")
       endforeach()
       # No architecture flags from CMake: ours come with every CUDA target (stride_cuda_options).
       set(CMAKE_CUDA_ARCHITECTURES OFF)
-      set(STRIDE_CUDA_GENCODE "--generate-code=arch=compute_${STRIDE_CUDA_DEFAULT_PTX},code=[${_stride_codes}]")
+      set(STRIDE_CUDA_GENCODE "--generate-code=arch=compute_${STRIDE_CUDA_DEFAULT_PTX},code=[${STRIDE_CUDA_IMAGES}]")
     endif()
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)

@@ -38,6 +38,29 @@ function(stride_cuda_images_of archs out)
   set(${out} "${images}" PARENT_SCOPE)
 endfunction()
 
+# The compute capabilities of this machine's GPUs as SASS architectures
+# ("90;120"), from the toolkit's own query (the one nvcc -arch=native
+# runs); empty without a GPU or a driver.
+function(stride_local_gpu_architectures out)
+  set(archs "")
+  get_filename_component(bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  find_program(_stride_device_query __nvcc_device_query HINTS "${bin}" NO_CACHE)
+  if(_stride_device_query)
+    execute_process(COMMAND "${_stride_device_query}" OUTPUT_VARIABLE listed RESULT_VARIABLE failed
+                    ERROR_QUIET TIMEOUT 60)
+    if(NOT failed)
+      string(REGEX MATCHALL "[0-9]+" listed "${listed}")
+      foreach(a IN LISTS listed)
+        if(NOT a LESS 75)
+          list(APPEND archs ${a})
+        endif()
+      endforeach()
+      list(REMOVE_DUPLICATES archs)
+    endif()
+  endif()
+  set(${out} "${archs}" PARENT_SCOPE)
+endfunction()
+
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED FLAGS)
   stride_check_cuda_flags("${FLAGS}")
   message(STATUS "CUDA flags accepted: ${FLAGS}")

@@ -89,7 +89,7 @@ extern "C" {
 /** Major version of this header. The SONAME changes with it once it is 1 or more. */
 #define ST_VERSION_MAJOR 0
 /** Minor version: new functions and enum values are added here. */
-#define ST_VERSION_MINOR 1
+#define ST_VERSION_MINOR 2
 /** Patch version: fixes only. */
 #define ST_VERSION_PATCH 0
 /** The most dimensions a tensor may have. */
@@ -97,13 +97,13 @@ extern "C" {
 
 /**
  * @brief The version of the loaded library, not of this header.
- * @return MAJOR*10000 + MINOR*100 + PATCH, e.g. 100 for 0.1.0.
+ * @return MAJOR*10000 + MINOR*100 + PATCH, e.g. 200 for 0.2.0.
  */
 ST_API uint32_t st_version(void);
 
 /**
  * @brief The version of the loaded library as text.
- * @return A static string such as "0.1.0"; never NULL, never freed.
+ * @return A static string such as "0.2.0"; never NULL, never freed.
  */
 ST_API const char* st_version_string(void);
 

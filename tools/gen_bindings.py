@@ -22,11 +22,17 @@ files, one per binding and committed with a "do not edit" first line:
 
 The hand-written layers (Python's Tensor, Rust's safe crate, the Go and Julia
 wrappers) use these and repeat none of them.
+
+The packages' metadata carries the header's version (ST_VERSION_MAJOR,
+_MINOR, _PATCH, which CMakeLists.txt reads too): in each file of VERSIONED
+the generator rewrites the one version line and keeps every other line as
+written, so `--check` fails when a package's version and the header's differ.
 """
 
 import argparse
 import difflib
 import os
+import re
 import sys
 import tempfile
 
@@ -309,19 +315,51 @@ def julia(h):
     return _file("#", "\n".join(out) + "\n")
 
 
+# ---- the packages' version -------------------------------------------------------------
+
+# The file of each package that states its version, and the line that does
+# (its first match); Go modules take theirs from the repository's tags.
+VERSIONED = {
+    "bindings/python/pyproject.toml": r'^version = "([^"]*)"',
+    "bindings/python/setup.py": r'^VERSION = "([^"]*)"',
+    "bindings/rust/stride-sys/Cargo.toml": r'^version = "([^"]*)"',
+    "bindings/rust/stride/Cargo.toml": r'^version = "([^"]*)"',
+    "bindings/julia/Project.toml": r'^version = "([^"]*)"',
+}
+
+
+def version(h):
+    """MAJOR.MINOR.PATCH from the header's ST_VERSION_* defines."""
+    return ".".join(str(h.defines[f"ST_VERSION_{part}"]) for part in ("MAJOR", "MINOR", "PATCH"))
+
+
+def stamped(rel, text, ver):
+    """`text` (the committed file `rel`) with its version line saying `ver`."""
+    pattern = re.compile(VERSIONED[rel], re.M)
+    found = pattern.search(text)
+    if not found:
+        raise ValueError(f"{rel} has no line matching {VERSIONED[rel]!r}")
+    start, end = found.span(1)
+    return text[:start] + ver + text[end:]
+
+
 # ---- writing and checking -------------------------------------------------------------
 
-def generate(header=None, table_text=None):
-    """{path relative to the checkout: text} of every generated file."""
+def generate(header=None, table_text=None, root=ROOT):
+    """{path relative to the checkout: text} of every generated file, metadata under `root` stamped."""
     h = stride_header.parse(header)
     dtypes = stride_header.dtypes(h, table_text)
-    return {
+    files = {
         "bindings/python/stride/_capi.py": python(h, dtypes),
         "bindings/rust/stride-sys/src/capi.rs": rust_sys(h),
         "bindings/rust/stride/src/enums.rs": rust_enums(h, dtypes),
         "bindings/go/capi_gen.go": go(h),
         "bindings/julia/src/capi.jl": julia(h),
     }
+    for rel in VERSIONED:
+        with open(os.path.join(root, rel)) as f:
+            files[rel] = stamped(rel, f.read(), version(h))
+    return files
 
 
 def write(files, root):

@@ -167,8 +167,7 @@ run_python-readme() {
 
 # Not in ctest: pip builds libstride with CMake (minutes), in bindings/python/build.
 run_python-clone-readme() {
-  readme python-clone bindings/python/README.md --section "From a clone" --section "A first program" \
-    --env CMAKE_ARGS=-DSTRIDE_WITH_CUDA=OFF
+  readme python-clone bindings/python/README.md --section "From a clone" --section "A first program"
 }
 
 run_rust-readme() {

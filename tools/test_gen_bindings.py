@@ -98,7 +98,18 @@ class Generation(unittest.TestCase):
             shutil.rmtree(os.path.join(checkout, "bindings"))
             with contextlib.redirect_stdout(io.StringIO()) as out:
                 self.assertEqual(gen_bindings.main(["--check", "--root", checkout]), 1)
-            self.assertIn("5 generated file(s) differ", out.getvalue())
+            self.assertIn(f"{len(files)} generated file(s) differ", out.getvalue())
+
+    def test_the_packages_carry_the_headers_version(self):
+        header = re.sub(r"#define ST_VERSION_MINOR \d+", "#define ST_VERSION_MINOR 17", HEADER)
+        files = gen_bindings.generate(header, TABLE)
+        for rel, pattern in gen_bindings.VERSIONED.items():
+            found = re.search(pattern, files[rel], re.M)
+            self.assertEqual(found.group(1), "0.17.0", rel)
+        toml = files["bindings/rust/stride/Cargo.toml"]
+        self.assertIn('rust-version = "1.63"', toml)  # only the first version line changes
+        with self.assertRaisesRegex(ValueError, "no line matching"):
+            gen_bindings.stamped("bindings/julia/Project.toml", "name = \"Stride\"\n", "1.0.0")
 
 
 if __name__ == "__main__":

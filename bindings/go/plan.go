@@ -16,7 +16,15 @@ import (
 // tensors. The results are CopyFrom's, overlap included. The plan keeps
 // neither tensor; Release (or the garbage collector) frees it. One plan
 // may be executed from several goroutines at once on different data.
+//
+// As with Tensor, a copy of the pointer or of the struct is the same plan.
 type CopyPlan struct {
+	*planRef
+}
+
+// planRef holds the handle, shared by copies of a CopyPlan struct and
+// finalized once (see tensorRef).
+type planRef struct {
 	mu sync.Mutex
 	h  C.st_copy_plan
 }
@@ -33,18 +41,21 @@ func NewCopyPlan(dst, src *Tensor, measure bool) (*CopyPlan, error) {
 	if err := call(func() C.st_status { return C.st_copy_plan_create(d, s, nil, flags, &h) }); err != nil {
 		return nil, err
 	}
-	p := &CopyPlan{h: h}
-	runtime.SetFinalizer(p, (*CopyPlan).finalize)
-	return p, nil
+	r := &planRef{h: h}
+	runtime.SetFinalizer(r, (*planRef).finalize)
+	return &CopyPlan{r}, nil
 }
 
-func (p *CopyPlan) finalize() {
-	if p.h.id != 0 {
-		C.st_copy_plan_release(p.h)
+func (r *planRef) finalize() {
+	if r.h.id != 0 {
+		C.st_copy_plan_release(r.h)
 	}
 }
 
 func (p *CopyPlan) handle() C.st_copy_plan {
+	if p.planRef == nil {
+		return C.st_copy_plan{}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.h
@@ -81,11 +92,14 @@ func (p *CopyPlan) ExecuteRaw(dst unsafe.Pointer, src unsafe.Pointer, nonBlockin
 
 // Release frees the plan now. Releasing twice is not an error.
 func (p *CopyPlan) Release() error {
+	if p.planRef == nil {
+		return nil
+	}
 	p.mu.Lock()
 	h := p.h
 	p.h.id = 0
 	p.mu.Unlock()
-	runtime.SetFinalizer(p, nil)
+	runtime.SetFinalizer(p.planRef, nil)
 	if h.id == 0 {
 		return nil
 	}

@@ -1,7 +1,9 @@
 package stride
 
 import (
+	"runtime"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -36,6 +38,33 @@ func TestCopyPlanTransposes(t *testing.T) {
 	expectStatus(t, p.Execute(dst, src, false), ErrInvalidHandle)
 	if err := p.Release(); err != nil {
 		t.Fatal("releasing twice is not an error")
+	}
+}
+
+// A copy of the CopyPlan struct is the same plan: it runs while the
+// original's pointer is collected, and one Release frees it for both.
+func TestCopyPlanStructCopyIsTheSamePlan(t *testing.T) {
+	src, dst := arange(4), must(New([]int64{4}, Float32, CPUDevice))
+	before := must(LivePlanCount())
+	p := must(NewCopyPlan(dst, src, false))
+	kept := *p
+	p = nil
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := kept.Execute(dst, src, false); err != nil {
+		t.Fatal("the copy still runs the plan:", err)
+	}
+	if v := must(ToSlice[float32](dst)); v[3] != 3 {
+		t.Fatalf("dst = %v, want 0..3", v)
+	}
+	alias := kept
+	if err := alias.Release(); err != nil || kept.Release() != nil {
+		t.Fatal("one Release for the shared plan, the second is no error")
+	}
+	if n := must(LivePlanCount()); n != before {
+		t.Fatalf("%d live plans, want %d", n, before)
 	}
 }
 

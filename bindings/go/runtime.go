@@ -17,7 +17,7 @@ func Version() (major, minor, patch uint32) {
 	return v / 10000, v / 100 % 100, v % 100
 }
 
-// VersionString is the loaded library's version as text, e.g. "0.1.0".
+// VersionString is the loaded library's version as text, e.g. "0.2.0".
 func VersionString() string { return C.GoString(C.st_version_string()) }
 
 // SetNumThreads sets how many threads CPU kernels may use (n >= 1).

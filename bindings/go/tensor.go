@@ -39,26 +39,40 @@ const maxDims = C.ST_MAX_DIMS
 
 // Tensor is one reference to a libstride tensor. Its metadata never
 // changes; its memory is shared with every view of it.
+//
+// Pass *Tensor around; a copy of the pointer, or of the struct, is the same
+// reference (releasing either releases both). Retain gives an independent
+// reference to the same tensor, Clone a tensor with its own copy of the data.
 type Tensor struct {
+	*tensorRef
+}
+
+// tensorRef holds the handle. Copies of a Tensor struct share it, and the
+// finalizer is set on it, so a copy neither loses the reference nor
+// releases it twice.
+type tensorRef struct {
 	mu sync.Mutex
 	h  C.st_tensor
 }
 
 func adopt(h C.st_tensor) *Tensor {
-	t := &Tensor{h: h}
-	runtime.SetFinalizer(t, (*Tensor).finalize)
-	return t
+	r := &tensorRef{h: h}
+	runtime.SetFinalizer(r, (*tensorRef).finalize)
+	return &Tensor{r}
 }
 
-func (t *Tensor) finalize() {
-	if t.h.id != 0 {
-		C.st_tensor_release(t.h)
+func (r *tensorRef) finalize() {
+	if r.h.id != 0 {
+		C.st_tensor_release(r.h)
 	}
 }
 
-// handle is the live handle, or the null one after Release (the library
-// then answers ErrInvalidHandle).
+// handle is the live handle, or the null one after Release or for a zero
+// Tensor (the library then answers ErrInvalidHandle).
 func (t *Tensor) handle() C.st_tensor {
+	if t.tensorRef == nil {
+		return C.st_tensor{}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.h
@@ -66,11 +80,14 @@ func (t *Tensor) handle() C.st_tensor {
 
 // Release drops this reference now. Releasing twice is not an error.
 func (t *Tensor) Release() error {
+	if t.tensorRef == nil {
+		return nil
+	}
 	t.mu.Lock()
 	h := t.h
 	t.h.id = 0
 	t.mu.Unlock()
-	runtime.SetFinalizer(t, nil)
+	runtime.SetFinalizer(t.tensorRef, nil)
 	if h.id == 0 {
 		return nil
 	}
@@ -98,6 +115,14 @@ func dims(values []int64) (*C.int64_t, C.int32_t, error) {
 		return nil, 0, nil
 	}
 	return (*C.int64_t)(unsafe.Pointer(&values[0])), C.int32_t(len(values)), nil
+}
+
+// plural counts a noun as the library's messages do: "1 dim", "2 dims".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
 
 func newTensor(f func(out *C.st_tensor) C.st_status) (*Tensor, error) {
@@ -399,7 +424,7 @@ func elementAddress[T Element](t *Tensor, index []int64) (unsafe.Pointer, error)
 	shape, strides := t.Shape(), t.Strides()
 	if len(index) != len(shape) {
 		return nil, &Error{Status: StatusInvalidArgument,
-			Message: fmt.Sprintf("%d indices for a tensor of %d dims", len(index), len(shape))}
+			Message: fmt.Sprintf("%d indices for a tensor of %d %s", len(index), len(shape), plural(len(shape), "dim"))}
 	}
 	offset := int64(0)
 	for d := range shape {

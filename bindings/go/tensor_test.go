@@ -179,6 +179,39 @@ func TestReleaseAndRetain(t *testing.T) {
 	y.Release()
 }
 
+// A copy of the Tensor struct is the same reference as the original: the
+// garbage collector finalizing the original's pointer must not release the
+// handle under the copy, and releasing through either releases both once.
+func TestStructCopyIsTheSameReference(t *testing.T) {
+	x := arange(2, 3)
+	kept := *x
+	x = nil
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // finalizers run on their own goroutine
+	}
+	got := must(ToSlice[float32](&kept))
+	if len(got) != 6 || got[5] != 5 {
+		t.Fatalf("the copy reads %v, want 0..5", got)
+	}
+	alias := kept
+	if err := alias.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if !kept.Released() {
+		t.Fatal("releasing one copy of the struct releases the reference they share")
+	}
+	if err := kept.Release(); err != nil {
+		t.Fatal("the other copy's Release is a second Release, not an error:", err)
+	}
+	var zero Tensor
+	if !zero.Released() || zero.Release() != nil {
+		t.Fatal("a zero Tensor reads as released")
+	}
+	_, err := zero.Clone(Contiguous)
+	expectStatus(t, err, ErrInvalidHandle)
+}
+
 func TestDeleterRunsOnceAtLastRelease(t *testing.T) {
 	base := arange(3)
 	defer base.Release()

@@ -5,8 +5,10 @@ The library to bundle is, in this order:
      STRIDE_LIBRARY=/opt/stride/lib/libstride.so pip install ...);
   2. an installed stride that pkg-config finds (stride.pc; PKG_CONFIG_PATH
      names a prefix outside the system's), of this package's version or newer;
-  3. in a stride checkout, one built here with CMake (a few minutes; extra
-     configure options in $CMAKE_ARGS, e.g. -DSTRIDE_WITH_CUDA=OFF).
+  3. in a stride checkout, one built here with CMake: the CPU backend only
+     (a minute or two on two cores) unless $CMAKE_ARGS asks for more, e.g.
+     CMAKE_ARGS=-DSTRIDE_WITH_CUDA=ON for the CUDA backend too. CMake's
+     output streams as it builds; `pip install -v` shows it.
 Outside a checkout, with neither of the others, nothing is bundled and the
 package loads libstride.so.0 from the system's loader path at run time.
 It is a setuptools extension so that pip builds a platform wheel, and
@@ -18,6 +20,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -25,7 +28,7 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(os.path.dirname(HERE))
 SONAME = "libstride.so.0"  # the package loads this name (stride/_lib.py)
-VERSION = "0.1.0"  # pyproject.toml's
+VERSION = "0.2.0"  # pyproject.toml's
 
 
 def log(message):
@@ -54,11 +57,16 @@ def from_checkout(build_dir):
         raise RuntimeError("stride: building libstride needs CMake (apt-get install cmake g++), "
                            "or set STRIDE_LIBRARY to a built libstride.so")
     folder = os.path.join(build_dir, "libstride")
-    options = ["-DCMAKE_BUILD_TYPE=Release", "-DSTRIDE_BUILD_TESTS=OFF", "-DSTRIDE_BUILD_EXAMPLES=OFF",
-               "-DSTRIDE_BUILD_BENCH=OFF", "-DSTRIDE_BUILD_DOCS=OFF"] + shlex.split(os.environ.get("CMAKE_ARGS", ""))
-    log(f"building libstride from {CHECKOUT} in {folder}")
+    # CMAKE_ARGS come last: a -D there overrides these (CMake keeps the last).
+    options = ["-DCMAKE_BUILD_TYPE=Release", "-DSTRIDE_WITH_CUDA=OFF", "-DSTRIDE_BUILD_TESTS=OFF",
+               "-DSTRIDE_BUILD_EXAMPLES=OFF", "-DSTRIDE_BUILD_BENCH=OFF", "-DSTRIDE_BUILD_DOCS=OFF"]
+    options += shlex.split(os.environ.get("CMAKE_ARGS", ""))
+    log(f"building libstride from {CHECKOUT} in {folder} with CMake "
+        f"({' '.join(options[1:])}); CMAKE_ARGS=-DSTRIDE_WITH_CUDA=ON adds the CUDA backend")
+    started = time.monotonic()
     subprocess.run(["cmake", "-S", CHECKOUT, "-B", folder] + options, check=True)
     subprocess.run(["cmake", "--build", folder, "--target", "stride", "-j", str(os.cpu_count() or 2)], check=True)
+    log(f"built libstride in {time.monotonic() - started:.0f} s")
     return os.path.join(folder, "src", SONAME)
 
 

@@ -21,8 +21,8 @@ st_status query(const char* fn, st_tensor t, Out* out, Read&& read) noexcept {
 
 void copy_dims(const DimVector& dims, int64_t* out, int32_t capacity) {
   check_out(out);
-  ST_CHECK(capacity >= dims.size(), ST_ERROR_INVALID_ARGUMENT, "capacity = %d is less than the %d dims", capacity,
-           dims.size());
+  ST_CHECK(capacity >= dims.size(), ST_ERROR_INVALID_ARGUMENT, "capacity = %d is less than the %d dim%s", capacity,
+           dims.size(), plural(dims.size()));
   for (int i = 0; i < dims.size(); ++i) out[i] = dims[i];
 }
 

@@ -24,6 +24,10 @@ class Error final : public std::exception {
 // Throws st::Error with a printf-style message.
 [[noreturn]] void fail(st_status code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
+// The ending of a counted noun, so that messages say "1 dim" and "2 dims":
+// "%d dim%s", n, plural(n).
+constexpr const char* plural(long long n) noexcept { return n == 1 ? "" : "s"; }
+
 }  // namespace st
 
 // ST_CHECK(cond, ST_ERROR_..., "format", args...): throws when cond is false.

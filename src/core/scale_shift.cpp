@@ -39,8 +39,8 @@ ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const doubl
   if (n != 1) {
     const int nd = dst.ndim();
     ST_CHECK(nd > 0 && dim >= -nd && dim < nd, ST_ERROR_INVALID_ARGUMENT,
-             "ss->dim = %d is out of range for dst of %d dims (expected %d..%d)", static_cast<int>(dim),
-             nd, -nd, nd - 1);
+             "ss->dim = %d is out of range for dst of %d dim%s (expected %d..%d)", static_cast<int>(dim),
+             nd, plural(nd), -nd, nd - 1);
     ss.dim = dim < 0 ? dim + nd : dim;
     ST_CHECK(n == dst.size(ss.dim), ST_ERROR_INVALID_ARGUMENT,
              "ss->n = %lld, expected 1 or dst's size %lld along dim %d", static_cast<long long>(n),

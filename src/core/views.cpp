@@ -20,8 +20,8 @@ std::string format_dims(const DimVector& dims) {
 
 int wrap_dim(int64_t dim, int ndim, const char* arg) {
   ST_CHECK(ndim > 0 && dim >= -ndim && dim < ndim, ST_ERROR_INVALID_ARGUMENT,
-           "%s = %lld is out of range for a tensor of %d dims (expected %d..%d)", arg, static_cast<long long>(dim),
-           ndim, -ndim, ndim - 1);
+           "%s = %lld is out of range for a tensor of %d dim%s (expected %d..%d)", arg, static_cast<long long>(dim),
+           ndim, plural(ndim), -ndim, ndim - 1);
   return static_cast<int>(dim < 0 ? dim + ndim : dim);
 }
 
@@ -73,12 +73,12 @@ Tensor as_strided(const Tensor& src, const DimVector& sizes, const DimVector& st
 Tensor permute(const Tensor& src, const InlineVector<int32_t>& dims) {
   const int ndim = src.ndim();
   ST_CHECK(dims.size() == ndim, ST_ERROR_INVALID_ARGUMENT,
-           "ndim = %d, but the tensor has %d dims; permute needs one entry per dim", dims.size(), ndim);
+           "ndim = %d, but the tensor has %d dim%s; permute needs one entry per dim", dims.size(), ndim, plural(ndim));
   DimVector sizes(ndim, 0), strides(ndim, 0);
   bool seen[kMaxDims] = {};
   for (int i = 0; i < ndim; ++i) {
     ST_CHECK(dims[i] >= -ndim && dims[i] < ndim, ST_ERROR_INVALID_ARGUMENT,
-             "dims[%d] = %d is out of range for a tensor of %d dims", i, dims[i], ndim);
+             "dims[%d] = %d is out of range for a tensor of %d dim%s", i, dims[i], ndim, plural(ndim));
     int d = dims[i] < 0 ? dims[i] + ndim : dims[i];
     ST_CHECK(!seen[d], ST_ERROR_INVALID_ARGUMENT, "dims[%d] = %d repeats dim %d", i, dims[i], d);
     seen[d] = true;
@@ -134,7 +134,7 @@ Tensor select(const Tensor& src, int32_t dim, int64_t index) {
 Tensor expand(const Tensor& src, const DimVector& target) {
   const int ndim = target.size(), src_ndim = src.ndim();
   ST_CHECK(ndim >= src_ndim, ST_ERROR_SHAPE_MISMATCH,
-           "ndim = %d is less than the tensor's %d dims; expand cannot drop dims", ndim, src_ndim);
+           "ndim = %d is less than the tensor's %d dim%s; expand cannot drop dims", ndim, src_ndim, plural(src_ndim));
   DimVector sizes(ndim, 0), strides(ndim, 0);
   for (int i = ndim - 1; i >= 0; --i) {
     const int sd = i - (ndim - src_ndim);  // the source dim aligned with i, or < 0 for a new one

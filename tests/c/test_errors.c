@@ -4,15 +4,15 @@
 
 #include "support.h"
 
-static void version_is_major_minor_patch_of_0_1_0(void** state) {
+static void version_is_major_minor_patch_of_0_2_0(void** state) {
   (void)state;
-  assert_int_equal(st_version(), 100);
+  assert_int_equal(st_version(), 200);
   assert_int_equal(st_version(), ST_VERSION_MAJOR * 10000 + ST_VERSION_MINOR * 100 + ST_VERSION_PATCH);
 }
 
-static void version_string_is_0_1_0(void** state) {
+static void version_string_is_0_2_0(void** state) {
   (void)state;
-  assert_string_equal(st_version_string(), "0.1.0");
+  assert_string_equal(st_version_string(), "0.2.0");
 }
 
 static void status_name_of_every_status(void** state) {
@@ -171,8 +171,8 @@ static void message_is_empty_on_a_fresh_thread_and_per_thread(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(version_is_major_minor_patch_of_0_1_0),
-      cmocka_unit_test(version_string_is_0_1_0),
+      cmocka_unit_test(version_is_major_minor_patch_of_0_2_0),
+      cmocka_unit_test(version_string_is_0_2_0),
       cmocka_unit_test(status_name_of_every_status),
       cmocka_unit_test(status_name_of_unknown_value_is_unknown_status),
       cmocka_unit_test(dtype_itemsize_of_all_seventeen),

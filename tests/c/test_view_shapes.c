@@ -215,8 +215,14 @@ static void squeeze_with_a_dim_out_of_range_is_invalid_argument(void** state) {
   st_tensor x = make_tensor(DIMS(2, 1, 3), 3, ST_FLOAT32), out = {0};
   EXPECT_VIEW_FAILS(ST_ERROR_INVALID_ARGUMENT, st_squeeze(x, 3, &out));
   EXPECT_VIEW_FAILS(ST_ERROR_INVALID_ARGUMENT, st_squeeze(x, -4, &out));
+  expect_message_contains("for a tensor of 3 dims (expected -3..2)");
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_squeeze(x, 1, NULL));
   EXPECT_OK(st_tensor_release(x));
+  /* One dim is "1 dim": the messages count dims in one wording. */
+  st_tensor v = make_tensor(DIMS(4), 1, ST_FLOAT32);
+  EXPECT_VIEW_FAILS(ST_ERROR_INVALID_ARGUMENT, st_squeeze(v, 1, &out));
+  expect_message_contains("squeeze: dim = 1 is out of range for a tensor of 1 dim (expected -1..0)");
+  EXPECT_OK(st_tensor_release(v));
 }
 
 /* ---- st_view -------------------------------------------------------------------- */

@@ -10,12 +10,15 @@
    vectorized conversion and the 16-byte copy and fill must load and store
    128 bits at a time (ld/st.global.v4.b32/u32/f32 or .v2.b64/u64/f64), and
    no kernel may declare local memory. ptxas then compiles that PTX for
-   each SASS architecture and must report 0 bytes of stack frame and spills.
-3. With cuobjdump: the same two checks on the library's own SASS (LDG.E.128
-   and STG.E.128 in the vectorized kernels, no LDL or STL anywhere).
+   each SASS architecture of the build and of --also-sass (those a package
+   builds, so that a build holding PTX alone checks them too) and must
+   report 0 bytes of stack frame and spills.
+3. With cuobjdump, when the library holds SASS: the same two checks on it
+   (LDG.E.128 and STG.E.128 in the vectorized kernels, no LDL or STL
+   anywhere).
 
 Usage: check_kernel_code.py --lib LIB --images LIST --nvcc NVCC --probe CU
-       --include DIR [--include DIR ...]
+       [--also-sass 75,80,...] --include DIR [--include DIR ...]
 Closes with "kernel code: N passed, N failed".
 """
 
@@ -97,6 +100,7 @@ def main():
     ap.add_argument("--nvcc", required=True)
     ap.add_argument("--probe", required=True)
     ap.add_argument("--include", action="append", default=[])
+    ap.add_argument("--also-sass", default="", help="more SASS architectures to run ptxas on the probe for")
     args = ap.parse_args()
     r = Results()
     expected = set(i for i in args.images.split(",") if i)
@@ -122,7 +126,8 @@ def main():
 
     # 2. The probe's PTX, then ptxas per SASS architecture.
     ptx_archs = sorted(int(i[len("compute_"):]) for i in (expected or images) if re.fullmatch(r"compute_\d+", i))
-    sass_archs = sorted(i[len("sm_"):] for i in (expected or images) if re.fullmatch(r"sm_\d+[af]?", i))
+    built_sass = set(i[len("sm_"):] for i in (expected or images) if re.fullmatch(r"sm_\d+[af]?", i))
+    sass_archs = sorted(built_sass | set(a for a in args.also_sass.split(",") if a))
     base = min(ptx_archs) if ptx_archs else 75
     with tempfile.TemporaryDirectory() as tmp:
         ptx_file = f"{tmp}/probe.ptx"
@@ -154,7 +159,9 @@ def main():
             r.check(bool(clean), f"sm_{arch}: ptxas reports no stack frame and no spills in {len(frames)} kernels")
 
     # 3. The library's own SASS.
-    if cuobjdump:
+    if cuobjdump and not built_sass:
+        print("the library holds PTX alone (the driver compiles it): no SASS of its own to read")
+    elif cuobjdump:
         sass = subprocess.run([cuobjdump, "-sass", args.lib], capture_output=True, text=True).stdout
         functions = re.split(r"\n\s*Function : ", sass)
         vectorized = [f for f in functions if f.startswith("_ZN2st4cuda25convert_vectorized_kernel")]

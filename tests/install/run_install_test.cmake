@@ -1,8 +1,11 @@
 # Installs the built library into a fresh prefix and builds consumer.c
 # against it, the way a user would: MODE=cmake (find_package) or
-# MODE=pkg-config. Then runs the program.
+# MODE=pkg-config. Then runs the program. MODE=deb packages the build with
+# cpack instead (a .tar.gz and a .deb), unpacks the .deb into a scratch root
+# with dpkg -x and builds the program against that through find_package.
 #   -DBUILD_DIR= the stride build tree   -DWORK_DIR= scratch folder
-#   -DMODE=cmake|pkg-config  -DC_COMPILER=  -DEXTRA_FLAGS= (sanitizers, ;-list)
+#   -DMODE=cmake|pkg-config|deb  -DC_COMPILER=  -DEXTRA_FLAGS= (sanitizers, ;-list)
+#   -DVERSION= the project's version (MODE=deb: the packages must carry it)
 foreach(v BUILD_DIR WORK_DIR MODE C_COMPILER)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "${v} is not set")
@@ -22,7 +25,33 @@ function(run)
   set(run_output "${out}" PARENT_SCOPE)
 endfunction()
 
-run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+if(MODE STREQUAL "deb")
+  run(cpack --config ${BUILD_DIR}/CPackConfig.cmake -B ${WORK_DIR}/packages)
+  file(GLOB debs ${WORK_DIR}/packages/*.deb)
+  file(GLOB tarballs ${WORK_DIR}/packages/*.tar.gz)
+  list(LENGTH debs n_debs)
+  list(LENGTH tarballs n_tarballs)
+  if(NOT n_debs EQUAL 1 OR NOT n_tarballs EQUAL 1)
+    message(FATAL_ERROR "cpack should make one .deb and one .tar.gz, made: ${debs} ${tarballs}")
+  endif()
+  run(dpkg-deb --field ${debs} Package Version)
+  if(NOT run_output MATCHES "Package: stride\nVersion: ${VERSION}\n")
+    message(FATAL_ERROR "the .deb is not stride ${VERSION}:\n${run_output}")
+  endif()
+  run(tar -tzf ${tarballs})
+  foreach(member include/stride.h libstride.so.${VERSION} pkgconfig/stride.pc cmake/stride/strideConfig.cmake)
+    string(FIND "${run_output}" "${member}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${tarballs} holds no ${member}:\n${run_output}")
+    endif()
+  endforeach()
+  run(dpkg -x ${debs} ${WORK_DIR}/root)
+  set(prefix ${WORK_DIR}/root/usr)
+  set(consumer cmake)
+else()
+  run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+  set(consumer ${MODE})
+endif()
 
 # The library must carry its SONAME links: libstride.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH.
 file(GLOB_RECURSE libs LIST_DIRECTORIES false RELATIVE ${prefix} ${prefix}/*libstride.so*)
@@ -41,12 +70,12 @@ if(NOT run_output MATCHES "SONAME\\)[^\n]*\\[libstride\\.so\\.[0-9]+\\]")
 endif()
 
 string(REPLACE ";" " " extra "${EXTRA_FLAGS}")
-if(MODE STREQUAL "cmake")
+if(consumer STREQUAL "cmake")
   run(${CMAKE_COMMAND} -S ${SRC_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
       -DCMAKE_C_COMPILER=${C_COMPILER} "-DCMAKE_C_FLAGS=${extra}" "-DCMAKE_EXE_LINKER_FLAGS=${extra}")
   run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
   set(program ${WORK_DIR}/build/consumer)
-elseif(MODE STREQUAL "pkg-config")
+elseif(consumer STREQUAL "pkg-config")
   set(ENV{PKG_CONFIG_PATH} ${libdir}/pkgconfig)
   run(pkg-config --cflags stride)
   string(STRIP "${run_output}" cflags)
@@ -59,7 +88,7 @@ elseif(MODE STREQUAL "pkg-config")
   set(program ${WORK_DIR}/consumer)
   run(${C_COMPILER} ${EXTRA_FLAGS} ${cflags} ${SRC_DIR}/consumer.c -o ${program} ${libs} -Wl,-rpath,${pc_libdir})
 else()
-  message(FATAL_ERROR "MODE must be cmake or pkg-config, not ${MODE}")
+  message(FATAL_ERROR "MODE must be cmake, pkg-config or deb, not ${MODE}")
 endif()
 
 run(${program})

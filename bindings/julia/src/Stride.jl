@@ -385,6 +385,12 @@ clone(t::Tensor, fmt::MemoryFormat=PRESERVE) =
     newtensor(out -> st_clone(t.h, Int32(fmt), out))
 Base.copy(t::Tensor) = clone(t)
 
+# Julia's default deepcopy would copy the handle's id into a new wrapper
+# that has no finalizer: releasing either would kill the other. A deep copy
+# is a copy of the data instead, one per original (the `seen` dictionary).
+Base.deepcopy_internal(t::Tensor, seen::IdDict) =
+    haskey(seen, t) ? seen[t]::Tensor : (seen[t] = clone(t))
+
 """Writes `src`, broadcast to `dst`'s size and converted to its dtype, into `dst`."""
 function Base.copyto!(dst::Tensor, src::Tensor)
     check(st_copy(dst.h, src.h, Int32(0)))
@@ -569,6 +575,10 @@ function execute_raw!(p::CopyPlan, dst::Ptr, src::Ptr; non_blocking::Bool=false)
     check(st_copy_plan_execute_raw(p.h, dst, src, Int32(non_blocking)))
     return nothing
 end
+
+# A plan cannot be copied (the handle would be shared): make another.
+Base.deepcopy_internal(::CopyPlan, ::IdDict) =
+    throw(ArgumentError("a CopyPlan cannot be copied: make another with CopyPlan(dst, src)"))
 
 """Frees the plan now; later calls throw ST_ERROR_INVALID_HANDLE."""
 function release!(p::CopyPlan)

@@ -6,7 +6,7 @@
 const libstride = "libstride.so.0"
 
 const ST_VERSION_MAJOR = 0
-const ST_VERSION_MINOR = 1
+const ST_VERSION_MINOR = 2
 const ST_VERSION_PATCH = 0
 const ST_MAX_DIMS = 25
 const ST_MAX_THREADS = 1024

@@ -82,6 +82,14 @@ using Stride
 
     @test strides(contiguous(a)) == (4, 1)           # stride's CONTIGUOUS is row-major
     @test Array(copy(r)) == reverse(A; dims=2)
+    # deepcopy copies the data; the original survives the copy's release.
+    d = deepcopy(r)
+    @test data_ptr(d) != data_ptr(r) && Array(d) == reverse(A; dims=2)
+    fill!(d, 0)
+    release!(d)
+    @test Array(r) == reverse(A; dims=2)
+    dd = deepcopy([r, r])
+    @test dd[1] === dd[2] && data_ptr(dd[1]) != data_ptr(r)
     @test Stride.library_path() != ""
 
     # The unsigned widths and float8 (values worked by hand from the formats).
@@ -111,6 +119,7 @@ using Stride
     @test Array(dst) == permutedims(M, (2, 1))
     @test_throws StrideError execute!(plan, Tensor(undef, Stride.FLOAT32, 2, 3), src)
     @test_throws StrideError execute_raw!(plan, Ptr{Cvoid}(0), data_ptr(src))
+    @test_throws ArgumentError deepcopy(plan)
     release!(plan)
     @test_throws StrideError execute!(plan, dst, src)
     @test live_plan_count() == 0

@@ -6,6 +6,8 @@
     t.to("float16").tolist()                      # conversions by the library's rules
     stride.from_numpy(array); stride.from_dlpack(torch_tensor)   # zero-copy
     numpy.asarray(t); torch.from_dlpack(t)                       # and back
+    stride.arange(1, 5, 0.5); stride.linspace(0, 1, 11)          # as NumPy's
+    stride.float32 == numpy.float32 == "float32"; numpy.dtype(stride.float16)
 
 The library is the file $STRIDE_LIBRARY names, else the copy bundled with
 this package, else libstride.so.0 from the system's loader path.
@@ -19,8 +21,9 @@ from ._plan import PLAN_ESTIMATE, PLAN_MEASURE, CopyPlan, live_plan_count
 from ._scaled import copy_scaled
 from ._runtime import (cuda_device_count, cuda_empty_cache, cuda_set_stream, cuda_synchronize, get_num_threads, set_cpu_allocator,
                        set_num_threads, set_parallel_for, set_trace_callback, version, version_string)
-from ._tensor import (Tensor, arange, as_tensor, empty, empty_like, empty_strided, from_dlpack, full,
-                      live_tensor_count, tensor, zeros)
+from ._ranges import arange, linspace
+from ._tensor import (Tensor, as_tensor, empty, empty_like, empty_strided, from_dlpack, full, live_tensor_count,
+                      tensor, zeros)
 from ._types import CPU as cpu, Device, DeviceType, DType, MemoryFormat, device, dtype
 
 # One name per dtype, as torch spells it: stride.float32, ...; stride.bool_ (bool is Python's own).

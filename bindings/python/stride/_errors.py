@@ -30,51 +30,51 @@ class StrideError(Exception):
 
 
 class InvalidArgumentError(StrideError, ValueError):
-    pass
+    """ST_ERROR_INVALID_ARGUMENT: an argument the call does not accept (also a ValueError)."""
 
 
 class InvalidHandleError(StrideError, ValueError):
-    pass
+    """ST_ERROR_INVALID_HANDLE: a tensor or plan already released (also a ValueError)."""
 
 
 class OutOfMemoryError(StrideError, MemoryError):
-    pass
+    """ST_ERROR_OUT_OF_MEMORY: no memory for the elements or the handle (also a MemoryError)."""
 
 
 class ShapeMismatchError(StrideError, ValueError):
-    pass
+    """ST_ERROR_SHAPE_MISMATCH: shapes that do not broadcast or element counts that differ (also a ValueError)."""
 
 
 class UnsupportedDtypeError(StrideError, TypeError):
-    pass
+    """ST_ERROR_UNSUPPORTED_DTYPE: a dtype the call cannot take (also a TypeError)."""
 
 
 class DeviceUnavailableError(StrideError, RuntimeError):
-    pass
+    """ST_ERROR_DEVICE_UNAVAILABLE: a device this process has not got (also a RuntimeError)."""
 
 
 class OverlapError(StrideError, ValueError):
-    pass
+    """ST_ERROR_OVERLAP: a destination whose elements overlap each other (also a ValueError)."""
 
 
 class OutOfBoundsError(StrideError, IndexError):
-    pass
+    """ST_ERROR_OUT_OF_BOUNDS: an index, dim or view outside the tensor (also an IndexError)."""
 
 
 class NotImplementedByBackendError(StrideError, NotImplementedError):
-    pass
+    """ST_ERROR_NOT_IMPLEMENTED: an operation the device's backend lacks (also a NotImplementedError)."""
 
 
 class DeviceFailureError(StrideError, RuntimeError):
-    pass
+    """ST_ERROR_DEVICE_FAILURE: the CUDA runtime reported an error (also a RuntimeError)."""
 
 
 class InternalError(StrideError, RuntimeError):
-    pass
+    """ST_ERROR_INTERNAL: a broken invariant of the library (also a RuntimeError)."""
 
 
 class ReadOnlyError(StrideError, PermissionError):
-    pass
+    """ST_ERROR_READ_ONLY: a write into a read-only tensor (also a PermissionError)."""
 
 
 _BY_STATUS = {

@@ -69,6 +69,16 @@ class CopyPlan:
     def __exit__(self, *exc):
         self.release()
 
+    def __reduce__(self):
+        """Refused: a plan is a handle of this process; copying the object would share it (make another plan)."""
+        raise TypeError("a CopyPlan cannot be copied or pickled: make another with CopyPlan(dst, src)")
+
+    __copy__ = __reduce__
+
+    def __deepcopy__(self, memo):
+        """Refused, as ``__reduce__``."""
+        return self.__reduce__()
+
 
 def live_plan_count():
     """Plans created and not released (st_live_plan_count): for leak checks."""

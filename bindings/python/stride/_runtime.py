@@ -1,5 +1,7 @@
 """Process-wide settings: threads, the CPU allocator, parallelism, tracing, CUDA."""
 
+from __future__ import annotations
+
 import ctypes
 import threading
 
@@ -23,21 +25,24 @@ def _callable(fn, what):
         raise TypeError(f"{what} must be callable, not {type(fn).__name__}")
 
 
-def version():
+def version() -> tuple:
     """The loaded library's version as (major, minor, patch)."""
     v = lib.st_version()
     return (v // 10000, v // 100 % 100, v % 100)
 
 
-def version_string():
+def version_string() -> str:
+    """The loaded library's version as text, such as "0.2.0"."""
     return lib.st_version_string().decode()
 
 
-def set_num_threads(n):
+def set_num_threads(n: int) -> None:
+    """The number of threads CPU copies use from now on (at least 1; the default: every core)."""
     lib.call("st_set_num_threads", i32(n, "set_num_threads: n"))
 
 
-def get_num_threads():
+def get_num_threads() -> int:
+    """The number of threads CPU copies use."""
     return lib.st_get_num_threads()
 
 
@@ -107,7 +112,7 @@ def set_trace_callback(fn=None):
     lib.call("st_set_trace_callback", cb, None)
 
 
-def cuda_device_count():
+def cuda_device_count() -> int:
     """0 when CUDA is not built in or there is no driver or GPU."""
     out = ctypes.c_int32()
     lib.call("st_cuda_device_count", ctypes.byref(out))
@@ -121,10 +126,11 @@ def cuda_set_stream(device, stream):
     lib.call("st_cuda_set_stream", i32(device, "cuda_set_stream: device"), stream or None)
 
 
-def cuda_synchronize(device=0):
+def cuda_synchronize(device: int = 0) -> None:
+    """Waits until the work stride queued on `device`'s current stream is done."""
     lib.call("st_cuda_synchronize", i32(device, "cuda_synchronize: device"))
 
 
-def cuda_empty_cache(device=0):
+def cuda_empty_cache(device: int = 0) -> None:
     """Gives the library's cached device and pinned memory for `device` back to the driver."""
     lib.call("st_cuda_empty_cache", i32(device, "cuda_empty_cache: device"))

@@ -1,9 +1,12 @@
 """The Tensor class: one reference to a libstride tensor handle."""
 
+from __future__ import annotations
+
 import ctypes
 import itertools
 import operator
 import sys
+from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _dlpack, _format
 from ._errors import StrideError
@@ -14,6 +17,11 @@ from ._types import (CPU, Device, DeviceType, DType, MemoryFormat, device as _de
                      is_device_like, memory_format as _memory_format, typestr)
 
 _NO_ELEMENTS = (ctypes.c_longdouble * 1)()
+
+# What the annotations call dtype-like and device-like: anything dtype() and device() read.
+DTypeLike = Any
+DeviceLike = Union[Device, str, Tuple[int, int], Any]
+Number = Union[bool, int, float, complex]
 
 # The dtype Python numbers of each kind travel through, and the ctypes type
 # that reads it: every value of the kind is exact in it.
@@ -43,11 +51,11 @@ class Tensor:
     # ---- life -------------------------------------------------------------
 
     @property
-    def handle(self):
+    def handle(self) -> int:
         """The st_tensor id (0 once released)."""
         return self._h.id
 
-    def release(self):
+    def release(self) -> None:
         """Drops this object's reference now; later calls raise InvalidHandleError."""
         h = self._h
         if h.id:
@@ -68,6 +76,22 @@ class Tensor:
     def __exit__(self, *exc):
         self.release()
 
+    # ---- copying and pickling (as NumPy arrays do) --------------------------
+
+    def __copy__(self) -> Tensor:
+        """``copy.copy``: a new tensor over the same memory (a view with this one's sizes, strides and offset)."""
+        return self.as_strided(self.shape, self.strides, self.storage_offset)
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """``copy.deepcopy``: a new tensor with its own copy of the data, on the same device."""
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickles the dtype, shape, device and the elements as contiguous bytes (never the handle)."""
+        host = self.to(device=CPU, memory_format=MemoryFormat.CONTIGUOUS)
+        data = ctypes.string_at(host.data_ptr, host.nbytes) if host.nbytes else b""
+        return _unpickle, (str(self.dtype), self.shape, str(self.device), data)
+
     def _new(self, fn, *args):
         out = st_tensor()
         lib.call(fn, self._h, *args, ctypes.byref(out))
@@ -76,7 +100,8 @@ class Tensor:
     # ---- metadata ---------------------------------------------------------
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
+        """The number of dims (0 for a scalar)."""
         out = ctypes.c_int32()
         lib.call("st_tensor_ndim", self._h, ctypes.byref(out))
         return out.value
@@ -88,73 +113,82 @@ class Tensor:
         return tuple(buf[:n])
 
     @property
-    def shape(self):
+    def shape(self) -> Tuple[int, ...]:
+        """The sizes of the dims."""
         return self._dims("st_tensor_sizes")
 
-    def size(self, dim=None):
+    def size(self, dim: Optional[int] = None) -> Union[int, Tuple[int, ...]]:
+        """The shape, or the size of one dim (negative counts from the end)."""
         return self.shape if dim is None else self._at(self.shape, dim, "size")
 
     @property
-    def strides(self):
+    def strides(self) -> Tuple[int, ...]:
         """Strides in elements (NumPy's are in bytes); any sign."""
         return self._dims("st_tensor_strides")
 
-    def stride(self, dim=None):
+    def stride(self, dim: Optional[int] = None) -> Union[int, Tuple[int, ...]]:
+        """The strides in elements, or the stride of one dim (negative counts from the end)."""
         return self.strides if dim is None else self._at(self.strides, dim, "stride")
 
     @staticmethod
     def _at(values, dim, fn):
         d = _dim(dim, f"{fn}: dim")
         if not -len(values) <= d < len(values):
-            raise IndexError(f"{fn}: dim {d} is out of range for a tensor of {len(values)} dims")
+            raise IndexError(f"{fn}: dim {d} is out of range for a tensor of {_count(len(values), 'dim')}")
         return values[d]
 
     @property
-    def dtype(self):
+    def dtype(self) -> DType:
+        """The element type."""
         out = ctypes.c_int32()
         lib.call("st_tensor_dtype", self._h, ctypes.byref(out))
         return DType(out.value)
 
     @property
-    def itemsize(self):
+    def itemsize(self) -> int:
+        """Bytes per element."""
         return self.dtype.itemsize
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         """Bytes the elements take: numel() × itemsize (not counting gaps between strided elements)."""
         return self.numel() * self.itemsize
 
     @property
-    def device(self):
+    def device(self) -> Device:
+        """Where the elements live: stride.cpu, cuda:N or cuda_host."""
         out = st_device()
         lib.call("st_tensor_device", self._h, ctypes.byref(out))
         return Device(DeviceType(out.type), out.index)
 
-    def numel(self):
+    def numel(self) -> int:
+        """The number of elements (the product of the shape)."""
         out = ctypes.c_int64()
         lib.call("st_tensor_numel", self._h, ctypes.byref(out))
         return out.value
 
     @property
-    def storage_offset(self):
+    def storage_offset(self) -> int:
+        """Elements from the start of the storage to element (0, …, 0)."""
         out = ctypes.c_int64()
         lib.call("st_tensor_storage_offset", self._h, ctypes.byref(out))
         return out.value
 
     @property
-    def data_ptr(self):
+    def data_ptr(self) -> int:
         """Address of element (0, …, 0); 0 for some empty tensors."""
         out = ctypes.c_void_p()
         lib.call("st_tensor_data_ptr", self._h, ctypes.byref(out))
         return out.value or 0
 
-    def is_contiguous(self, memory_format=MemoryFormat.CONTIGUOUS):
+    def is_contiguous(self, memory_format: MemoryFormat = MemoryFormat.CONTIGUOUS) -> bool:
+        """Whether the elements are dense and laid out in that format's order (row-major by default)."""
         out = ctypes.c_int32()
         lib.call("st_tensor_is_contiguous", self._h, int(_memory_format(memory_format)), ctypes.byref(out))
         return bool(out.value)
 
     @property
-    def is_read_only(self):
+    def is_read_only(self) -> bool:
         """True for tensors imported read-only (DLPack flag, read-only NumPy arrays)."""
         return _dlpack.is_read_only(self._h)
 
@@ -195,12 +229,12 @@ class Tensor:
             raw = [complex(raw[i], raw[i + 1]) for i in range(0, count, 2)]
         return raw, shown, cut
 
-    def tolist(self):
+    def tolist(self) -> Any:
         """The values as nested lists of Python numbers (a number for a 0-d tensor)."""
         values, shape, _ = self._values()
         return values[0] if not shape else _nest(values, shape)
 
-    def item(self):
+    def item(self) -> Number:
         """The one element as a Python number; ValueError unless the tensor has exactly one."""
         n = self.numel()
         if n != 1:
@@ -268,43 +302,49 @@ class Tensor:
 
     # ---- views ------------------------------------------------------------
 
-    def as_strided(self, size, stride, storage_offset=0):
+    def as_strided(self, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0) -> Tensor:
+        """A view with any sizes, strides (in elements, any sign) and offset inside this tensor's storage."""
         sizes, n = _i64s(size, "as_strided: size")
         strides, m = _i64s(stride, "as_strided: stride")
         if n != m:
             raise ValueError(f"as_strided: {n} sizes but {m} strides")
         return self._new("st_as_strided", sizes, strides, n, _i64(storage_offset, "as_strided: storage_offset"))
 
-    def permute(self, *dims):
+    def permute(self, *dims: int) -> Tensor:
+        """A view with the dims in the given order."""
         dims = _dims(_shape_args(dims), "permute: dims")
         arr = (ctypes.c_int32 * max(len(dims), 1))(*dims)
         return self._new("st_permute", arr, len(dims))
 
-    def transpose(self, dim0, dim1):
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """A view with two dims swapped."""
         return self._new("st_transpose", _dim(dim0, "transpose: dim0"), _dim(dim1, "transpose: dim1"))
 
     @property
-    def T(self):
+    def T(self) -> Tensor:
         """All dims reversed (NumPy's ``.T``)."""
         return self.permute(*reversed(range(self.ndim)))
 
-    def slice(self, dim, start=None, stop=None, step=1):
+    def slice(self, dim: int, start: Optional[int] = None, stop: Optional[int] = None, step: int = 1) -> Tensor:
         """Elements start, start+step, … below stop along `dim`, Python's rules (step >= 1)."""
         start = 0 if start is None else _i64(start, "slice: start", clamp=True)
         stop = sys.maxsize if stop is None else _i64(stop, "slice: stop", clamp=True)
         return self._new("st_slice", _dim(dim, "slice: dim"), start, stop, _i64(step, "slice: step", clamp=True))
 
-    def select(self, dim, index):
+    def select(self, dim: int, index: int) -> Tensor:
+        """A view of one index along `dim`, that dim removed."""
         return self._new("st_select", _dim(dim, "select: dim"), _i64(index, "select: index", clamp=True))
 
-    def expand(self, *sizes):
+    def expand(self, *sizes: int) -> Tensor:
+        """A broadcast view: dims of size 1 repeated to `sizes` with stride 0 (-1 keeps a size)."""
         arr, n = _i64s(_shape_args(sizes), "expand: sizes")
         return self._new("st_expand", arr, n)
 
-    def unsqueeze(self, dim):
+    def unsqueeze(self, dim: int) -> Tensor:
+        """A view with a dim of size 1 inserted at `dim`."""
         return self._new("st_unsqueeze", _dim(dim, "unsqueeze: dim"))
 
-    def squeeze(self, dim=None):
+    def squeeze(self, dim: Union[None, int, Sequence[int]] = None) -> Tensor:
         """Without `dim`, drops every dim of size 1; with a dim (or a tuple of dims), those of them of size 1."""
         if dim is None:
             dims = [d for d, n in enumerate(self.shape) if n == 1]
@@ -331,7 +371,7 @@ class Tensor:
             seen.append(d)
         return seen
 
-    def flip(self, *dims):
+    def flip(self, *dims: int) -> Tensor:
         """Reverses the order along each given dim (a view with negative strides); no dims: along every dim."""
         dims = _shape_args(dims) if dims else tuple(range(self.ndim))
         if len(dims) == 1 and not isinstance(dims[0], (tuple, list)):
@@ -341,11 +381,13 @@ class Tensor:
             t = t._new("st_flip", d)
         return t
 
-    def view(self, *sizes):
+    def view(self, *sizes: int) -> Tensor:
+        """A view with another shape over the same elements; fails where the strides do not allow one."""
         arr, n = _i64s(_shape_args(sizes), "view: sizes")
         return self._new("st_view", arr, n)
 
-    def reshape(self, *sizes):
+    def reshape(self, *sizes: int) -> Tensor:
+        """A tensor of another shape with the same elements: a view when the strides allow, else a copy."""
         arr, n = _i64s(_shape_args(sizes), "reshape: sizes")
         return self._new("st_reshape", arr, n)
 
@@ -364,7 +406,7 @@ class Tensor:
         first = size - 1 - start
         return flipped.slice(dim, first, first + count * -step if count else first, -step)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Tensor:
         """NumPy-style basic indexing: ints, slices (any step), ``...`` and ``None``."""
         if not isinstance(key, tuple):
             key = (key,)
@@ -373,7 +415,7 @@ class Tensor:
         if len(ellipses) > 1:
             raise IndexError("an index can only have a single ellipsis")
         if consuming > self.ndim:
-            raise IndexError(f"too many indices: {consuming} for a tensor of {self.ndim} dims")
+            raise IndexError(f"too many indices: {consuming} for a tensor of {_count(self.ndim, 'dim')}")
         if ellipses:
             i = ellipses[0]
             key = key[:i] + (slice(None),) * (self.ndim - consuming) + key[i + 1:]
@@ -407,20 +449,22 @@ class Tensor:
 
     # ---- operators --------------------------------------------------------
 
-    def contiguous(self, memory_format=MemoryFormat.CONTIGUOUS):
+    def contiguous(self, memory_format: MemoryFormat = MemoryFormat.CONTIGUOUS) -> Tensor:
         """Self (a new reference) when already laid out so, else a copy."""
         return self._new("st_contiguous", int(_memory_format(memory_format)))
 
-    def clone(self, memory_format=MemoryFormat.PRESERVE):
+    def clone(self, memory_format: MemoryFormat = MemoryFormat.PRESERVE) -> Tensor:
+        """A copy in new memory, laid out as `memory_format` (PRESERVE: this tensor's stride order)."""
         return self._new("st_clone", int(_memory_format(memory_format)))
 
-    def copy_(self, src, non_blocking=False):
+    def copy_(self, src: Any, non_blocking: bool = False) -> Tensor:
         """Writes `src` (broadcast to this shape, any dtype) into this tensor; returns self."""
         src = as_tensor(src)
         lib.call("st_copy", self._h, src._h, 1 if non_blocking else 0)
         return self
 
-    def to(self, dtype=None, device=None, memory_format=MemoryFormat.PRESERVE):
+    def to(self, dtype: Optional[DTypeLike] = None, device: Optional[DeviceLike] = None,
+           memory_format: MemoryFormat = MemoryFormat.PRESERVE) -> Tensor:
         """This tensor in another dtype and/or on another device; self (a new reference) when nothing changes.
 
         ``dtype`` is anything dtype-like (``stride.float16``, ``"float16"``,
@@ -433,7 +477,8 @@ class Tensor:
         dev = self.device if device is None else _device(device)
         return self._new("st_to", int(dt), st_device(int(dev.type), dev.index), int(_memory_format(memory_format)))
 
-    def fill_(self, value):
+    def fill_(self, value: Union[bool, int, float]) -> Tensor:
+        """Writes `value`, converted to the dtype, into every element; returns self."""
         if isinstance(value, complex):
             raise TypeError("fill_ takes a real number")
         try:
@@ -443,7 +488,8 @@ class Tensor:
         lib.call("st_fill", self._h, value)
         return self
 
-    def zero_(self):
+    def zero_(self) -> Tensor:
+        """Writes zeros into every element; returns self."""
         lib.call("st_zero", self._h)
         return self
 
@@ -472,7 +518,7 @@ class Tensor:
             "strides": tuple(s * item for s in self.strides),
         }
 
-    def numpy(self):
+    def numpy(self) -> Any:
         """A NumPy array sharing this tensor's memory (it keeps the tensor alive); float8 shows as uint8."""
         import numpy
 
@@ -522,6 +568,21 @@ class Tensor:
         return _dlpack.export_capsule(source._h, versioned, copied=source is not self)
 
 
+def _unpickle(dtype, shape, device, data):
+    """A tensor rebuilt from Tensor.__reduce__'s parts."""
+    host = empty(*shape, dtype=dtype)
+    if len(data) != host.nbytes:
+        raise ValueError(f"cannot unpickle a {dtype} tensor of shape {shape} from {len(data)} bytes")
+    if data:
+        ctypes.memmove(host.data_ptr, data, len(data))
+    return host if _device(device) == CPU else host.to(device=device)
+
+
+def _count(n, noun):
+    """'1 dim', '2 dims': the library's wording of counts."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _nest(values, shape):
     """Row-major `values` as nested lists of `shape`."""
     if len(shape) == 1:
@@ -538,7 +599,7 @@ def _device_arg(device):
     return st_device(int(d.type), d.index)
 
 
-def empty(*shape, dtype=DType.FLOAT32, device=CPU):
+def empty(*shape: int, dtype: DTypeLike = DType.FLOAT32, device: DeviceLike = CPU) -> Tensor:
     """An uninitialized row-major tensor; `dtype` is anything dtype-like."""
     sizes, n = _i64s(_shape_args(shape), "empty: shape")
     out = st_tensor()
@@ -546,7 +607,8 @@ def empty(*shape, dtype=DType.FLOAT32, device=CPU):
     return Tensor._adopt(out)
 
 
-def empty_strided(shape, strides, dtype=DType.FLOAT32, device=CPU):
+def empty_strided(shape: Sequence[int], strides: Sequence[int], dtype: DTypeLike = DType.FLOAT32,
+                  device: DeviceLike = CPU) -> Tensor:
     """An uninitialized tensor with the given strides (in elements, >= 0)."""
     sizes, n = _i64s(shape, "empty_strided: shape")
     st, m = _i64s(strides, "empty_strided: strides")
@@ -557,23 +619,22 @@ def empty_strided(shape, strides, dtype=DType.FLOAT32, device=CPU):
     return Tensor._adopt(out)
 
 
-def empty_like(t, memory_format=MemoryFormat.PRESERVE):
+def empty_like(t: Tensor, memory_format: MemoryFormat = MemoryFormat.PRESERVE) -> Tensor:
+    """An uninitialized tensor of `t`'s shape, dtype and device, laid out as `memory_format`."""
     if not isinstance(t, Tensor):
         raise TypeError(f"empty_like takes a stride.Tensor, not {type(t).__name__}")
     return t._new("st_tensor_create_like", int(_memory_format(memory_format)))
 
 
-def zeros(*shape, dtype=DType.FLOAT32, device=CPU):
+def zeros(*shape: int, dtype: DTypeLike = DType.FLOAT32, device: DeviceLike = CPU) -> Tensor:
+    """A row-major tensor of zeros."""
     return empty(*shape, dtype=dtype, device=device).zero_()
 
 
-def full(shape, value, dtype=DType.FLOAT32, device=CPU):
+def full(shape: Union[int, Sequence[int]], value: Union[bool, int, float], dtype: DTypeLike = DType.FLOAT32,
+         device: DeviceLike = CPU) -> Tensor:
+    """A row-major tensor with every element `value` (converted to `dtype`)."""
     return empty(*_shape_args((shape,)), dtype=dtype, device=device).fill_(value)
-
-
-def arange(n, dtype=DType.INT64, device=CPU):
-    """0, 1, …, n - 1 as a 1-d tensor."""
-    return tensor(list(range(_i64(n, "arange: n"))), dtype=dtype, device=device)
 
 
 def _nested(data):
@@ -592,7 +653,7 @@ def _nested(data):
     return (), [data]
 
 
-def tensor(data, dtype=None, device=CPU):
+def tensor(data: Any, dtype: Optional[DTypeLike] = None, device: DeviceLike = CPU) -> Tensor:
     """A new tensor holding a copy of `data`: nested lists of numbers, a number, a NumPy array or a DLPack producer.
 
     Without `dtype`, as PyTorch infers it: bool, int64, float32 or complex64
@@ -632,7 +693,7 @@ def tensor(data, dtype=None, device=CPU):
     return out.copy_(stage)
 
 
-def from_dlpack(obj):
+def from_dlpack(obj: Any) -> Tensor:
     """A Tensor sharing the memory of any object with ``__dlpack__`` (or a DLPack capsule)."""
     if _dlpack.is_capsule(obj):
         capsule = obj
@@ -650,7 +711,7 @@ def from_dlpack(obj):
     return Tensor._adopt(_dlpack.import_capsule(capsule))
 
 
-def as_tensor(obj):
+def as_tensor(obj: Any) -> Tensor:
     """`obj` if it is a Tensor, else a zero-copy Tensor over a NumPy array or a DLPack producer.
 
     Nested lists and numbers become a new tensor (see ``tensor``).
@@ -672,7 +733,7 @@ def _is_numpy(obj):
     return type(obj).__module__ == "numpy"
 
 
-def live_tensor_count():
+def live_tensor_count() -> int:
     """Handles issued and not yet released in the whole process (0 once everything is released)."""
     out = ctypes.c_int64()
     lib.call("st_live_tensor_count", ctypes.byref(out))

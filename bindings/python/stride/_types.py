@@ -18,6 +18,7 @@ class _DTypeMethods(enum.IntEnum):
 
     @property
     def itemsize(self):
+        """Bytes per element."""
         return _ROWS[self].itemsize
 
     @property
@@ -31,8 +32,42 @@ class _DTypeMethods(enum.IntEnum):
     def __repr__(self):
         return f"stride.{self}"
 
+    # Equal to whatever names the same dtype: its name ("float32"), NumPy's
+    # dtype or scalar type, a torch dtype. Integers compare as the st_dtype
+    # value, as an IntEnum does; what is no dtype compares unequal.
+    def __eq__(self, other):
+        if isinstance(other, int) and not isinstance(other, bool):
+            return int(self) == int(other)
+        try:
+            return self is dtype(other)
+        except TypeError:
+            return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = enum.IntEnum.__hash__
+
+    @property
+    def dtype(self):
+        """The NumPy dtype of the same name, so that ``numpy.dtype(stride.float32)`` works.
+
+        TypeError for bfloat16 and the float8 types, which NumPy does not have.
+        """
+        import numpy
+
+        if not _NUMPY_NAMES.fullmatch(str(self)):
+            raise TypeError(f"NumPy has no {self} dtype")
+        return numpy.dtype(_ROWS[self].typestr)
+
 
 DType = _DTypeMethods("DType", _capi.ENUMS["st_dtype"], module=__name__, qualname="DType")
+DType.__doc__ = """The element types, include/stride.h's st_dtype; stride.float32 and friends are its members.
+
+A member equals its name ("float32"), the NumPy dtype and the torch dtype
+of the same name, and NumPy reads it: ``numpy.dtype(stride.float32)``.
+"""
 
 
 class _Row(NamedTuple):
@@ -132,6 +167,7 @@ def _via_numpy(spec, shown):
 
 
 DeviceType = enum.IntEnum("DeviceType", _capi.ENUMS["st_device_type"], module=__name__, qualname="DeviceType")
+DeviceType.__doc__ = "Kinds of device, include/stride.h's st_device_type (DLPack's codes): CPU, CUDA, CUDA_HOST."
 
 
 _DEVICE_NAMES = {DeviceType.CPU: "cpu", DeviceType.CUDA: "cuda", DeviceType.CUDA_HOST: "cuda_host"}
@@ -179,6 +215,7 @@ def is_device_like(obj):
 
 
 MemoryFormat = enum.IntEnum("MemoryFormat", _capi.ENUMS["st_memory_format"], module=__name__, qualname="MemoryFormat")
+MemoryFormat.__doc__ = "Stride orders, include/stride.h's st_memory_format: stride.contiguous_format, channels_last, ..."
 
 
 def memory_format(obj):

@@ -6,7 +6,7 @@ use std::os::raw::{c_char, c_double, c_void};
 use crate::dlpack;
 
 pub const ST_VERSION_MAJOR: u32 = 0;
-pub const ST_VERSION_MINOR: u32 = 1;
+pub const ST_VERSION_MINOR: u32 = 2;
 pub const ST_VERSION_PATCH: u32 = 0;
 pub const ST_MAX_DIMS: usize = 25;
 pub const ST_MAX_THREADS: i32 = 1024;

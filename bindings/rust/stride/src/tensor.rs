@@ -123,6 +123,17 @@ impl Tensor {
     /// A row-major tensor over `data`, without copying; the library drops
     /// the Vec when the last tensor using it is released.
     pub fn from_vec<T: Element + Send>(data: Vec<T>, shape: &[i64]) -> Result<Tensor> {
+        // A count that is not the shape's is ST_ERROR_SHAPE_MISMATCH, as the
+        // C API answers element counts that differ (and Go's FromSlice does).
+        if shape.iter().all(|&s| s >= 0) {
+            let count: i128 = shape.iter().map(|&s| s as i128).product();
+            if count != data.len() as i128 {
+                return Err(binding_error(
+                    Status::ShapeMismatch,
+                    format!("{} values for shape {:?}", data.len(), shape),
+                ));
+            }
+        }
         let strides = row_major(shape);
         Tensor::from_vec_strided(data, 0, shape, &strides)
     }
@@ -365,7 +376,7 @@ impl Tensor {
         check(unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
     }
 
-    /// Writes R(fma(src, scale[c], shift[c])) into `self` (st_copy_scaled):
+    /// Writes `R(fma(src, scale[c], shift[c]))` into `self` (st_copy_scaled):
     /// `c` is the element's index along `dim` of `self` when `scale` or
     /// `shift` has more than one value (as many as that dim's size); an
     /// empty slice means scales of 1 or shifts of 0. Integer destinations
@@ -425,7 +436,8 @@ impl Tensor {
         if index.len() != shape.len() {
             return Err(binding_error(
                 Status::InvalidArgument,
-                format!("{} indices for a tensor of {} dims", index.len(), shape.len()),
+                format!("{} indices for a tensor of {} dim{}", index.len(), shape.len(),
+                        if shape.len() == 1 { "" } else { "s" }),
             ));
         }
         let mut offset = 0isize;

@@ -80,7 +80,10 @@ fn from_vec_zero_copy() {
     assert_eq!(t.data_ptr() as *const f32, ptr);
     assert_eq!(t.strides(), vec![4, 1]);
     expect_elements(&t, |i| (i[0] * 4 + i[1]) as f32);
-    assert!(Tensor::from_vec(arange_f32(5), &[2, 3]).is_err());
+    let e = Tensor::from_vec(arange_f32(5), &[2, 3]).unwrap_err();
+    assert_eq!(e.status, Status::ShapeMismatch); // as Go's FromSlice
+    assert!(e.message.contains("5 values for shape [2, 3]"), "{}", e.message);
+    assert_eq!(Tensor::from_vec(arange_f32(7), &[2, 3]).unwrap_err().status, Status::ShapeMismatch);
 }
 
 #[test]
