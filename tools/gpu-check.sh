@@ -98,9 +98,17 @@ cap_log() {
   fi
 }
 
-have_gpu() {
-  command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1
+# The GPUs of this machine: nvidia-smi's list, else the device nodes (a
+# driver that nvidia-smi cannot talk to still leaves a GPU that the tests
+# must not count as absent).
+gpu_count() {
+  local n=0
+  command -v nvidia-smi >/dev/null && n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  [ "$n" -eq 0 ] && n=$(find /dev -maxdepth 1 -name 'nvidia[0-9]*' 2>/dev/null | wc -l)
+  echo "$n"
 }
+
+have_gpu() { [ "$(gpu_count)" -gt 0 ]; }
 
 # This machine's GPUs as SASS architectures ("90", "80;90"); those below
 # 7.5, which the library does not support, left out. Empty without a GPU.
@@ -210,7 +218,7 @@ step_info() {
     cmake --version | head -1
   } >"$logs/info.txt" 2>&1
   if have_gpu; then
-    record info passed "$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader |
+    record info passed "$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>&1 |
       paste -sd ';' -)"
   else
     record info passed "no GPU on this machine (info.txt)"
@@ -360,8 +368,8 @@ step_tests() {
     paste -sd ' ' -)
   local counts="$total of $listed run: $passed passed, $bad failed, $skipped skipped${unreached:+; not finished: $unreached}"
   # With a GPU, the one skip that stands is a test of two devices on a machine with one.
-  local gpus=0 unexpected=$skipped
-  have_gpu && gpus=$(nvidia-smi -L | grep -c '^GPU')
+  local gpus unexpected=$skipped
+  gpus=$(gpu_count)
   if [ "$gpus" -eq 1 ]; then
     unexpected=$(printf '%s\n' "$gpu_results" | grep '^  Skipped ' | grep -vc 'needs two CUDA devices')
   fi
