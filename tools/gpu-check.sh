@@ -373,7 +373,9 @@ step_tests() {
   if [ "$gpus" -eq 1 ]; then
     unexpected=$(printf '%s\n' "$gpu_results" | grep '^  Skipped ' | grep -vc 'needs two CUDA devices')
   fi
-  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+  if [ "$listed" -eq 0 ]; then
+    record tests FAILED "no test labelled gpu in $build (ctest exit $rc; build step run?)"
+  elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     record tests TIMEOUT "$counts; ctest stopped at the budget after $((SECONDS - start)) s"
   elif [ "$bad" -gt 0 ] || [ "$total" -lt "$listed" ]; then
     record tests FAILED "$counts"
