@@ -190,11 +190,14 @@ use_deps() {
     -printf '%h\n' 2>/dev/null | sort -u | paste -sd : -)
   export PKG_CONFIG_PATH="$pcdirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   export LD_LIBRARY_PATH="$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  # dlpackConfig.cmake lies under usr/lib/<arch>/cmake, which CMake searches below a prefix.
+  # dlpackConfig.cmake lies under usr/lib/<arch>/cmake, which CMake searches
+  # below a prefix. CMake would find the unpacked pkgconf there too, before
+  # the system's; that one loads only with LD_LIBRARY_PATH as set here, so it
+  # is named only where the machine has no pkg-config of its own.
   deps_args=("-DCMAKE_PREFIX_PATH=$prefix/usr")
-  if ! command -v pkg-config >/dev/null && [ -x "$prefix/usr/bin/pkgconf" ]; then
-    deps_args+=("-DPKG_CONFIG_EXECUTABLE=$prefix/usr/bin/pkgconf")
-  fi
+  local pkg_config
+  pkg_config=$(command -v pkg-config || echo "$prefix/usr/bin/pkgconf")
+  deps_args+=("-DPKG_CONFIG_EXECUTABLE=$pkg_config")
   record deps passed "${#debs[@]} .deb files of .gpu-deps/ unpacked into $prefix"
 }
 
