@@ -7,8 +7,9 @@
 # cmake/StrideDLPack.cmake).
 #
 #   cmake -S . -B build-aarch64 -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
-#     -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_TESTS=OFF -DSTRIDE_BUILD_EXAMPLES=OFF -DSTRIDE_BUILD_BENCH=OFF
-#   cmake --build build-aarch64 --target stride
+#     -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_BENCH=OFF -DSTRIDE_TEST_BINDINGS=OFF
+#   cmake --build build-aarch64
+#   ctest --test-dir build-aarch64 -L '^(c|cpp|example)$'
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
@@ -22,5 +23,11 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
-# -L: the target's dynamic loader and shared libraries.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# pkg-config reads the target's .pc files (Debian's multiarch folder).
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
+
+# -L: the cross compiler's dynamic loader, and LD_LIBRARY_PATH its C and
+# C++ libraries, ahead of the arm64 multiarch ones (cmocka's): the
+# multiarch C library is another build of glibc than the loader's, and a
+# program that mixes the two hangs in its first pthread_create.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib)
