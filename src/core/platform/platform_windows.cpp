@@ -21,13 +21,17 @@ namespace {
 // index, so each hook gets a callback of its own from this small table: a
 // hook beyond it is not made and arms nothing (its caller then does without,
 // as when the OS refuses a key).
+// FlsFree also runs the callback for every thread's value; POSIX's
+// pthread_key_delete runs no destructor, so a deleted hook's entry is
+// emptied first and its callback then does nothing.
 constexpr int kMaxHooks = 8;
-void (*g_at_exit[kMaxHooks])(void*) = {};
+std::atomic<void (*)(void*)> g_at_exit[kMaxHooks] = {};
 std::atomic<int> g_hooks{0};
 
 template <int I>
 void WINAPI run_at_exit(void* value) {
-  if (value != nullptr) g_at_exit[I](value);
+  void (*at_exit)(void*) = g_at_exit[I].load(std::memory_order_acquire);
+  if (value != nullptr && at_exit != nullptr) at_exit(value);
 }
 
 const PFLS_CALLBACK_FUNCTION kCallbacks[kMaxHooks] = {run_at_exit<0>, run_at_exit<1>, run_at_exit<2>,
@@ -39,15 +43,17 @@ const PFLS_CALLBACK_FUNCTION kCallbacks[kMaxHooks] = {run_at_exit<0>, run_at_exi
 ThreadExitHook::ThreadExitHook(void (*at_exit)(void*)) {
   const int slot = g_hooks.fetch_add(1);
   if (slot >= kMaxHooks) return;
-  g_at_exit[slot] = at_exit;
+  g_at_exit[slot].store(at_exit, std::memory_order_release);
   const DWORD index = FlsAlloc(kCallbacks[slot]);
   if (index == FLS_OUT_OF_INDEXES) return;
-  key_ = index;
+  key_ = uint64_t{index} | uint64_t(slot) << 32;  // the index, and the hook's entry above it
   made_.store(true, std::memory_order_release);
 }
 
 ThreadExitHook::~ThreadExitHook() {
-  if (made_.exchange(false)) FlsFree(static_cast<DWORD>(key_));
+  if (!made_.exchange(false)) return;
+  g_at_exit[key_ >> 32].store(nullptr, std::memory_order_release);
+  FlsFree(static_cast<DWORD>(key_));
 }
 
 bool ThreadExitHook::arm(void* value) {
