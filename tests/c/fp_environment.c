@@ -51,9 +51,14 @@ fp_env fp_env_at(int i) {
 }
 
 const char* fp_env_name(fp_env env) {
-  static const char* const names[2][4] = {
-      {"FE_TONEAREST", "FE_UPWARD", "FE_DOWNWARD", "FE_TOWARDZERO"},
-      {"FE_TONEAREST + DAZ/FTZ", "FE_UPWARD + DAZ/FTZ", "FE_DOWNWARD + DAZ/FTZ", "FE_TOWARDZERO + DAZ/FTZ"}};
+#if HAVE_FPCR
+#define FLUSH " + FZ"
+#else
+#define FLUSH " + DAZ/FTZ"
+#endif
+  static const char* const names[2][4] = {{"FE_TONEAREST", "FE_UPWARD", "FE_DOWNWARD", "FE_TOWARDZERO"},
+                                          {"FE_TONEAREST" FLUSH, "FE_UPWARD" FLUSH, "FE_DOWNWARD" FLUSH,
+                                           "FE_TOWARDZERO" FLUSH}};
   for (int r = 0; r < 4; ++r)
     if (kRoundings[r] == env.rounding) return names[env.flush_denormals != 0][r];
   return "an unknown rounding mode";
