@@ -158,26 +158,34 @@ std::string case_id(const std::string& label) { return label.substr(0, label.fin
 
 }  // namespace
 
-void print_wrapped(const std::string& head, const std::string& text, std::FILE* out) {
-  const size_t indent = head.size();
+void print_items(const std::string& head, const std::vector<std::string>& items, const std::string& separator,
+                 std::FILE* out) {
+  const std::string line_end = separator.substr(0, separator.find_last_not_of(' ') + 1);
   std::string line = head;
-  size_t at = 0;
-  bool first_word = true;
-  while (at < text.size()) {
-    size_t end = text.find(' ', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(at, end - at);
-    at = end + 1;
-    if (word.empty()) continue;
-    if (!first_word && line.size() + 1 + word.size() > static_cast<size_t>(kColumns)) {
-      std::fprintf(out, "%s\n", line.c_str());
-      line = std::string(indent, ' ') + word;
+  bool first = true;
+  for (const std::string& item : items) {
+    if (item.empty()) continue;
+    if (!first && line.size() + separator.size() + item.size() > static_cast<size_t>(kColumns)) {
+      std::fprintf(out, "%s%s\n", line.c_str(), line_end.c_str());
+      line = std::string(head.size(), ' ') + item;
     } else {
-      line += (first_word ? "" : " ") + word;
+      line += (first ? "" : separator) + item;
     }
-    first_word = false;
+    first = false;
   }
   std::fprintf(out, "%s\n", line.c_str());
+}
+
+void print_wrapped(const std::string& head, const std::string& text, std::FILE* out) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    words.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  print_items(head, words, " ", out);
 }
 
 void print_definitions(const ReportFormat& format) {
@@ -278,9 +286,8 @@ void print_below_roofline(const std::vector<BandwidthRow>& rows, const Options& 
           last_case = r.case_name;
         }
       }
-      std::string list;
-      for (const std::string& c : cases) list += (list.empty() ? "" : ", ") + c;
-      print_wrapped(head + ": ", list.empty() ? "none" : list);
+      if (cases.empty()) cases.push_back("none");
+      print_items(head + ": ", cases, ", ");
     }
   }
 }

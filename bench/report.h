@@ -29,6 +29,11 @@ struct ReportFormat {
 // by the head's width.
 void print_wrapped(const std::string& head, const std::string& text, std::FILE* out = stdout);
 
+// The same for `items` joined by `separator`: lines break only between
+// items, after the separator's text without its trailing spaces.
+void print_items(const std::string& head, const std::vector<std::string>& items, const std::string& separator,
+                 std::FILE* out = stdout);
+
 // The definitions of the bandwidth table `format` prints, and of the
 // per-call table.
 void print_definitions(const ReportFormat& format);
