@@ -89,6 +89,20 @@ constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 // 0.95 ms for (64,224,224,3) against 1.05-1.10 ms for blocks of 32 KB.
 constexpr int64_t kFusedBlockBytes = 1 << 20;
 
+template <int E>
+void move_elements_e(char* dst, int64_t dstep, const char* src, int64_t sstep, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * dstep, src + i * sstep, E);
+}
+void move_elements(char* dst, int64_t dstep, const char* src, int64_t sstep, int64_t n, int64_t itemsize) {
+  switch (itemsize) {
+    case 1: return move_elements_e<1>(dst, dstep, src, sstep, n);
+    case 2: return move_elements_e<2>(dst, dstep, src, sstep, n);
+    case 4: return move_elements_e<4>(dst, dstep, src, sstep, n);
+    case 8: return move_elements_e<8>(dst, dstep, src, sstep, n);
+    default: return move_elements_e<16>(dst, dstep, src, sstep, n);
+  }
+}
+
 // Any layout: each row in chunks gathered into scratch, converted there,
 // scattered out.
 void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row) {
@@ -104,9 +118,9 @@ void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row
         const int64_t cnt = n - i0 < kChunk ? n - i0 : kChunk;
         const char* s = src + r * sstep + i0 * ss;
         char* d = dst + r * dstep + i0 * ds;
-        for (int64_t i = 0; i < cnt; ++i) std::memcpy(in + i * se, s + i * ss, static_cast<size_t>(se));
+        move_elements(in, se, s, ss, cnt, se);
         row(out, in, cnt, false);
-        for (int64_t i = 0; i < cnt; ++i) std::memcpy(d + i * ds, out + i * de, static_cast<size_t>(de));
+        move_elements(d, ds, out, de, cnt, de);
       }
     }
   });
