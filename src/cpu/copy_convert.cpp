@@ -4,6 +4,7 @@
 
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
+#include "cpu/stream_tuning.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
 #include "iter/strided_walk.h"
@@ -227,7 +228,7 @@ bool copy_convert(const Geometry& g, ScalarType dst_type, ScalarType src_type) {
   const int64_t numel = g.numel();
   if (numel == 0) return true;
   const ConvertRowFn row = active_convert_kernels().row[pair];
-  const bool stream = numel * de >= kStreamingThresholdBytes;
+  const bool stream = numel * de >= stream_threshold_bytes();
   if (g.ndim() == 0) {
     row(g.data[0], g.data[1], 1, false);
     return true;

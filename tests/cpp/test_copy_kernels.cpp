@@ -20,6 +20,7 @@
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/cpu_isa.h"
+#include "cpu/stream_tuning.h"
 #include "core/thread_count.h"
 
 using st::Geometry;
@@ -243,7 +244,7 @@ void streamed_transposes_into_misaligned_dst(void**) {
   struct Spec {
     int64_t itemsize, rows, cols, batch, offset;  // dst offset in bytes from a line
   };
-  const int64_t threshold = st::cpu::kStreamingThresholdBytes;
+  const int64_t threshold = st::cpu::stream_threshold_bytes();
   const Spec specs[] = {
       {4, 2048, threshold / (4 * 2048), 1, 0},   {4, 2048, threshold / (4 * 2048), 1, 4},
       {4, 256, threshold / (4 * 256 * 3) + 1, 3, 16}, {4, 1040, threshold / (4 * 1040) + 1, 1, 60},
