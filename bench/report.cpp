@@ -165,7 +165,8 @@ void print_items(const std::string& head, const std::vector<std::string>& items,
   bool first = true;
   for (const std::string& item : items) {
     if (item.empty()) continue;
-    if (!first && line.size() + separator.size() + item.size() > static_cast<size_t>(kColumns)) {
+    // Room for the item and, should the next one not fit, the line's end.
+    if (!first && line.size() + separator.size() + item.size() + line_end.size() > static_cast<size_t>(kColumns)) {
       std::fprintf(out, "%s%s\n", line.c_str(), line_end.c_str());
       line = std::string(head.size(), ' ') + item;
     } else {
