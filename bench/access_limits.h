@@ -21,10 +21,11 @@
 namespace bench {
 
 // Reads every element of `t` once (a broadcast element once per use) in t's
-// memory order, and returns a value computed from them, so that the reads
-// stay. The bytes between elements less than a cache line apart are read
-// too: the memory system moves whole lines either way.
-uint64_t read_in_memory_order(const Layout& t, int threads);
+// memory order, folding them into a value that the compiler must assume is
+// used, so that it keeps the reads. The bytes between elements less
+// than a cache line apart are read too: the memory system moves whole
+// lines either way.
+void read_in_memory_order(const Layout& t, int threads);
 
 // Writes every element of `t` once in t's memory order; contiguous runs with
 // memset, or with streaming stores when `streaming`.

@@ -266,32 +266,42 @@ void nt_fill(char* dst, size_t nbytes) {
   store_fence();
 }
 
-// The mapping is one huge page longer than needed, so that a 2 MiB-aligned
-// block of the rounded-up size fits in it; the unaligned ends are unmapped
-// at once, so unmap_huge needs only the block and its size.
-char* map_huge(size_t nbytes) {
-  const size_t length = round_up(nbytes, kHugePage) + kHugePage;
+// A huge-page mapping is one huge page longer than needed, so that a 2
+// MiB-aligned block of the rounded-up size fits in it; the unaligned ends
+// are unmapped at once, so unmap_pages needs only the block and its size.
+char* map_pages(size_t nbytes, Pages pages) {
+  const size_t unit = pages == Pages::Huge ? kHugePage : kPage;
+  const size_t block = round_up(std::max<size_t>(nbytes, 1), unit);
+  const size_t length = pages == Pages::Huge ? block + kHugePage : block;
   void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) die("mmap of %zu bytes failed", length);
   char* base = static_cast<char*>(p);
+  if (pages == Pages::Small) {
+    // Before the first write, which would otherwise fault in huge pages
+    // where transparent huge pages are "always". A kernel without them
+    // refuses the advice, and maps 4 KiB pages anyway.
+    (void)madvise(base, block, MADV_NOHUGEPAGE);
+    return base;
+  }
   char* aligned = reinterpret_cast<char*>(round_up(reinterpret_cast<uintptr_t>(base), kHugePage));
-  // Give back the unaligned ends, so that only the aligned block remains.
   if (aligned > base) munmap(base, static_cast<size_t>(aligned - base));
-  char* block_end = aligned + round_up(nbytes, kHugePage);
+  char* block_end = aligned + block;
   char* map_end = base + length;
   if (map_end > block_end) munmap(block_end, static_cast<size_t>(map_end - block_end));
   // Advice only: a kernel without transparent huge pages still maps 4 KiB pages.
-  (void)madvise(aligned, round_up(nbytes, kHugePage), MADV_HUGEPAGE);
+  (void)madvise(aligned, block, MADV_HUGEPAGE);
   return aligned;
 }
 
-void unmap_huge(char* p, size_t nbytes) { munmap(p, round_up(nbytes, kHugePage)); }
+void unmap_pages(char* p, size_t nbytes, Pages pages) {
+  munmap(p, round_up(std::max<size_t>(nbytes, 1), pages == Pages::Huge ? kHugePage : kPage));
+}
 
 void hugepage_alloc_copy_free(const char* src, size_t nbytes, int threads) {
-  char* dst = map_huge(nbytes);
+  char* dst = map_pages(nbytes, Pages::Huge);
   parallel_memcpy(dst, src, nbytes, threads);
   keep_written(dst);
-  unmap_huge(dst, nbytes);
+  unmap_pages(dst, nbytes, Pages::Huge);
 }
 
 void malloc_copy_free(const char* src, size_t nbytes, int threads) {

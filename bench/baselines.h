@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "bench.h"
+
 namespace bench {
 
 // Each copy is split into `threads` parts of [0, nbytes) at 4 KiB
@@ -36,12 +38,15 @@ uint64_t fold_bytes(const char* p, size_t nbytes);
 // Which instructions parallel_nt_copy uses on this CPU.
 const char* nt_copy_variant();
 
-// An allocation as fast to fault in as Linux allows: an anonymous mapping,
-// 2 MiB-aligned, advised MADV_HUGEPAGE. Freed with unmap_huge().
-char* map_huge(size_t nbytes);
-void unmap_huge(char* p, size_t nbytes);
+// An anonymous mapping of at least nbytes, not yet written (its pages are
+// faulted in by whoever writes them first). Pages::Huge: as fast to fault
+// in as Linux allows, 2 MiB-aligned and advised MADV_HUGEPAGE; Pages::Small:
+// 4 KiB pages, advised MADV_NOHUGEPAGE. Freed with unmap_pages() and the
+// same nbytes and pages. The bench's only calls to mmap and madvise.
+char* map_pages(size_t nbytes, Pages pages);
+void unmap_pages(char* p, size_t nbytes, Pages pages);
 
-// Copies `nbytes` from src into a fresh map_huge() block (pages faulted in
+// Copies `nbytes` from src into a fresh huge-page block (pages faulted in
 // by the copying threads), then unmaps it: the page-fault floor of an
 // operator that returns a new tensor.
 void hugepage_alloc_copy_free(const char* src, size_t nbytes, int threads);

@@ -6,9 +6,9 @@
 //   }
 //
 // main() runs every case (or those --filter selects) in name order and
-// prints two tables: bandwidth rows (copies of many bytes, see
-// copy_case.h) and per-call rows (nanoseconds per call), then their CSV.
-// Keep each case short: the machine is shared.
+// prints two tables (report.h): bandwidth rows (copies of many bytes, see
+// copy_case.h) and per-call rows (nanoseconds per call); their CSV goes to
+// the file --csv names. Keep each case short: the machine is shared.
 #pragma once
 
 #include <algorithm>
@@ -21,29 +21,61 @@
 
 namespace bench {
 
+// Where a bandwidth case's destination and the baselines' buffers live
+// (--pages): huge is the library's own allocation, 2 MiB-aligned and
+// advised MADV_HUGEPAGE from 4 MiB up; small is 4 KiB pages, advised
+// MADV_NOHUGEPAGE so that transparent huge pages set to "always" do not
+// turn them into huge ones.
+enum class Pages { Huge, Small };
+
+// "huge" or "4k", as --pages spells them.
+inline const char* pages_name(Pages p) { return p == Pages::Huge ? "huge" : "4k"; }
+
 // What the command line asked for.
 struct Options {
   bool quick = false;              // tiny sizes and few repetitions: a smoke test
   std::vector<int> thread_counts;  // every case runs at each of these
+  std::vector<Pages> pages{Pages::Huge};  // every bandwidth case runs with each of these
   int reps = 0;                    // timed repetitions per measurement; 0 = chosen by run time
 };
 
 // One bandwidth measurement: a copy of `bytes_moved` bytes (numel × (source
-// itemsize + destination itemsize)) in one mode, with the baselines timed
-// in the same rounds. Times are medians in milliseconds; a baseline that
-// does not apply to the mode is NaN.
+// itemsize + destination itemsize)) in one mode, with the baselines and the
+// case's operands alone timed in the same rounds. Times are medians in
+// milliseconds; a baseline that does not apply to the mode is NaN.
 struct BandwidthRow {
   std::string case_name;
-  std::string mode;  // "prealloc", "plan" or "alloc"
+  std::string mode;  // "prealloc", "plan", "alloc", "read" or "write"
   int threads = 1;
+  Pages pages = Pages::Huge;
   int reps = 0;
   int64_t bytes_moved = 0;
   double ms = 0;
   double memcpy_ms = 0;
   double nt_ms = 0;
+  double read_ms = 0;            // the case's source only read (the read row's time)
+  double write_ms = 0;           // the case's destination only written (the write row's time)
   double hugepage_alloc_ms = 0;  // 2 MiB-aligned, MADV_HUGEPAGE mapping + memcpy + unmap
   double malloc_ms = 0;          // malloc + memcpy + free
 };
+
+// The best copy of the row's bytes: the faster of memcpy and the
+// streaming-store copy.
+inline double best_copy_ms(const BandwidthRow& r) { return std::min(r.memcpy_ms, r.nt_ms); }
+
+// Note [The roofline]
+// A copy cannot be faster than the best copy of the same traffic, than
+// reading its source alone, or than writing its destination alone (Note
+// [Each operand alone] in access_limits.h), all three measured in the same
+// rounds as the copy. The slowest of the three is the case's roofline:
+// x roof = roofline time / row time, 1.00 at the roofline.
+inline double roofline_ms(const BandwidthRow& r) { return std::max({best_copy_ms(r), r.read_ms, r.write_ms}); }
+
+// Which of the three bounds is the roofline: "copy", "read" or "write".
+inline const char* roofline_bound(const BandwidthRow& r) {
+  const double roof = roofline_ms(r);
+  return roof == r.read_ms ? "read" : roof == r.write_ms ? "write" : "copy";
+}
 
 // Nanoseconds per call: the median and the fastest of several batches.
 struct CallTime {
@@ -80,6 +112,8 @@ using CaseFn = void (*)(Table& table, const Options& options);
 
 struct Case {
   const char* name;
+  // What the case copies, without sizes: --quick changes them, and the
+  // case's labels and progress lines give the sizes that run.
   const char* summary;
   CaseFn run;
 };

@@ -3,7 +3,7 @@
 #include "copy_case.h"
 #include "labels.h"
 
-BENCH_CASE(A_clone, "clone of a contiguous float32 tensor of 64M elements") {
+BENCH_CASE(A_clone, "clone of a contiguous float32 tensor") {
   bench::CopyCase c;
   c.base_sizes = {options.quick ? 70001 : int64_t{64} << 20};
   c.label = "A clone " + bench::count_text(c.base_sizes[0]);

@@ -15,7 +15,7 @@ std::vector<double> ramp(int64_t n, double first, double step) {
 }  // namespace
 
 BENCH_CASE(S1_normalize_u8_nhwc_to_f32_nchw,
-           "uint8 (64,224,224,3) NHWC -> float32 (64,3,224,224) NCHW, normalized per channel (ToTensor + Normalize)") {
+           "a uint8 NHWC image batch -> float32 NCHW, normalized per channel (ToTensor + Normalize)") {
   bench::CopyCase c;
   c.base_sizes = options.quick ? std::vector<int64_t>{2, 20, 24, 3} : std::vector<int64_t>{64, 224, 224, 3};
   c.src_dtype = ST_UINT8;
@@ -32,7 +32,7 @@ BENCH_CASE(S1_normalize_u8_nhwc_to_f32_nchw,
   bench::run_copy_case(table, options, c);
 }
 
-BENCH_CASE(S2_quantize_f32_to_i8_per_row, "float32 (4096,4096) -> int8, per-row scale and zero point") {
+BENCH_CASE(S2_quantize_f32_to_i8_per_row, "a float32 matrix -> int8, per-row scale and zero point") {
   bench::CopyCase c;
   const int64_t rows = options.quick ? 37 : 4096, cols = options.quick ? 101 : 4096;
   c.base_sizes = {rows, cols};
@@ -47,7 +47,7 @@ BENCH_CASE(S2_quantize_f32_to_i8_per_row, "float32 (4096,4096) -> int8, per-row 
   bench::run_copy_case(table, options, c);
 }
 
-BENCH_CASE(S3_f32_to_f8e4m3_saturating, "float32 -> float8_e4m3fn, 64M elements, one scale, saturating") {
+BENCH_CASE(S3_f32_to_f8e4m3_saturating, "float32 -> float8_e4m3fn, one scale, saturating") {
   bench::CopyCase c;
   c.base_sizes = {options.quick ? 70001 : int64_t{64} << 20};
   c.src_dtype = ST_FLOAT32;
@@ -61,7 +61,7 @@ BENCH_CASE(S3_f32_to_f8e4m3_saturating, "float32 -> float8_e4m3fn, 64M elements,
   bench::run_copy_case(table, options, c);
 }
 
-BENCH_CASE(S4_dequantize_i8_to_f32_per_channel, "int8 (4096,4096) -> float32, per-channel (column) dequantize") {
+BENCH_CASE(S4_dequantize_i8_to_f32_per_channel, "an int8 matrix -> float32, per-channel (column) dequantize") {
   bench::CopyCase c;
   const int64_t rows = options.quick ? 37 : 4096, cols = options.quick ? 101 : 4096;
   c.base_sizes = {rows, cols};

@@ -4,7 +4,7 @@
 #include "copy_case.h"
 #include "labels.h"
 
-BENCH_CASE(G_strided_slice, "(8192,8192)[:, ::2] -> contiguous") {
+BENCH_CASE(G_strided_slice, "every other column of a float32 matrix, [:, ::2] -> contiguous") {
   bench::CopyCase c;
   c.base_sizes = options.quick ? std::vector<int64_t>{256, 200} : std::vector<int64_t>{8192, 8192};
   c.label = "G [:, ::2] of " + bench::dims_text(c.base_sizes);
@@ -12,7 +12,7 @@ BENCH_CASE(G_strided_slice, "(8192,8192)[:, ::2] -> contiguous") {
   bench::run_copy_case(table, options, c);
 }
 
-BENCH_CASE(H_row_broadcast, "a (1,8192) row broadcast into (8192,8192)") {
+BENCH_CASE(H_row_broadcast, "a float32 row broadcast into a matrix -> contiguous") {
   const int64_t rows = options.quick ? 256 : 8192, cols = options.quick ? 200 : 8192;
   bench::CopyCase c;
   c.base_sizes = {1, cols};

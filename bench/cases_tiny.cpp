@@ -11,8 +11,8 @@ constexpr int kBatches = 31, kQuickBatches = 3;
 
 }  // namespace
 
-BENCH_CASE(K_tiny_4x4, "4x4 float32: transposed -> contiguous (st_copy, a plan), contiguous() no-op, clone, fill, "
-                       "from int32; ns per C API call") {
+BENCH_CASE(K_tiny_4x4, "ns per C API call on a 4x4 float32: transposed -> contiguous (st_copy, a plan), "
+                       "contiguous() no-op, clone, fill, from int32") {
   const int64_t calls = options.quick ? kQuickCalls : kCalls;
   const int batches = options.quick ? kQuickBatches : kBatches;
 

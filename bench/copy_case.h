@@ -19,7 +19,8 @@
 //    whichever is faster), each in its own memory order (Note [Each operand
 //    alone] in access_limits.h). Their fractions count
 //    the copy's bytes, so a half that streams at memcpy's byte rate shows
-//    about 2.
+//    about 2. With the best copy they make the case's roofline (Note [The
+//    roofline] in bench.h), which every row is also compared with.
 //
 // Baselines, each moving the same bytes on the same number of threads
 // (bytes moved / 2 copied from one buffer to another, both 2 MiB-aligned,
@@ -29,6 +30,11 @@
 //  - hugepage alloc: a fresh 2 MiB-aligned, MADV_HUGEPAGE mapping, memcpy
 //    into it, unmapped: the floor for the alloc mode.
 //  - malloc: malloc, memcpy, free (for information).
+//
+// Pages (--pages): the destination, and the baselines' destination with
+// it, on huge pages (the library's allocation) or on 4 KiB pages mapped by
+// the bench; the sources stay on huge pages. The alloc mode, whose tensor
+// the library allocates, runs with huge pages only.
 //
 // A round runs every baseline and every mode once, each timed on its own;
 // one untimed round warms up, then rounds repeat (at least 3, more while
@@ -70,8 +76,8 @@ struct CopyCase {
   int32_t saturate = 0;
 };
 
-// Runs the case at every thread count of `options` and adds a prealloc and
-// an alloc row for each to `table`.
+// Runs the case with every page kind and at every thread count of
+// `options`, and adds a row for each mode of each to `table`.
 void run_copy_case(Table& table, const Options& options, const CopyCase& c);
 
 // View makers.

@@ -360,25 +360,17 @@ int run_cuda(const Options& options, const std::vector<std::string>& filters, co
                 fixed(r.baseline_bytes / (r.baseline_ms * 1e-3) / 1e9, 1).c_str(),
                 fixed(r.baseline_ms / r.ms, 2).c_str(), r.reps);
   }
-  std::FILE* out = stdout;
-  if (!csv_path.empty()) {
-    out = std::fopen(csv_path.c_str(), "w");
-    if (!out) die("cannot write %s", csv_path.c_str());
-  } else {
-    std::printf("\n# csv begin\n");
-  }
+  if (csv_path.empty()) return 0;
+  std::FILE* out = std::fopen(csv_path.c_str(), "w");
+  if (!out) die("cannot write %s", csv_path.c_str());
   std::fprintf(out, "kind,case,bytes_moved,median_ms,gbps,baseline,baseline_bytes,baseline_ms,x_baseline,reps\n");
   for (const Row& r : rows) {
     std::fprintf(out, "cuda,\"%s\",%lld,%.6g,%.6g,%s,%lld,%.6g,%.6g,%d\n", r.name.c_str(),
                  static_cast<long long>(r.bytes_moved), r.ms, r.bytes_moved / (r.ms * 1e-3) / 1e9, r.baseline.c_str(),
                  static_cast<long long>(r.baseline_bytes), r.baseline_ms, r.baseline_ms / r.ms, r.reps);
   }
-  if (!csv_path.empty()) {
-    if (std::fclose(out) != 0) die("cannot write %s", csv_path.c_str());
-    std::printf("CSV written to %s\n", csv_path.c_str());
-  } else {
-    std::printf("# csv end\n");
-  }
+  if (std::fclose(out) != 0) die("cannot write %s", csv_path.c_str());
+  std::printf("CSV written to %s\n", csv_path.c_str());
   return 0;
 }
 

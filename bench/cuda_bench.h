@@ -12,8 +12,8 @@
 namespace bench {
 
 // Runs the CUDA cases whose names contain one of `filters` (all when
-// empty) and prints their table and CSV to stdout (or `csv_path`). Returns
-// the exit status: 0, or 77 without a CUDA device or CUDA support (printed).
+// empty), prints their table, and writes their CSV to `csv_path` (no CSV
+// when empty). Returns the exit status: 0, or 77 without a CUDA device or CUDA support (printed).
 int run_cuda(const Options& options, const std::vector<std::string>& filters, const std::string& csv_path,
              bool list);
 

@@ -1,8 +1,10 @@
 #include "machine.h"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -71,6 +73,12 @@ std::string load_average_text() {
   char text[64];
   std::snprintf(text, sizeof text, "%.2f %.2f %.2f", load[0], load[1], load[2]);
   return text;
+}
+
+double peak_resident_gib() {
+  rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return NAN;
+  return static_cast<double>(usage.ru_maxrss) / (1 << 20);  // Linux counts KiB
 }
 
 }  // namespace bench

@@ -20,4 +20,8 @@ Machine read_machine();
 // The 1-, 5- and 15-minute load averages as "3.32 4.20 3.49" ("?" when unknown).
 std::string load_average_text();
 
+// The most memory this process has had resident so far, in GiB (the
+// kernel's high-water mark, getrusage's ru_maxrss); NaN when unknown.
+double peak_resident_gib();
+
 }  // namespace bench

@@ -1,7 +1,9 @@
 // stride-bench: runs the registered cases and prints the machine, the
-// definitions, a bandwidth table, a per-call table and their CSV.
+// definitions, a bandwidth table, a per-call table and the cases below
+// their roofline (report.h); the CSV goes to the file --csv names.
 //
-//   stride-bench [--device cpu|cuda] [--quick] [--filter A,D_,K] [--threads 1,2] [--reps N] [--csv FILE] [--list]
+//   stride-bench [--device cpu|cuda] [--quick] [--filter A,D_,K] [--threads 1,2] [--pages huge,4k] [--reps N]
+//                [--wide] [--csv FILE] [--list]
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
@@ -16,6 +18,7 @@
 #include "copy_case.h"
 #include "cuda_bench.h"
 #include "machine.h"
+#include "report.h"
 
 namespace bench {
 
@@ -57,8 +60,12 @@ const char kUsage[] =
     "  --filter LIST    run only the cases whose name contains one of the comma-separated\n"
     "                   strings (e.g. --filter A_,D_,K_); see --list\n"
     "  --threads LIST   comma-separated thread counts (default: 1 and every core)\n"
+    "  --pages LIST     huge (the default), 4k or huge,4k: the pages of each bandwidth case's\n"
+    "                   destination and of the baselines' destination (4k: 4 KiB pages, advised\n"
+    "                   MADV_NOHUGEPAGE)\n"
     "  --reps N         timed repetitions per measurement (default: 3 to 9, as time allows)\n"
-    "  --csv FILE       write the CSV to FILE instead of printing it after the tables\n"
+    "  --wide           the bandwidth table with every column (wider than 100 columns)\n"
+    "  --csv FILE       also write every row as CSV to FILE\n"
     "  --list           name the cases and stop\n";
 
 struct Args {
@@ -67,6 +74,7 @@ struct Args {
   std::string csv_path;
   bool list = false;
   bool cuda = false;
+  bool wide = false;
 };
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -111,6 +119,17 @@ Args parse_args(int argc, char** argv, int cores) {
       for (const std::string& t : split_commas(value()))
         a.options.thread_counts.push_back(parse_positive(t, "--threads"));
       if (a.options.thread_counts.empty()) bench::die("--threads needs at least one count");
+    } else if (arg == "--pages") {
+      a.options.pages.clear();
+      for (const std::string& p : split_commas(value())) {
+        if (p != "huge" && p != "4k") bench::die("--pages wants huge, 4k or huge,4k, got '%s'", p.c_str());
+        const bench::Pages pages = p == "huge" ? bench::Pages::Huge : bench::Pages::Small;
+        if (std::find(a.options.pages.begin(), a.options.pages.end(), pages) == a.options.pages.end())
+          a.options.pages.push_back(pages);
+      }
+      if (a.options.pages.empty()) bench::die("--pages needs huge, 4k or both");
+    } else if (arg == "--wide") {
+      a.wide = true;
     } else if (arg == "--reps") {
       a.options.reps = parse_positive(value(), "--reps");
     } else if (arg == "--csv") {
@@ -143,6 +162,19 @@ std::string join_ints(const std::vector<int>& values) {
   return s;
 }
 
+std::string pages_text(const std::vector<bench::Pages>& pages) {
+  std::string s;
+  for (bench::Pages p : pages) {
+    s += s.empty() ? "" : "; ";
+    s += p == bench::Pages::Huge
+             ? "huge: each destination from st_tensor_create (2 MiB-aligned, MADV_HUGEPAGE from 4 MiB up), the "
+               "best copy's buffers 2 MiB-aligned, MADV_HUGEPAGE"
+             : "4k: each destination and the best copy's destination on 4 KiB pages (MADV_NOHUGEPAGE), "
+               "written before; sources on huge pages";
+  }
+  return s;
+}
+
 void print_header(const Args& args, const bench::Machine& m, int default_threads) {
   char date[64];
   const std::time_t now = std::time(nullptr);
@@ -157,138 +189,32 @@ void print_header(const Args& args, const bench::Machine& m, int default_threads
 #else
   const char* threading = "none (serial kernels)";
 #endif
-  std::printf("stride-bench: stride %s, compiler %s, assertions %s, library threading %s\n", st_version_string(),
-              __VERSION__, assertions, threading);
-  std::printf("date:         %s\n", date);
-  std::printf("cpu:          %s, %d cores usable, %.1f GiB memory\n", m.cpu_model.c_str(), m.cores, m.memory_gib);
-  std::printf("isa:          %s\n", m.isa_flags.c_str());
-  std::printf("huge pages:   transparent: %s\n", m.transparent_hugepages.c_str());
-  std::printf("load average: %s at the start (the machine may be shared: load slows every figure)\n",
-              bench::load_average_text().c_str());
-  std::printf("threads:      %s (st_set_num_threads; the library's default is %d)\n",
-              join_ints(args.options.thread_counts).c_str(), default_threads);
-  std::printf("NT copy:      %s\n", bench::nt_copy_variant());
+  using bench::print_wrapped;
+  print_wrapped("stride-bench: ", std::string("stride ") + st_version_string() + ", compiler " + __VERSION__ +
+                                      ", assertions " + assertions + ", library threading " + threading);
+  print_wrapped("date:         ", date);
+  char memory[64];
+  std::snprintf(memory, sizeof memory, "%.1f", m.memory_gib);
+  print_wrapped("cpu:          ",
+                m.cpu_model + ", " + std::to_string(m.cores) + " cores usable, " + memory + " GiB memory");
+  print_wrapped("isa:          ", m.isa_flags);
+  print_wrapped("huge pages:   ", "transparent: " + m.transparent_hugepages);
+  print_wrapped("load average: ",
+                bench::load_average_text() + " at the start (the machine may be shared: load slows every figure)");
+  print_wrapped("threads:      ", join_ints(args.options.thread_counts) +
+                                      " (st_set_num_threads; the library's default is " +
+                                      std::to_string(default_threads) + ")");
+  print_wrapped("pages:        ", pages_text(args.options.pages));
+  print_wrapped("NT copy:      ", bench::nt_copy_variant());
   if (args.options.quick) {
-    std::printf("sizes:        --quick: tiny sizes, 2 repetitions (a smoke test: the figures mean nothing)\n");
+    print_wrapped("sizes:        ", "--quick: tiny sizes, 2 repetitions (a smoke test: the figures mean nothing)");
   } else if (args.options.reps > 0) {
-    std::printf("sizes:        the full sizes of every case; %d timed repetitions per measurement\n",
-                args.options.reps);
+    print_wrapped("sizes:        ", "the full sizes of every case; " + std::to_string(args.options.reps) +
+                                       " timed repetitions per measurement");
   } else {
-    std::printf("sizes:        the full sizes of every case; 3 to 9 timed repetitions per measurement\n");
+    print_wrapped("sizes:        ", "the full sizes of every case; 3 to 9 timed repetitions per measurement");
   }
-  std::printf(
-      "\nDefinitions (bandwidth table):\n"
-      "  bytes moved   numel x (source itemsize + destination itemsize): read + written, each element\n"
-      "                counted once (G's skipped half and H's re-read row are not counted)\n"
-      "  MB, GB        10^6, 10^9 bytes; GB/s = bytes moved / median time\n"
-      "  prealloc      st_copy into an existing contiguous destination, written before\n"
-      "  plan          st_copy_plan_execute_raw of an ST_PLAN_MEASURE plan made at that thread\n"
-      "                count, into the same destination\n"
-      "  alloc         st_clone / st_contiguous / st_to returning a new tensor, + st_tensor_release\n"
-      "                (allocation, page faults and free included)\n"
-      "  baselines     each copies bytes moved / 2 bytes between two 2 MiB-aligned, huge-page-advised,\n"
-      "                already-written buffers (so it too reads + writes `bytes moved`), split over the\n"
-      "                same thread count, timed in the same rounds as the case:\n"
-      "    memcpy      glibc memcpy, one part per thread\n"
-      "    NT          streaming-store copy (see NT copy above), one part per thread\n"
-      "    hp-alloc    mmap 2 MiB-aligned + madvise(MADV_HUGEPAGE), memcpy into it, munmap\n"
-      "    malloc      malloc + memcpy + free (for information)\n"
-      "  x memcpy etc  baseline median time / case median time (1.00 = as fast as the baseline);\n"
-      "                best = the faster of memcpy and NT\n"
-      "  ms            median of the timed rounds; a round runs every baseline and every mode once,\n"
-      "                after one untimed warm-up round; reps = timed rounds\n"
-      "  Every copy timed is first checked against its source at 257 sampled elements.\n"
-      "Per-call table: nanoseconds per call, median and fastest of several batches of calls (one untimed\n"
-      "batch first); K goes through the C API, releases included.\n");
-  std::fflush(stdout);
-}
-
-std::string fixed(double v, int decimals) {
-  if (std::isnan(v)) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, v);
-  return text;
-}
-
-double gbps(int64_t bytes, double ms) { return static_cast<double>(bytes) / (ms * 1e-3) / 1e9; }
-
-void print_bandwidth_table(const std::vector<bench::BandwidthRow>& rows) {
-  if (rows.empty()) return;
-  size_t cw = 4;
-  for (const bench::BandwidthRow& r : rows) cw = std::max(cw, r.case_name.size());
-  const int w = static_cast<int>(cw);
-  std::printf("\n%-*s  %-8s %3s %8s %10s %8s | %8s %8s | %6s %6s %6s | %8s %6s | %8s %6s | %4s\n", w, "case", "mode",
-              "thr", "MB", "ms", "GB/s", "memcpy", "NT", "xmemcp", "xNT", "xbest", "hp-alloc", "xhp", "malloc", "xmall",
-              "reps");
-  std::printf("%-*s  %-8s %3s %8s %10s %8s | %8s %8s | %6s %6s %6s | %8s %6s | %8s %6s | %4s\n", w, "", "", "", "",
-              "median", "", "GB/s", "GB/s", "", "", "", "GB/s", "", "GB/s", "", "");
-  std::string last_case;
-  for (const bench::BandwidthRow& r : rows) {
-    if (!last_case.empty() && r.case_name != last_case) std::printf("\n");
-    last_case = r.case_name;
-    const double best = std::min(r.memcpy_ms, r.nt_ms);
-    std::printf(
-        "%-*s  %-8s %3d %8s %10s %8s | %8s %8s | %6s %6s %6s | %8s %6s | %8s %6s | %4d\n", w, r.case_name.c_str(),
-        r.mode.c_str(), r.threads, fixed(static_cast<double>(r.bytes_moved) / 1e6, 1).c_str(), fixed(r.ms, 3).c_str(),
-        fixed(gbps(r.bytes_moved, r.ms), 2).c_str(), fixed(gbps(r.bytes_moved, r.memcpy_ms), 2).c_str(),
-        fixed(gbps(r.bytes_moved, r.nt_ms), 2).c_str(), fixed(r.memcpy_ms / r.ms, 2).c_str(),
-        fixed(r.nt_ms / r.ms, 2).c_str(), fixed(best / r.ms, 2).c_str(),
-        fixed(gbps(r.bytes_moved, r.hugepage_alloc_ms), 2).c_str(), fixed(r.hugepage_alloc_ms / r.ms, 2).c_str(),
-        fixed(gbps(r.bytes_moved, r.malloc_ms), 2).c_str(), fixed(r.malloc_ms / r.ms, 2).c_str(), r.reps);
-  }
-}
-
-void print_call_table(const std::vector<bench::CallRow>& rows) {
-  if (rows.empty()) return;
-  size_t cw = 4, mw = 22;
-  for (const bench::CallRow& r : rows) {
-    cw = std::max(cw, r.case_name.size());
-    mw = std::max(mw, r.measurement.size());
-  }
-  const int c = static_cast<int>(cw), m = static_cast<int>(mw);
-  std::printf("\n%-*s  %-*s  %3s  %10s  %10s\n", c, "case", m, "measurement (per call)", "thr", "median ns",
-              "fastest ns");
-  for (const bench::CallRow& r : rows) {
-    std::printf("%-*s  %-*s  %3s  %10.1f  %10.1f\n", c, r.case_name.c_str(), m, r.measurement.c_str(),
-                r.threads ? std::to_string(r.threads).c_str() : "-", r.time.median_ns, r.time.fastest_ns);
-  }
-}
-
-// A CSV field, quoted when it holds a comma or a quote (RFC 4180).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
-
-std::string csv_number(double v) {
-  if (std::isnan(v)) return "";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
-
-void write_csv(std::FILE* out, const std::vector<bench::BandwidthRow>& bandwidth,
-               const std::vector<bench::CallRow>& calls) {
-  std::fprintf(out,
-               "kind,case,mode,threads,reps,bytes_moved,median_ms,gbps,memcpy_ms,nt_ms,x_memcpy,x_nt,x_best,"
-               "hugepage_alloc_ms,x_hugepage_alloc,malloc_ms,x_malloc,median_ns_per_call,fastest_ns_per_call\n");
-  for (const bench::BandwidthRow& r : bandwidth) {
-    const double best = std::min(r.memcpy_ms, r.nt_ms);
-    std::fprintf(out, "bandwidth,%s,%s,%d,%d,%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,,\n", csv_field(r.case_name).c_str(),
-                 r.mode.c_str(), r.threads, r.reps, static_cast<long long>(r.bytes_moved), csv_number(r.ms).c_str(),
-                 csv_number(gbps(r.bytes_moved, r.ms)).c_str(), csv_number(r.memcpy_ms).c_str(),
-                 csv_number(r.nt_ms).c_str(), csv_number(r.memcpy_ms / r.ms).c_str(),
-                 csv_number(r.nt_ms / r.ms).c_str(), csv_number(best / r.ms).c_str(),
-                 csv_number(r.hugepage_alloc_ms).c_str(), csv_number(r.hugepage_alloc_ms / r.ms).c_str(),
-                 csv_number(r.malloc_ms).c_str(), csv_number(r.malloc_ms / r.ms).c_str());
-  }
-  for (const bench::CallRow& r : calls) {
-    std::fprintf(out, "call,%s,%s,%s,,,,,,,,,,,,,,%s,%s\n", csv_field(r.case_name).c_str(),
-                 csv_field(r.measurement).c_str(), r.threads ? std::to_string(r.threads).c_str() : "",
-                 csv_number(r.time.median_ns).c_str(), csv_number(r.time.fastest_ns).c_str());
-  }
+  bench::print_definitions(bench::ReportFormat{args.wide, args.options.pages});
 }
 
 }  // namespace
@@ -302,7 +228,12 @@ int main(int argc, char** argv) {
   std::sort(all.begin(), all.end(),
             [](const bench::Case& a, const bench::Case& b) { return std::strcmp(a.name, b.name) < 0; });
   if (args.list) {
-    for (const bench::Case& c : all) std::printf("%-24s %s\n", c.name, c.summary);
+    size_t width = 0;
+    for (const bench::Case& c : all) width = std::max(width, std::strlen(c.name));
+    for (const bench::Case& c : all) {
+      std::string name = c.name;
+      bench::print_wrapped(name + std::string(width + 1 - name.size(), ' '), c.summary);
+    }
     return 0;
   }
   std::vector<bench::Case> chosen;
@@ -319,7 +250,8 @@ int main(int argc, char** argv) {
   const int64_t start = bench::now_ns();
   for (size_t i = 0; i < chosen.size(); ++i) {
     const bench::Case& c = chosen[i];
-    std::fprintf(stderr, "[%zu/%zu] %s: %s\n", i + 1, chosen.size(), c.name, c.summary);
+    bench::print_wrapped("[" + std::to_string(i + 1) + "/" + std::to_string(chosen.size()) + "] ",
+                         std::string(c.name) + ": " + c.summary, stderr);
     const int64_t t0 = bench::now_ns();
     bench::Table table(c.name);
     c.run(table, args.options);
@@ -330,21 +262,15 @@ int main(int argc, char** argv) {
                  static_cast<double>(bench::now_ns() - t0) * 1e-9, bench::load_average_text().c_str());
   }
 
-  print_bandwidth_table(bandwidth);
-  print_call_table(calls);
+  bench::print_bandwidth_table(bandwidth, bench::ReportFormat{args.wide, args.options.pages});
+  bench::print_call_table(calls);
+  bench::print_below_roofline(bandwidth, args.options);
   std::printf("\nload average: %s at the end; %.1f s in all\n", bench::load_average_text().c_str(),
               static_cast<double>(bench::now_ns() - start) * 1e-9);
-
+  std::printf("peak memory:  %.2f GiB resident (getrusage ru_maxrss)\n", bench::peak_resident_gib());
   if (!args.csv_path.empty()) {
-    std::FILE* out = std::fopen(args.csv_path.c_str(), "w");
-    if (!out) bench::die("cannot write %s", args.csv_path.c_str());
-    write_csv(out, bandwidth, calls);
-    if (std::fclose(out) != 0) bench::die("cannot write %s", args.csv_path.c_str());
+    bench::write_csv(args.csv_path, bandwidth, calls);
     std::printf("CSV written to %s\n", args.csv_path.c_str());
-  } else {
-    std::printf("\n# csv begin\n");
-    write_csv(stdout, bandwidth, calls);
-    std::printf("# csv end\n");
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns stride-bench's CSV into a chart of every bandwidth case.
 
-    tools/plot-bench.py bench.csv chart.svg [--mode prealloc] [--compare plan] [--title TEXT]
+    tools/plot-bench.py bench.csv chart.svg [--mode prealloc] [--compare plan] [--pages huge] [--title TEXT]
 
 For each case (A, B, ... in the order of the CSV) and each thread count,
 a bar shows stride's throughput as a fraction of the best baseline copy of
@@ -10,7 +10,9 @@ the same run: the `x_best` column), beside a bar for memcpy alone (best /
 memcpy time, so 1.0 would be memcpy as fast as the best copy). A line marks
 1.0. With --compare MODE, each thread count gets a third bar: the same case
 in that mode (e.g. `plan`, a measured copy plan, beside `prealloc`, st_copy).
-The chart is SVG, written by this script alone (no plotting package).
+Only the rows of one page kind are drawn (--pages, default huge; a CSV
+without a pages column has huge-page rows only). The chart is SVG, written
+by this script alone (no plotting package).
 """
 import argparse
 import csv
@@ -18,12 +20,12 @@ import sys
 from xml.sax.saxutils import escape
 
 
-def read_rows(path, mode):
+def read_rows(path, mode, pages="huge"):
     """{(case, threads): (x_best, memcpy_vs_best)} and the order of cases and thread counts."""
     values, cases, threads = {}, [], []
     with open(path, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
-            if row.get("kind") != "bandwidth" or row.get("mode") != mode:
+            if row.get("kind") != "bandwidth" or row.get("mode") != mode or row.get("pages", "huge") != pages:
                 continue
             case, t = row["case"], int(row["threads"])
             best_ms = min(float(row["memcpy_ms"]), float(row["nt_ms"]))
@@ -93,13 +95,14 @@ def main(argv):
     parser.add_argument("out")
     parser.add_argument("--mode", default="prealloc", choices=["prealloc", "plan", "alloc"])
     parser.add_argument("--compare", choices=["prealloc", "plan", "alloc"], help="a second mode, barred beside")
+    parser.add_argument("--pages", default="huge", choices=["huge", "4k"], help="the rows of this page kind")
     parser.add_argument("--title", default="stride-bench: each case against the best copy of its bytes")
     args = parser.parse_args(argv[1:])
-    values, cases, threads = read_rows(args.csv, args.mode)
+    values, cases, threads = read_rows(args.csv, args.mode, args.pages)
     if not cases:
-        print(f"plot-bench: no bandwidth rows in mode {args.mode} in {args.csv}", file=sys.stderr)
+        print(f"plot-bench: no bandwidth rows in mode {args.mode} on {args.pages} pages in {args.csv}", file=sys.stderr)
         return 1
-    compare = (args.compare, read_rows(args.csv, args.compare)[0]) if args.compare else None
+    compare = (args.compare, read_rows(args.csv, args.compare, args.pages)[0]) if args.compare else None
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(svg_chart(values, cases, threads, args.title, args.mode, compare))
     print(f"plot-bench: {len(cases)} cases at {', '.join(map(str, threads))} threads -> {args.out}")

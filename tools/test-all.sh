@@ -28,6 +28,19 @@ build="${STRIDE_BUILD_DIR:-build}"
 jobs="${STRIDE_JOBS:-$(nproc)}"
 
 timings=()
+
+# ctest in a build folder, $jobs tests at a time (tests that share a folder
+# hold a RESOURCE_LOCK; every test has a TIMEOUT, cmake/StrideTesting.cmake),
+# then one line per skipped test with the reason it printed.
+run_ctest() {
+  local dir="$1"
+  shift
+  local status=0
+  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --output-junit ctest-junit.xml "$@" || status=$?
+  tools/ctest-skips.py "$dir/ctest-junit.xml" || status=1
+  return "$status"
+}
+
 step() {
   local name="$1"
   shift
@@ -48,14 +61,14 @@ main_step() {
   fi
   cmake -S . -B "$build" "${cuda[@]}"
   cmake --build "$build" -j "$jobs"
-  ctest --test-dir "$build" --output-on-failure
+  run_ctest "$build"
   # The reference and guides: Doxygen fails on any warning (docs/Doxyfile.in).
   cmake --build "$build" --target docs
 }
 
 abi_step() {
   tools/abi-build.sh build-abi
-  ctest --test-dir build-abi -R '^abi\.baseline$' --output-on-failure
+  run_ctest build-abi -R '^abi\.baseline$'
 }
 
 # -O1 -g: reports with lines, tests that still run fast.
@@ -67,7 +80,7 @@ asan_step() {
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure
+    run_ctest build-asan
 }
 
 tsan_step() {
@@ -75,7 +88,7 @@ tsan_step() {
     "${sanitizer_flags[@]}" >/dev/null
   cmake --build build-tsan -j "$jobs" --target stride_concurrency_tests
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    ctest --test-dir build-tsan -L concurrency --output-on-failure
+    run_ctest build-tsan -L concurrency
 }
 
 fuzz_step() {

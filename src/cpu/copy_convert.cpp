@@ -4,6 +4,7 @@
 
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
+#include "cpu/stream_tuning.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
 #include "iter/strided_walk.h"
@@ -89,6 +90,20 @@ constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 // 0.95 ms for (64,224,224,3) against 1.05-1.10 ms for blocks of 32 KB.
 constexpr int64_t kFusedBlockBytes = 1 << 20;
 
+template <int E>
+void move_elements_e(char* dst, int64_t dstep, const char* src, int64_t sstep, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * dstep, src + i * sstep, E);
+}
+void move_elements(char* dst, int64_t dstep, const char* src, int64_t sstep, int64_t n, int64_t itemsize) {
+  switch (itemsize) {
+    case 1: return move_elements_e<1>(dst, dstep, src, sstep, n);
+    case 2: return move_elements_e<2>(dst, dstep, src, sstep, n);
+    case 4: return move_elements_e<4>(dst, dstep, src, sstep, n);
+    case 8: return move_elements_e<8>(dst, dstep, src, sstep, n);
+    default: return move_elements_e<16>(dst, dstep, src, sstep, n);
+  }
+}
+
 // Any layout: each row in chunks gathered into scratch, converted there,
 // scattered out.
 void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row) {
@@ -104,9 +119,9 @@ void convert_strided(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row
         const int64_t cnt = n - i0 < kChunk ? n - i0 : kChunk;
         const char* s = src + r * sstep + i0 * ss;
         char* d = dst + r * dstep + i0 * ds;
-        for (int64_t i = 0; i < cnt; ++i) std::memcpy(in + i * se, s + i * ss, static_cast<size_t>(se));
+        move_elements(in, se, s, ss, cnt, se);
         row(out, in, cnt, false);
-        for (int64_t i = 0; i < cnt; ++i) std::memcpy(d + i * ds, out + i * de, static_cast<size_t>(de));
+        move_elements(d, ds, out, de, cnt, de);
       }
     }
   });
@@ -213,7 +228,7 @@ bool copy_convert(const Geometry& g, ScalarType dst_type, ScalarType src_type) {
   const int64_t numel = g.numel();
   if (numel == 0) return true;
   const ConvertRowFn row = active_convert_kernels().row[pair];
-  const bool stream = numel * de >= kStreamingThresholdBytes;
+  const bool stream = numel * de >= stream_threshold_bytes();
   if (g.ndim() == 0) {
     row(g.data[0], g.data[1], 1, false);
     return true;

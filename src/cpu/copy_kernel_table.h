@@ -68,14 +68,5 @@ const CopyKernelTable& avx512_copy_kernels();  // call only at CpuIsa::Avx512
 // The table for cpu_isa() now.
 const CopyKernelTable& active_copy_kernels();
 
-// Stores that stream past the caches for outputs of at least this many
-// bytes. Measured on the 2-core AVX-512 machines (a copy of n bytes into an
-// already-written buffer, memcpy vs AVX-512 streaming stores): on one
-// thread streaming is 6-20% faster at every size from 1 MB; on two threads
-// memcpy is ~20% faster up to 12 MB, even at 16 MB, and 16-35% slower from
-// 24 MB up. Below the threshold the output also stays in the caches for
-// whoever reads it next.
-constexpr int64_t kStreamingThresholdBytes = 16 << 20;
-
 }  // namespace cpu
 }  // namespace st

@@ -11,6 +11,8 @@
 
 #include "core/macros.h"
 #include "cpu/copy_kernel_table.h"
+#include "cpu/stream_pages.h"
+#include "cpu/stream_tuning.h"
 #include "cpu/transpose_blocked.h"
 #include "cpu/vec_lines.h"
 
@@ -45,7 +47,8 @@ inline int64_t misalignment(const char* p, int64_t align) {
 // Contiguous bytes.
 
 // Streaming stores from the first 64-byte line on (whole lines for the
-// write combining); no fence (callers fence once).
+// write combining), in the order stream_tuning() chose; no fence (callers
+// fence once).
 template <class V>
 void stream_body(char* dst, const char* src, int64_t n) {
   constexpr int64_t W = V::kBytes;
@@ -60,15 +63,17 @@ void stream_body(char* dst, const char* src, int64_t n) {
     src += head;
     n -= head;
   }
-  int64_t i = 0;
-  for (; i + 4 * W <= n; i += 4 * W) {
+  const int64_t units = n / (4 * W);
+  for_each_unit(units, 4 * W, stream_pages(), [&](int64_t k) {
+    const int64_t i = k * 4 * W;
     const auto a = V::load(src + i), b = V::load(src + i + W);
     const auto c = V::load(src + i + 2 * W), d = V::load(src + i + 3 * W);
     V::stream(dst + i, a);
     V::stream(dst + i + W, b);
     V::stream(dst + i + 2 * W, c);
     V::stream(dst + i + 3 * W, d);
-  }
+  });
+  int64_t i = units * 4 * W;
   for (; i + W <= n; i += W) V::stream(dst + i, V::load(src + i));
   if (i < n) V::copy_small(dst + i, src + i, n - i);
 }

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/macros.h"
 #include "cpu/copy_kernel_table.h"
+#include "cpu/stream_tuning.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
 #include "cpu/row_tasks.h"
@@ -219,7 +220,7 @@ void copy_same_dtype(const Geometry& g, int64_t itemsize) {
   TinyCopy tiny;
   if (tiny_copy_of(g, itemsize, out_bytes, &tiny)) return run_tiny_copy(tiny, g.data[0], g.data[1]);
   const CopyPath path = plan_same_dtype_copy(g, itemsize);
-  const bool stream = out_bytes >= kStreamingThresholdBytes;
+  const bool stream = out_bytes >= stream_threshold_bytes();
   const CopyKernelTable& kernels = active_copy_kernels();
   switch (path) {
     case CopyPath::Empty:

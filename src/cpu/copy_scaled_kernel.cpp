@@ -12,6 +12,7 @@
 #include "core/scaled_convert.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_kernel_table.h"
+#include "cpu/stream_tuning.h"
 #include "cpu/scaled_rows.h"
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
@@ -32,7 +33,7 @@ void scaled_loop(const Geometry& g, bool saturate) {
       std::is_same<C, float>::value ? scaled_rows_kernel(scalar_type_of<D>, scalar_type_of<S>) : nullptr;
   const ScaledPlanesFn planes =
       std::is_same<D, float>::value && std::is_same<S, uint8_t>::value ? scaled_u8_planes_kernel() : nullptr;
-  const bool nt = g.numel() * kD >= kStreamingThresholdBytes;
+  const bool nt = g.numel() * kD >= stream_threshold_bytes();
   for_each(g, [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
     const int64_t ds = strides[0], ss = strides[1], as = strides[2], bs = strides[3];
     if (planes && n1 == 3 && ds == kD && ss == 3 && strides[5] == 1 && as == 0 && bs == 0 &&

@@ -1,6 +1,7 @@
 #include "cpu/cpu_isa.h"
 
 #include <atomic>
+#include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -33,8 +34,20 @@ CpuIsa detect() {
   if (f && dq && bw && vl && (xcr0 & 0xe0) == 0xe0) return CpuIsa::Avx512;
   return CpuIsa::Avx2;
 }
+
+// Leaf 0 spells the vendor in ebx, edx, ecx.
+CpuVendor detect_vendor() {
+  unsigned a = 0, regs[3] = {0, 0, 0};
+  if (!__get_cpuid(0, &a, &regs[0], &regs[2], &regs[1])) return CpuVendor::Other;
+  char name[13] = {};
+  std::memcpy(name, regs, 12);
+  if (std::strcmp(name, "GenuineIntel") == 0) return CpuVendor::Intel;
+  if (std::strcmp(name, "AuthenticAMD") == 0 || std::strcmp(name, "HygonGenuine") == 0) return CpuVendor::Amd;
+  return CpuVendor::Other;
+}
 #else
 CpuIsa detect() { return CpuIsa::Scalar; }
+CpuVendor detect_vendor() { return CpuVendor::Other; }
 #endif
 
 std::atomic<int> g_cap{static_cast<int>(CpuIsa::Avx512)};
@@ -50,6 +63,20 @@ CpuIsa cpu_isa() {
   const int detected = static_cast<int>(detected_cpu_isa());
   const int cap = g_cap.load(std::memory_order_relaxed);
   return static_cast<CpuIsa>(cap < detected ? cap : detected);
+}
+
+CpuVendor detected_cpu_vendor() {
+  static const CpuVendor vendor = detect_vendor();
+  return vendor;
+}
+
+const char* cpu_vendor_name(CpuVendor vendor) {
+  switch (vendor) {
+    case CpuVendor::Intel: return "intel";
+    case CpuVendor::Amd: return "amd";
+    case CpuVendor::Other: break;
+  }
+  return "other";
 }
 
 void set_cpu_isa_cap(CpuIsa cap) { g_cap.store(static_cast<int>(cap), std::memory_order_relaxed); }

@@ -35,6 +35,14 @@ void set_cpu_isa_cap(CpuIsa cap);
 
 const char* cpu_isa_name(CpuIsa isa);
 
+// Who designed the CPU: the memory systems of the two x86 vendors want
+// their long streaming copies written differently (stream_tuning.h).
+enum class CpuVendor : int { Other = 0, Intel, Amd };
+
+CpuVendor detected_cpu_vendor();
+
+const char* cpu_vendor_name(CpuVendor vendor);
+
 // The one of three per-level things (the kernel tables) that cpu_isa()
 // selects. Only that one's function is called: a level's code must not run
 // on a CPU without it.

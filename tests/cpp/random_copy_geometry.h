@@ -4,6 +4,7 @@
 // own order, steps, flips, broadcast dims and misalignment.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -55,6 +56,10 @@ struct Case {
   std::vector<unsigned char> dst_buf, src_buf;
   int64_t dst_base = 0, src_base = 0;
 };
+
+// What a case's dst buffer holds before the copy: bytes outside the
+// elements keep it, so a stray write shows.
+constexpr unsigned char kUnwritten = 0xAB;
 
 inline int64_t pick_size(std::mt19937_64& rng, bool large) {
   static const int64_t kSmall[] = {0, 1, 1, 2, 3, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
@@ -112,6 +117,11 @@ inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_
     if (!large && numel * g.shape[d] > 5000) g.shape[d] = 1 + static_cast<int64_t>(rng() % 3);
     numel *= g.shape[d];
   }
+  // An empty copy needs no large buffers: its big dims shrink, so that
+  // checking that nothing is written costs no more than a small case.
+  if (large && numel == 0) {
+    for (int d = 0; d < g.ndim(); ++d) g.shape[d] = std::min<int64_t>(g.shape[d], 65);
+  }
   if (large && numel > 0) {
     // Outputs of 17 to 32 MB: past the streaming threshold.
     while (numel * itemsize > (int64_t{32} << 20)) {
@@ -153,7 +163,7 @@ inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_
   // Misaligned bases now and then (by whole elements, or by one byte).
   const int64_t dmis = rng() % 4 == 0 ? (rng() % 2 ? itemsize : 1) : 0;
   const int64_t smis = rng() % 4 == 0 ? (rng() % 2 ? src_itemsize : 3) : 0;
-  c.dst_buf.assign(static_cast<size_t>(dspan + 64 + dmis), 0xAB);
+  c.dst_buf.assign(static_cast<size_t>(dspan + 64 + dmis), kUnwritten);
   c.src_buf.resize(static_cast<size_t>(sspan + 64 + smis));
   fill_random(c.src_buf, rng());
   // 64-aligned inside the buffer, then the misalignment.
@@ -173,6 +183,59 @@ inline void make_case(Case& c, uint64_t seed, int64_t dst_itemsize, int64_t src_
     }
     g = sorted;
   }
+}
+
+// The plain multi-index walk of the tests' references, written here and
+// sharing nothing with the TensorIterator: for every index of dims 1..,
+// f(dst, src, n, dst_step, src_step) on dim 0's run of n elements (steps
+// in bytes); one element for 0 dims, nothing when a dim is empty.
+template <typename F>
+void for_each_dim0_run(const Geometry& g, F f) {
+  const int nd = g.ndim();
+  for (int d = 0; d < nd; ++d) {
+    if (g.shape[d] == 0) return;
+  }
+  if (nd == 0) return f(g.data[0], g.data[1], int64_t{1}, int64_t{0}, int64_t{0});
+  int64_t idx[ST_MAX_DIMS] = {0};
+  for (;;) {
+    int64_t doff = 0, soff = 0;
+    for (int d = 1; d < nd; ++d) {
+      doff += idx[d] * g.strides[0][d];
+      soff += idx[d] * g.strides[1][d];
+    }
+    f(g.data[0] + doff, g.data[1] + soff, g.shape[0], g.strides[0][0], g.strides[1][0]);
+    int d = 1;
+    for (; d < nd; ++d) {
+      if (++idx[d] < g.shape[d]) break;
+      idx[d] = 0;
+    }
+    if (d >= nd) return;
+  }
+}
+
+// The dst buffer as the copy must leave it, into `expected`:
+// `reference(geometry)` run on a copy of the untouched buffer. A case is
+// made and its expectation computed once, then checked at every level and
+// thread count. (A test reuses one Case and one `expected` for all its
+// cases: their buffers keep their capacity, and large cases do not fault
+// in fresh pages each time.)
+template <typename Reference>
+void expected_dst(const Case& c, std::vector<unsigned char>& expected, Reference reference) {
+  expected = c.dst_buf;
+  Geometry ref = c.g;
+  ref.data[0] = reinterpret_cast<char*>(expected.data()) + (c.g.data[0] - reinterpret_cast<const char*>(c.dst_buf.data()));
+  reference(ref);
+}
+
+// The dst buffer as make_case left it, before the case runs again.
+inline void reset_dst(Case& c) { std::fill(c.dst_buf.begin(), c.dst_buf.end(), kUnwritten); }
+
+// The index of the first byte where two buffers of one size differ (their
+// size when none does), for a failure message.
+inline size_t first_difference(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+  size_t at = 0;
+  while (at < a.size() && a[at] == b[at]) ++at;
+  return at;
 }
 
 // Every level this CPU has, on 1 and 2 threads.

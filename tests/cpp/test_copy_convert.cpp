@@ -6,6 +6,7 @@
 // float32 patterns that cover every exponent with rounding ties, NaN
 // payloads, subnormals and overflow; then whole copies on random
 // geometries and the NHWC uint8 -> NCHW float32 layout, on 1 and 2 threads.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -337,8 +338,63 @@ void scalar_rules_are_cores(void**) {
 using test_support::ConvertPairCase;
 using test_support::kConvertPairs;
 
-// One element by the scalar rules (the reference for the vector kernels).
-void scalar_convert(ConvertPair p, char* dst, const char* src) { kConvertPairs[static_cast<int>(p)].one(dst, src); }
+// The reference of every test below: a pair's scalar rule, element by
+// element. For sources of one and two bytes the rule's result for every
+// source pattern is worked out once and looked up: the same values,
+// without a call per element of the large cases.
+class ReferenceConverter {
+ public:
+  explicit ReferenceConverter(const ConvertPairCase& info)
+      : info_(info),
+        de_(static_cast<int64_t>(st::itemsize(info.dst))),
+        se_(static_cast<int64_t>(st::itemsize(info.src))) {
+    if (se_ > 2) return;
+    table_.resize(size_t{1} << (8 * se_));
+    for (uint32_t v = 0; v < table_.size(); ++v) {
+      unsigned char src[2];
+      const uint16_t pattern = static_cast<uint16_t>(v);
+      if (se_ == 1) src[0] = static_cast<unsigned char>(pattern);
+      else std::memcpy(src, &pattern, 2);
+      info.one(reinterpret_cast<char*>(&table_[v]), reinterpret_cast<const char*>(src));
+    }
+  }
+
+  // n elements, dst and src steps in bytes.
+  void run(char* dst, const char* src, int64_t n, int64_t dstep, int64_t sstep) const {
+    if (table_.empty()) {
+      for (int64_t i = 0; i < n; ++i) info_.one(dst + i * dstep, src + i * sstep);
+      return;
+    }
+    const bool wide = se_ == 2;
+    switch (de_) {
+      case 1: return wide ? lookup<1, uint16_t>(dst, src, n, dstep, sstep) : lookup<1, uint8_t>(dst, src, n, dstep, sstep);
+      case 2: return wide ? lookup<2, uint16_t>(dst, src, n, dstep, sstep) : lookup<2, uint8_t>(dst, src, n, dstep, sstep);
+      case 4: return wide ? lookup<4, uint16_t>(dst, src, n, dstep, sstep) : lookup<4, uint8_t>(dst, src, n, dstep, sstep);
+      default: return wide ? lookup<8, uint16_t>(dst, src, n, dstep, sstep) : lookup<8, uint8_t>(dst, src, n, dstep, sstep);
+    }
+  }
+
+  // Every element of a copy's geometry (operand 0 dst, 1 src).
+  void run(const Geometry& g) const {
+    test_support::for_each_dim0_run(g, [this](char* dst, const char* src, int64_t n, int64_t dstep, int64_t sstep) {
+      run(dst, src, n, dstep, sstep);
+    });
+  }
+
+ private:
+  template <int DE, typename Source>
+  void lookup(char* dst, const char* src, int64_t n, int64_t dstep, int64_t sstep) const {
+    for (int64_t i = 0; i < n; ++i) {
+      Source v;
+      std::memcpy(&v, src + i * sstep, sizeof v);
+      std::memcpy(dst + i * dstep, &table_[v], DE);
+    }
+  }
+
+  const ConvertPairCase& info_;
+  int64_t de_, se_;
+  std::vector<uint64_t> table_;  // the rule's result for each source pattern, in its first de_ bytes
+};
 
 // Inputs for a pair: every pattern for 1- and 2-byte sources, the float32
 // patterns, and int64 values at every bit length.
@@ -424,44 +480,77 @@ std::vector<unsigned char> inputs_for(ConvertPair p, int64_t* count) {
   return buf;
 }
 
-// Whole buffers (streamed and not, dst misaligned by one element), and
-// short lengths at every offset for the heads and tails.
+// The first element where a row converter's output `got` differs from
+// `want`, with its input, for a failure message.
+void print_first_wrong_element(const char* level, const ConvertPairCase& info, const char* what,
+                               const unsigned char* in, const unsigned char* got, const unsigned char* want,
+                               int64_t n) {
+  const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+  int64_t i = 0;
+  while (i < n && std::memcmp(got + i * de, want + i * de, static_cast<size_t>(de)) == 0) ++i;
+  std::printf("  %s %s %s: element %" PRId64 " of %" PRId64, level, info.name, what, i, n);
+  if (i == n) {
+    std::printf(" (the elements are right; a byte around them was written)\n");
+    return;
+  }
+  auto hex = [](const unsigned char* p, int64_t bytes) {
+    for (int64_t b = bytes - 1; b >= 0; --b) std::printf("%02x", p[b]);
+  };
+  std::printf(": input 0x");
+  hex(in + i * se, se);
+  std::printf(" gave 0x");
+  hex(got + i * de, de);
+  std::printf(", the scalar rule gives 0x");
+  hex(want + i * de, de);
+  std::printf("\n");
+}
+
+// Each pair's inputs converted once by the scalar rule, then by the row
+// converter of every level: the whole buffer with ordinary and with
+// streaming stores, into dst 64-byte aligned and one element past it; and
+// short lengths 0..70 from every offset 0..3 into the inputs (the heads
+// and tails), the bytes around them checked untouched.
 void row_kernels_match_scalar_rules_at_every_level(void**) {
   int bad = 0;
-  for (int isa = 0; isa <= static_cast<int>(st::cpu::detected_cpu_isa()); ++isa) {
-    st::cpu::set_cpu_isa_cap(static_cast<CpuIsa>(isa));
-    const st::cpu::ConvertKernelTable& table = st::cpu::active_convert_kernels();
-    for (const ConvertPairCase& info : kConvertPairs) {
-      const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
-      int64_t n;
-      const std::vector<unsigned char> in = inputs_for(info.pair, &n);
-      std::vector<unsigned char> want(static_cast<size_t>(n * de));
-      for (int64_t i = 0; i < n; ++i) {
-        scalar_convert(info.pair, reinterpret_cast<char*>(want.data()) + i * de,
-                       reinterpret_cast<const char*>(in.data()) + i * se);
-      }
-      std::vector<unsigned char> out(static_cast<size_t>(n * de + 128));
-      char* base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(out.data()) + 63) & ~uintptr_t{63});
+  for (const ConvertPairCase& info : kConvertPairs) {
+    const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+    int64_t n;
+    const std::vector<unsigned char> in = inputs_for(info.pair, &n);
+    const char* const src = reinterpret_cast<const char*>(in.data());
+    std::vector<unsigned char> want(static_cast<size_t>(n * de));
+    ReferenceConverter(info).run(reinterpret_cast<char*>(want.data()), src, n, de, se);
+    std::vector<unsigned char> out(static_cast<size_t>(n * de + 128));
+    unsigned char* const base =
+        reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(out.data()) + 63) & ~uintptr_t{63});
+    std::vector<unsigned char> small(static_cast<size_t>((70 + 2) * de));
+    for (int isa = 0; isa <= static_cast<int>(st::cpu::detected_cpu_isa()); ++isa) {
+      st::cpu::set_cpu_isa_cap(static_cast<CpuIsa>(isa));
+      const st::cpu::ConvertKernelTable& table = st::cpu::active_convert_kernels();
+      const st::cpu::ConvertRowFn row = table.row[static_cast<int>(info.pair)];
       for (int shift = 0; shift < 2; ++shift) {
         for (int nt = 0; nt < 2; ++nt) {
-          char* d = base + shift * de;
-          table.row[static_cast<int>(info.pair)](d, reinterpret_cast<const char*>(in.data()), n, nt != 0);
+          unsigned char* const d = base + shift * de;
+          row(reinterpret_cast<char*>(d), src, n, nt != 0);
           if (std::memcmp(d, want.data(), want.size()) != 0 && ++bad <= 5) {
-            std::printf("  %s %s shift %d nt %d: mismatch\n", table.name, info.name, shift, nt);
+            char what[40];
+            std::snprintf(what, sizeof what, "shift %d nt %d", shift, nt);
+            print_first_wrong_element(table.name, info, what, in.data(), d, want.data(), n);
           }
         }
       }
-      // Lengths 0..70 from every offset 0..3 into the inputs.
       for (int64_t len = 0; len <= 70; ++len) {
-        for (int64_t off = 0; off < 4; ++off) {
-          if (off + len > n) continue;
-          std::vector<unsigned char> small(static_cast<size_t>((len + 2) * de), 0xEE);
-          table.row[static_cast<int>(info.pair)](reinterpret_cast<char*>(small.data()) + de,
-                                                 reinterpret_cast<const char*>(in.data()) + off * se, len, len % 2 == 1);
+        for (int64_t off = 0; off < 4 && off + len <= n; ++off) {
+          std::fill(small.begin(), small.end(), static_cast<unsigned char>(0xEE));
+          row(reinterpret_cast<char*>(small.data()) + de, src + off * se, len, len % 2 == 1);
           bool ok = std::memcmp(small.data() + de, want.data() + off * de, static_cast<size_t>(len * de)) == 0;
           for (int64_t b = 0; b < de; ++b) ok = ok && small[static_cast<size_t>(b)] == 0xEE &&
                                                   small[static_cast<size_t>((len + 1) * de + b)] == 0xEE;
-          if (!ok && ++bad <= 5) std::printf("  %s %s len %" PRId64 " off %" PRId64 "\n", table.name, info.name, len, off);
+          if (!ok && ++bad <= 5) {
+            char what[40];
+            std::snprintf(what, sizeof what, "len %" PRId64 " off %" PRId64, len, off);
+            print_first_wrong_element(table.name, info, what, in.data() + off * se, small.data() + de,
+                                      want.data() + off * de, len);
+          }
         }
       }
     }
@@ -473,58 +562,52 @@ void row_kernels_match_scalar_rules_at_every_level(void**) {
 // ---------------------------------------------------------------------------
 // Whole converting copies.
 
-void reference_convert(ConvertPair p, const Geometry& g) {
-  for (int d = 0; d < g.ndim(); ++d) {
-    if (g.shape[d] == 0) return;
-  }
-  int64_t idx[ST_MAX_DIMS] = {0};
-  for (;;) {
-    int64_t doff = 0, soff = 0;
-    for (int d = 0; d < g.ndim(); ++d) {
-      doff += idx[d] * g.strides[0][d];
-      soff += idx[d] * g.strides[1][d];
-    }
-    scalar_convert(p, g.data[0] + doff, g.data[1] + soff);
-    int d = 0;
-    for (; d < g.ndim(); ++d) {
-      if (++idx[d] < g.shape[d]) break;
-      idx[d] = 0;
-    }
-    if (d == g.ndim()) return;
-  }
-}
-
-bool run_convert_case(const ConvertPairCase& info, uint64_t seed, bool large) {
+// One random case of a pair: made and converted by the reference once,
+// then copied at every level on 1 and 2 threads, each time into the
+// untouched dst buffer. Returns the number of failing runs.
+// `c` and `expected` hold the buffers (test_support::expected_dst).
+int convert_case_at_every_level(const ReferenceConverter& reference, const ConvertPairCase& info, uint64_t seed,
+                                bool large, test_support::Case& c, std::vector<unsigned char>& expected) {
   const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
-  test_support::Case c;
   test_support::make_case(c, seed, de, se, large);
-  std::vector<unsigned char> expected = c.dst_buf;
-  Geometry ref = c.g;
-  ref.data[0] = reinterpret_cast<char*>(expected.data()) + (c.g.data[0] - reinterpret_cast<char*>(c.dst_buf.data()));
-  reference_convert(info.pair, ref);
-  if (!st::cpu::copy_convert(test_support::canonical(c.g), info.dst, info.src)) return false;
-  if (c.dst_buf != expected) {
-    std::printf("seed %" PRIu64 " %s isa %s threads %d ndim %d\n", seed, info.name,
+  test_support::expected_dst(c, expected, [&](const Geometry& ref) { reference.run(ref); });
+  const Geometry g = test_support::canonical(c.g);
+  int failures = 0;
+  test_support::for_each_isa_and_threads([&] {
+    test_support::reset_dst(c);
+    const bool converted = st::cpu::copy_convert(g, info.dst, info.src);
+    if (converted && c.dst_buf == expected) return;
+    ++failures;
+    std::printf("seed %" PRIu64 " %s isa %s threads %d ndim %d: ", seed, info.name,
                 st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), c.g.ndim());
+    if (!converted) {
+      std::printf("no kernel took it\n");
+    } else {
+      const size_t at = test_support::first_difference(c.dst_buf, expected);
+      std::printf("first wrong byte at %zu of %zu: got %02x want %02x\n", at, c.dst_buf.size(), c.dst_buf[at],
+                  expected[at]);
+    }
     for (int d = 0; d < c.g.ndim(); ++d) {
       std::printf("  dim %d: size %" PRId64 " dst %" PRId64 " src %" PRId64 "\n", d, c.g.shape[d], c.g.strides[0][d],
                   c.g.strides[1][d]);
     }
-    return false;
-  }
-  return true;
+  });
+  return failures;
 }
 
 void random_converting_copies_match_reference(void**) {
   int failures = 0;
-  test_support::for_each_isa_and_threads([&] {
-    for (const ConvertPairCase& info : kConvertPairs) {
-      for (uint64_t seed = 1; seed <= 300; ++seed) {
-        if (!run_convert_case(info, seed * 31 + static_cast<uint64_t>(info.pair), false) && ++failures > 5) fail();
-      }
-      if (!run_convert_case(info, 977 + static_cast<uint64_t>(info.pair), true)) ++failures;
+  test_support::Case c;
+  std::vector<unsigned char> expected;
+  for (const ConvertPairCase& info : kConvertPairs) {
+    const ReferenceConverter reference(info);
+    for (uint64_t seed = 1; seed <= 300; ++seed) {
+      failures +=
+          convert_case_at_every_level(reference, info, seed * 31 + static_cast<uint64_t>(info.pair), false, c, expected);
+      if (failures > 5) fail();
     }
-  });
+    failures += convert_case_at_every_level(reference, info, 977 + static_cast<uint64_t>(info.pair), true, c, expected);
+  }
   assert_int_equal(failures, 0);
 }
 
@@ -541,65 +624,53 @@ void nhwc_uint8_to_nchw_float32(void**) {
                           {1, 9, 9, 2},      {2, 3, 3, 5},      {1, 64, 64, 16}, {32, 224, 224, 3},
                           {2, 300, 301, 3},  {1, 1200, 1201, 3}};
   int failures = 0;
-  test_support::for_each_isa_and_threads([&] {
-    for (const Shape& s : shapes) {
-      for (int variant = 0; variant < 4; ++variant) {
-        const int to_nhwc = variant & 1, misaligned = variant >> 1;
-        const int64_t numel = s.n * s.h * s.w * s.c;
-        std::vector<unsigned char> src(static_cast<size_t>(numel));
-        test_support::fill_random(src, static_cast<uint64_t>(numel));
-        std::vector<float> buffer(static_cast<size_t>(numel) + 32, -1.0f), want(static_cast<size_t>(numel));
-        float* const dst = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63}) +
-                           misaligned;
-        // Dims fastest-first of dst; src is NHWC (to NCHW) or NCHW (to NHWC).
-        Geometry g;
-        test_support::reset_copy_geometry(g, 4);
-        const int64_t nhwc[4] = {s.c, s.w * s.c, 1, s.h * s.w * s.c};  // src strides for (W, H, C, N) ...
-        if (!to_nhwc) {
-          // dst NCHW: dims (W, H, C, N); src NHWC strides in bytes.
-          const int64_t sizes[4] = {s.w, s.h, s.c, s.n};
-          const int64_t ds[4] = {4, 4 * s.w, 4 * s.w * s.h, 4 * s.w * s.h * s.c};
-          const int64_t ss[4] = {nhwc[0], nhwc[1], nhwc[2], nhwc[3]};
-          for (int d = 0; d < 4; ++d) {
-            g.shape[d] = sizes[d];
-            g.strides[0][d] = ds[d];
-            g.strides[1][d] = ss[d];
-          }
-          for (int64_t n = 0; n < s.n; ++n)
-            for (int64_t c = 0; c < s.c; ++c)
-              for (int64_t h = 0; h < s.h; ++h)
-                for (int64_t w = 0; w < s.w; ++w)
-                  want[static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w)] =
-                      static_cast<float>(src[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)]);
-        } else {
-          // dst NHWC: dims (C, W, H, N); src NCHW.
-          const int64_t sizes[4] = {s.c, s.w, s.h, s.n};
-          const int64_t ds[4] = {4, 4 * s.c, 4 * s.c * s.w, 4 * s.c * s.w * s.h};
-          const int64_t ss[4] = {s.h * s.w, 1, s.w, s.c * s.h * s.w};
-          for (int d = 0; d < 4; ++d) {
-            g.shape[d] = sizes[d];
-            g.strides[0][d] = ds[d];
-            g.strides[1][d] = ss[d];
-          }
-          for (int64_t n = 0; n < s.n; ++n)
-            for (int64_t c = 0; c < s.c; ++c)
-              for (int64_t h = 0; h < s.h; ++h)
-                for (int64_t w = 0; w < s.w; ++w)
-                  want[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)] =
-                      static_cast<float>(src[static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w)]);
-        }
-        g.data[0] = reinterpret_cast<char*>(dst);
-        g.data[1] = reinterpret_cast<char*>(src.data());
-        assert_true(st::cpu::copy_convert(test_support::canonical(g), ScalarType::Float32, ScalarType::UInt8));
+  for (const Shape& s : shapes) {
+    for (int variant = 0; variant < 4; ++variant) {
+      const int to_nhwc = variant & 1, misaligned = variant >> 1;
+      const int64_t numel = s.n * s.h * s.w * s.c;
+      std::vector<unsigned char> src(static_cast<size_t>(numel));
+      test_support::fill_random(src, static_cast<uint64_t>(numel));
+      std::vector<float> buffer(static_cast<size_t>(numel) + 32, -1.0f), want(static_cast<size_t>(numel));
+      float* const dst = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63}) +
+                         misaligned;
+      // Dims fastest-first of dst: NCHW (W, H, C, N) from NHWC, or NHWC (C, W, H, N) from NCHW.
+      Geometry g;
+      test_support::reset_copy_geometry(g, 4);
+      const int64_t nchw_dims[3][4] = {{s.w, s.h, s.c, s.n},
+                                       {4, 4 * s.w, 4 * s.w * s.h, 4 * s.w * s.h * s.c},
+                                       {s.c, s.w * s.c, 1, s.h * s.w * s.c}};
+      const int64_t nhwc_dims[3][4] = {{s.c, s.w, s.h, s.n},
+                                       {4, 4 * s.c, 4 * s.c * s.w, 4 * s.c * s.w * s.h},
+                                       {s.h * s.w, 1, s.w, s.c * s.h * s.w}};
+      const int64_t(&dims)[3][4] = to_nhwc ? nhwc_dims : nchw_dims;  // sizes, dst and src strides in bytes
+      for (int d = 0; d < 4; ++d) {
+        g.shape[d] = dims[0][d];
+        g.strides[0][d] = dims[1][d];
+        g.strides[1][d] = dims[2][d];
+      }
+      for (int64_t n = 0; n < s.n; ++n)
+        for (int64_t c = 0; c < s.c; ++c)
+          for (int64_t h = 0; h < s.h; ++h)
+            for (int64_t w = 0; w < s.w; ++w) {
+              const size_t nchw = static_cast<size_t>(((n * s.c + c) * s.h + h) * s.w + w);
+              const size_t nhwc = static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c);
+              want[to_nhwc ? nhwc : nchw] = static_cast<float>(src[to_nhwc ? nchw : nhwc]);
+            }
+      g.data[0] = reinterpret_cast<char*>(dst);
+      g.data[1] = reinterpret_cast<char*>(src.data());
+      const Geometry canonical = test_support::canonical(g);
+      test_support::for_each_isa_and_threads([&] {
+        std::fill(buffer.begin(), buffer.end(), -1.0f);
+        assert_true(st::cpu::copy_convert(canonical, ScalarType::Float32, ScalarType::UInt8));
         if (std::memcmp(dst, want.data(), want.size() * 4) != 0) {
           std::printf("  (%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ") to_nhwc %d misaligned %d isa %s threads %d\n",
                       s.n, s.h, s.w, s.c, to_nhwc, misaligned, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
                       st::num_threads());
           ++failures;
         }
-      }
+      });
     }
-  });
+  }
   assert_int_equal(failures, 0);
 }
 
@@ -607,31 +678,34 @@ void nhwc_uint8_to_nchw_float32(void**) {
 // piece streamed from its own head and tail.
 void long_contiguous_conversions(void**) {
   int failures = 0;
-  test_support::for_each_isa_and_threads([&] {
-    for (const ConvertPairCase& info : kConvertPairs) {
-      const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
-      const int64_t n = (int64_t{17} << 20) / de + 3;  // past the streaming threshold
-      std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);
-      test_support::fill_random(src, static_cast<uint64_t>(n));
-      std::vector<unsigned char> want = dst;
-      Geometry g;
-      test_support::reset_copy_geometry(g, 1);
-      g.shape[0] = n;
-      g.strides[0][0] = de;
-      g.strides[1][0] = se;
-      g.data[0] = reinterpret_cast<char*>(dst.data()) + de;  // not 64-byte aligned
-      g.data[1] = reinterpret_cast<char*>(src.data());
-      Geometry ref = g;
-      ref.data[0] = reinterpret_cast<char*>(want.data()) + de;
-      reference_convert(info.pair, ref);
-      assert_true(st::cpu::copy_convert(test_support::canonical(g), info.dst, info.src));
+  for (const ConvertPairCase& info : kConvertPairs) {
+    const int64_t de = static_cast<int64_t>(st::itemsize(info.dst)), se = static_cast<int64_t>(st::itemsize(info.src));
+    const int64_t n = (int64_t{17} << 20) / de + 3;  // past the streaming threshold
+    std::vector<unsigned char> src(static_cast<size_t>(n * se)), dst(static_cast<size_t>(n * de + 64), 0xEE);
+    test_support::fill_random(src, static_cast<uint64_t>(n));
+    std::vector<unsigned char> want = dst;
+    Geometry g;
+    test_support::reset_copy_geometry(g, 1);
+    g.shape[0] = n;
+    g.strides[0][0] = de;
+    g.strides[1][0] = se;
+    g.data[0] = reinterpret_cast<char*>(dst.data()) + de;  // not 64-byte aligned
+    g.data[1] = reinterpret_cast<char*>(src.data());
+    Geometry ref = g;
+    ref.data[0] = reinterpret_cast<char*>(want.data()) + de;
+    ReferenceConverter(info).run(ref);
+    const Geometry canonical = test_support::canonical(g);
+    test_support::for_each_isa_and_threads([&] {
+      std::fill(dst.begin(), dst.end(), static_cast<unsigned char>(0xEE));
+      assert_true(st::cpu::copy_convert(canonical, info.dst, info.src));
       if (dst != want) {
-        std::printf("  %s isa %s threads %d\n", info.name, st::cpu::cpu_isa_name(st::cpu::cpu_isa()),
-                    st::num_threads());
+        const size_t at = test_support::first_difference(dst, want);
+        std::printf("  %s isa %s threads %d: first wrong byte at %zu of %zu: got %02x want %02x\n", info.name,
+                    st::cpu::cpu_isa_name(st::cpu::cpu_isa()), st::num_threads(), at, dst.size(), dst[at], want[at]);
         ++failures;
       }
-    }
-  });
+    });
+  }
   assert_int_equal(failures, 0);
 }
 

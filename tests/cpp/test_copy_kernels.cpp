@@ -20,6 +20,7 @@
 #include "cpu/copy_kernel_table.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/cpu_isa.h"
+#include "cpu/stream_tuning.h"
 #include "core/thread_count.h"
 
 using st::Geometry;
@@ -35,24 +36,18 @@ namespace {
 const int64_t kItemsizes[] = {1, 2, 4, 8, 16};
 
 // The reference: every index of the geometry as given, element by element.
+template <int E>
+void copy_run(char* dst, const char* src, int64_t n, int64_t dstep, int64_t sstep) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * dstep, src + i * sstep, E);
+}
+
 void reference_copy(const Geometry& g, int64_t itemsize) {
-  for (int d = 0; d < g.ndim(); ++d) {
-    if (g.shape[d] == 0) return;
-  }
-  int64_t idx[ST_MAX_DIMS] = {0};
-  for (;;) {
-    int64_t doff = 0, soff = 0;
-    for (int d = 0; d < g.ndim(); ++d) {
-      doff += idx[d] * g.strides[0][d];
-      soff += idx[d] * g.strides[1][d];
-    }
-    std::memcpy(g.data[0] + doff, g.data[1] + soff, static_cast<size_t>(itemsize));
-    int d = 0;
-    for (; d < g.ndim(); ++d) {
-      if (++idx[d] < g.shape[d]) break;
-      idx[d] = 0;
-    }
-    if (d == g.ndim()) return;
+  switch (itemsize) {
+    case 1: return test_support::for_each_dim0_run(g, copy_run<1>);
+    case 2: return test_support::for_each_dim0_run(g, copy_run<2>);
+    case 4: return test_support::for_each_dim0_run(g, copy_run<4>);
+    case 8: return test_support::for_each_dim0_run(g, copy_run<8>);
+    default: return test_support::for_each_dim0_run(g, copy_run<16>);
   }
 }
 
@@ -65,40 +60,46 @@ void describe(const Geometry& g, int64_t itemsize, uint64_t seed) {
   }
 }
 
-bool run_case(uint64_t seed, int64_t itemsize, bool large, int* path_hits) {
-  Case c;
+// One random case: made and copied by the reference once, then copied
+// at every level on 1 and 2 threads, each time into the untouched dst
+// buffer. Counts the case's path in path_hits; returns the failing runs.
+// `c` and `expected` hold the buffers (test_support::expected_dst).
+int case_at_every_level(uint64_t seed, int64_t itemsize, bool large, int* path_hits, Case& c,
+                        std::vector<unsigned char>& expected) {
   make_case(c, seed, itemsize, itemsize, large);
-  std::vector<unsigned char> expected = c.dst_buf;
-  Geometry ref = c.g;
-  ref.data[0] = reinterpret_cast<char*>(expected.data()) + (c.g.data[0] - reinterpret_cast<char*>(c.dst_buf.data()));
-  reference_copy(ref, itemsize);
-  path_hits[static_cast<int>(st::cpu::plan_same_dtype_copy(test_support::canonical(c.g), itemsize))]++;
-  st::cpu::copy_same_dtype(test_support::canonical(c.g), itemsize);
-  if (c.dst_buf != expected) {
-    size_t at = 0;
-    while (c.dst_buf[at] == expected[at]) ++at;
+  test_support::expected_dst(c, expected, [&](const Geometry& ref) { reference_copy(ref, itemsize); });
+  const Geometry g = test_support::canonical(c.g);
+  const CopyPath path = st::cpu::plan_same_dtype_copy(g, itemsize);
+  path_hits[static_cast<int>(path)]++;
+  int failures = 0;
+  for_each_isa_and_threads([&] {
+    test_support::reset_dst(c);
+    st::cpu::copy_same_dtype(g, itemsize);
+    if (c.dst_buf == expected) return;
+    ++failures;
+    const size_t at = test_support::first_difference(c.dst_buf, expected);
     describe(c.g, itemsize, seed);
-    std::printf("  path %s; first wrong byte at %zu of %zu: got %02x want %02x\n",
-                st::cpu::copy_path_name(st::cpu::plan_same_dtype_copy(test_support::canonical(c.g), itemsize)), at, c.dst_buf.size(),
-                c.dst_buf[at], expected[at]);
-    return false;
-  }
-  return true;
+    std::printf("  path %s; first wrong byte at %zu of %zu: got %02x want %02x\n", st::cpu::copy_path_name(path), at,
+                c.dst_buf.size(), c.dst_buf[at], expected[at]);
+  });
+  return failures;
 }
 
 void random_small_geometries_match_reference(void**) {
   int hits[8] = {0};
   int failures = 0, cases = 0;
-  for_each_isa_and_threads([&] {
-    for (uint64_t seed = 1; seed <= 600; ++seed) {
-      for (int64_t e : kItemsizes) {
-        ++cases;
-        if (!run_case(seed * 7919 + static_cast<uint64_t>(e), e, false, hits) && ++failures > 5) fail();
-      }
+  Case c;
+  std::vector<unsigned char> expected;
+  for (uint64_t seed = 1; seed <= 600; ++seed) {
+    for (int64_t e : kItemsizes) {
+      ++cases;
+      failures += case_at_every_level(seed * 7919 + static_cast<uint64_t>(e), e, false, hits, c, expected);
+      if (failures > 5) fail();
     }
-  });
-  std::printf("  %d cases; paths: empty %d contiguous %d rows %d fill %d gather %d transpose %d strided %d\n", cases,
-              hits[0], hits[1], hits[2], hits[3], hits[4], hits[5], hits[6]);
+  }
+  std::printf("  %d cases, each at every level on 1 and 2 threads; paths: empty %d contiguous %d rows %d fill %d "
+              "gather %d transpose %d strided %d\n",
+              cases, hits[0], hits[1], hits[2], hits[3], hits[4], hits[5], hits[6]);
   assert_int_equal(failures, 0);
   for (int p = 0; p <= static_cast<int>(CopyPath::Strided); ++p) assert_true(hits[p] > 0);
 }
@@ -107,13 +108,13 @@ void random_small_geometries_match_reference(void**) {
 void random_large_geometries_match_reference(void**) {
   int hits[8] = {0};
   int failures = 0;
-  for_each_isa_and_threads([&] {
-    for (uint64_t seed = 1; seed <= 2; ++seed) {
-      for (int64_t e : kItemsizes) {
-        if (!run_case(seed * 104729 + static_cast<uint64_t>(e), e, true, hits)) ++failures;
-      }
+  Case c;
+  std::vector<unsigned char> expected;
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    for (int64_t e : kItemsizes) {
+      failures += case_at_every_level(seed * 104729 + static_cast<uint64_t>(e), e, true, hits, c, expected);
     }
-  });
+  }
   assert_int_equal(failures, 0);
 }
 
@@ -123,6 +124,7 @@ struct Fixed {
   Geometry g;
   std::vector<unsigned char> dst, src, expected;
 };
+constexpr unsigned char kFixedUnwritten = 0xCD;
 
 void make_fixed(Fixed& f, std::initializer_list<int64_t> sizes, std::initializer_list<int64_t> src_elem_strides,
                 int64_t itemsize, int64_t src_offset_elems, int64_t src_span_elems) {
@@ -137,7 +139,7 @@ void make_fixed(Fixed& f, std::initializer_list<int64_t> sizes, std::initializer
   }
   d = 0;
   for (int64_t s : src_elem_strides) g.strides[1][d++] = s * itemsize;
-  f.dst.assign(static_cast<size_t>(numel * itemsize + 64), 0xCD);
+  f.dst.assign(static_cast<size_t>(numel * itemsize + 64), kFixedUnwritten);
   f.src.resize(static_cast<size_t>(src_span_elems * itemsize + 64));
   fill_random(f.src, 42);
   f.expected = f.dst;
@@ -148,37 +150,50 @@ void make_fixed(Fixed& f, std::initializer_list<int64_t> sizes, std::initializer
   g.data[0] = reinterpret_cast<char*>(f.dst.data());
 }
 
+// The fixed case copied at every level on 1 and 2 threads, each time into
+// the untouched dst; false (after describing it) when a run is wrong.
+bool fixed_at_every_level(Fixed& f, int64_t itemsize) {
+  const Geometry g = test_support::canonical(f.g);
+  bool ok = true;
+  for_each_isa_and_threads([&] {
+    std::fill(f.dst.begin(), f.dst.end(), kFixedUnwritten);
+    st::cpu::copy_same_dtype(g, itemsize);
+    if (f.dst == f.expected) return;
+    const size_t at = test_support::first_difference(f.dst, f.expected);
+    describe(f.g, itemsize, 0);
+    std::printf("  path %s; first wrong byte at %zu of %zu: got %02x want %02x\n",
+                st::cpu::copy_path_name(st::cpu::plan_same_dtype_copy(g, itemsize)), at, f.dst.size(), f.dst[at],
+                f.expected[at]);
+    ok = false;
+  });
+  return ok;
+}
+
 // Edge sizes around every tile and panel size, tiny dims (3 as in NHWC
 // with 3 channels), reversed reads, with the expected path.
 void transposes_at_tile_edges(void**) {
   const int64_t sizes[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129};
   int failures = 0;
-  for_each_isa_and_threads([&] {
-    for (int64_t e : kItemsizes) {
-      for (int64_t r : sizes) {
-        for (int64_t c : sizes) {
-          if (r == 1 || c == 1) continue;
-          for (int flip = 0; flip < 2; ++flip) {
-            // dst (r, c) fastest-first is src's (c, r) transposed; flip
-            // reverses src along its contiguous dim.
-            Fixed f;
-            const int64_t sc = flip ? -1 : 1;
-            make_fixed(f, {r, c}, {c, sc}, e, flip ? c - 1 : 0, r * c);
-            if (st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e) != CopyPath::Transpose) {
-              std::printf("  %" PRId64 "x%" PRId64 " itemsize %" PRId64 " not planned as a transpose\n", r, c, e);
-              ++failures;
-              continue;
-            }
-            st::cpu::copy_same_dtype(test_support::canonical(f.g), e);
-            if (f.dst != f.expected) {
-              describe(f.g, e, 0);
-              ++failures;
-            }
+  for (int64_t e : kItemsizes) {
+    for (int64_t r : sizes) {
+      for (int64_t c : sizes) {
+        if (r == 1 || c == 1) continue;
+        for (int flip = 0; flip < 2; ++flip) {
+          // dst (r, c) fastest-first is src's (c, r) transposed; flip
+          // reverses src along its contiguous dim.
+          Fixed f;
+          const int64_t sc = flip ? -1 : 1;
+          make_fixed(f, {r, c}, {c, sc}, e, flip ? c - 1 : 0, r * c);
+          if (st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e) != CopyPath::Transpose) {
+            std::printf("  %" PRId64 "x%" PRId64 " itemsize %" PRId64 " not planned as a transpose\n", r, c, e);
+            ++failures;
+            continue;
           }
+          if (!fixed_at_every_level(f, e)) ++failures;
         }
       }
     }
-  });
+  }
   assert_int_equal(failures, 0);
 }
 
@@ -187,38 +202,36 @@ void transposes_at_tile_edges(void**) {
 // broadcast.
 void benchmark_layouts_small(void**) {
   int failures = 0;
-  for_each_isa_and_threads([&] {
-    for (int64_t e : kItemsizes) {
-      struct Spec {
-        std::initializer_list<int64_t> sizes, strides;
-        int64_t span;
-        CopyPath path;
-      };
-      // Sizes fastest-first of the contiguous dst; strides of src in elements.
-      const Spec specs[] = {
-          {{8, 7, 7, 2}, {49, 1, 7, 392}, 2 * 392, CopyPath::Transpose},      // NCHW -> NHWC (C=8)
-          {{3, 5, 6, 2}, {30, 1, 5, 90}, 2 * 90, CopyPath::Transpose},            // NCHW -> NHWC (C=3)
-          {{7, 7, 8, 2}, {8, 56, 1, 392}, 2 * 392, CopyPath::Transpose},          // NHWC -> NCHW
-          {{6, 5, 3, 2}, {3, 18, 1, 90}, 2 * 90, CopyPath::Transpose},            // NHWC -> NCHW (C=3)
-          {{9, 10, 11}, {110, 11, 1}, 990, CopyPath::Transpose},                  // (11,10,9) permute(2,1,0)
-          {{4, 4, 4, 4, 4, 4}, {4, 64, 1, 256, 16, 1024}, 4096, CopyPath::Transpose},
-          {{33, 20}, {2, 66}, 20 * 66, CopyPath::Gather},                         // [:, ::2]
-          {{37, 19}, {1, 0}, 37, CopyPath::Rows},                                 // row broadcast
-          {{37, 19}, {0, 1}, 19, CopyPath::Fill},                                 // column broadcast
-      };
-      for (const Spec& s : specs) {
-        Fixed f;
-        make_fixed(f, s.sizes, s.strides, e, 0, s.span);
-        const CopyPath p = st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e);
-        st::cpu::copy_same_dtype(test_support::canonical(f.g), e);
-        if (p != s.path || f.dst != f.expected) {
-          describe(f.g, e, 0);
-          std::printf("  path %s\n", st::cpu::copy_path_name(p));
-          ++failures;
-        }
+  for (int64_t e : kItemsizes) {
+    struct Spec {
+      std::initializer_list<int64_t> sizes, strides;
+      int64_t span;
+      CopyPath path;
+    };
+    // Sizes fastest-first of the contiguous dst; strides of src in elements.
+    const Spec specs[] = {
+        {{8, 7, 7, 2}, {49, 1, 7, 392}, 2 * 392, CopyPath::Transpose},      // NCHW -> NHWC (C=8)
+        {{3, 5, 6, 2}, {30, 1, 5, 90}, 2 * 90, CopyPath::Transpose},            // NCHW -> NHWC (C=3)
+        {{7, 7, 8, 2}, {8, 56, 1, 392}, 2 * 392, CopyPath::Transpose},          // NHWC -> NCHW
+        {{6, 5, 3, 2}, {3, 18, 1, 90}, 2 * 90, CopyPath::Transpose},            // NHWC -> NCHW (C=3)
+        {{9, 10, 11}, {110, 11, 1}, 990, CopyPath::Transpose},                  // (11,10,9) permute(2,1,0)
+        {{4, 4, 4, 4, 4, 4}, {4, 64, 1, 256, 16, 1024}, 4096, CopyPath::Transpose},
+        {{33, 20}, {2, 66}, 20 * 66, CopyPath::Gather},                         // [:, ::2]
+        {{37, 19}, {1, 0}, 37, CopyPath::Rows},                                 // row broadcast
+        {{37, 19}, {0, 1}, 19, CopyPath::Fill},                                 // column broadcast
+    };
+    for (const Spec& s : specs) {
+      Fixed f;
+      make_fixed(f, s.sizes, s.strides, e, 0, s.span);
+      const CopyPath p = st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e);
+      if (p != s.path) {
+        describe(f.g, e, 0);
+        std::printf("  planned as %s\n", st::cpu::copy_path_name(p));
+        ++failures;
       }
+      if (!fixed_at_every_level(f, e)) ++failures;
     }
-  });
+  }
   assert_int_equal(failures, 0);
 }
 
@@ -231,7 +244,7 @@ void streamed_transposes_into_misaligned_dst(void**) {
   struct Spec {
     int64_t itemsize, rows, cols, batch, offset;  // dst offset in bytes from a line
   };
-  const int64_t threshold = st::cpu::kStreamingThresholdBytes;
+  const int64_t threshold = st::cpu::stream_threshold_bytes();
   const Spec specs[] = {
       {4, 2048, threshold / (4 * 2048), 1, 0},   {4, 2048, threshold / (4 * 2048), 1, 4},
       {4, 256, threshold / (4 * 256 * 3) + 1, 3, 16}, {4, 1040, threshold / (4 * 1040) + 1, 1, 60},
@@ -284,33 +297,31 @@ void streamed_transposes_into_misaligned_dst(void**) {
 // rows) are cut into pieces across threads.
 void long_rows_are_cut_into_pieces(void**) {
   int failures = 0;
-  for_each_isa_and_threads([&] {
-    for (int64_t e : {int64_t{1}, int64_t{4}, int64_t{16}}) {
-      const int64_t n = (int64_t{3} << 20) / e + 5;  // ~3 MB rows, not a multiple of anything
-      struct Spec {
-        std::initializer_list<int64_t> strides;
-        int64_t offset, span;
-        CopyPath path;
-      };
-      const Spec specs[] = {
-          {{1, n + 3}, 0, 2 * (n + 3), CopyPath::Rows},
-          {{0, 1}, 0, 2, CopyPath::Fill},
-          {{2, 2 * n}, 0, 4 * n, CopyPath::Gather},
-          {{-1, n}, n - 1, 2 * n, CopyPath::Gather},
-      };
-      for (const Spec& sp : specs) {
-        Fixed f;
-        make_fixed(f, {n, 2}, sp.strides, e, sp.offset, sp.span);
-        const CopyPath p = st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e);
-        st::cpu::copy_same_dtype(test_support::canonical(f.g), e);
-        if (p != sp.path || f.dst != f.expected) {
-          describe(f.g, e, 0);
-          std::printf("  path %s\n", st::cpu::copy_path_name(p));
-          ++failures;
-        }
+  for (int64_t e : {int64_t{1}, int64_t{4}, int64_t{16}}) {
+    const int64_t n = (int64_t{3} << 20) / e + 5;  // ~3 MB rows, not a multiple of anything
+    struct Spec {
+      std::initializer_list<int64_t> strides;
+      int64_t offset, span;
+      CopyPath path;
+    };
+    const Spec specs[] = {
+        {{1, n + 3}, 0, 2 * (n + 3), CopyPath::Rows},
+        {{0, 1}, 0, 2, CopyPath::Fill},
+        {{2, 2 * n}, 0, 4 * n, CopyPath::Gather},
+        {{-1, n}, n - 1, 2 * n, CopyPath::Gather},
+    };
+    for (const Spec& sp : specs) {
+      Fixed f;
+      make_fixed(f, {n, 2}, sp.strides, e, sp.offset, sp.span);
+      const CopyPath p = st::cpu::plan_same_dtype_copy(test_support::canonical(f.g), e);
+      if (p != sp.path) {
+        describe(f.g, e, 0);
+        std::printf("  planned as %s\n", st::cpu::copy_path_name(p));
+        ++failures;
       }
+      if (!fixed_at_every_level(f, e)) ++failures;
     }
-  });
+  }
   assert_int_equal(failures, 0);
 }
 

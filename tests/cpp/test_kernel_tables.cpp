@@ -19,6 +19,7 @@
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/cpu_isa.h"
+#include "cpu/stream_tuning.h"
 #include "random_copy_geometry.h"
 
 using st::cpu::ConvertKernelTable;
@@ -240,6 +241,53 @@ void row_converters_match_rules_at_every_head_and_tail(void**) {
   assert_int_equal(bad.count, 0);
 }
 
+// Long streamed runs written 1, 2 and 4 pages side by side (whatever this
+// CPU chose): whole blocks of pages, blocks and a rest, lengths off a page,
+// dsts off their line (the head before the first line) and srcs off an
+// element; contiguous copies and every row converter.
+void streamed_runs_match_reference_with_pages_side_by_side(void**) {
+  const st::cpu::StreamTuning chosen = st::cpu::stream_tuning();
+  const int64_t kPage = 4096;
+  Failures bad;
+  for (int pages : {1, 2, 4}) {
+    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages});
+    for (const Level& level : levels()) {
+      for (int64_t n : {4 * kPage - 1, 4 * kPage, 4 * kPage + 256 + 17, 12 * kPage + 999, 8 * kPage + 64 * 3}) {
+        for (int64_t src_off : {0, 3}) {
+          const Bytes src = random_bytes(n + src_off, static_cast<uint64_t>(n + pages));
+          for (int64_t off : {0, 1, 63}) {
+            Dst d(n + 64);
+            char* dst = d.line + off;
+            std::memcpy(d.twin(dst), src.data() + src_off, static_cast<size_t>(n));
+            level.copy->stream_copy(dst, reinterpret_cast<const char*>(src.data()) + src_off, n);
+            if (d.got != d.want) {
+              bad.add("  %s stream_copy pages %d n %" PRId64 " dst offset %" PRId64 " src offset %" PRId64 "\n",
+                      level.copy->name, pages, n, off, src_off);
+            }
+          }
+        }
+      }
+      for (const test_support::ConvertPairCase& p : test_support::kConvertPairs) {
+        const int64_t de = static_cast<int64_t>(st::itemsize(p.dst)), se = static_cast<int64_t>(st::itemsize(p.src));
+        const int64_t n = (8 * kPage + 3 * 64) / de + 5;  // two blocks of four pages and a rest
+        const Bytes src = random_bytes(n * se, static_cast<uint64_t>(n * se + pages));
+        const char* s = reinterpret_cast<const char*>(src.data());
+        for (int64_t off : {int64_t{0}, de, 64 - de}) {
+          Dst d(n * de + 64);
+          char* dst = d.line + off;
+          for (int64_t i = 0; i < n; ++i) p.one(d.twin(dst + i * de), s + i * se);
+          level.convert->row[static_cast<int>(p.pair)](dst, s, n, true);
+          if (d.got != d.want) {
+            bad.add("  %s %s streamed pages %d dst offset %" PRId64 "\n", level.convert->name, p.name, pages, off);
+          }
+        }
+      }
+    }
+  }
+  st::cpu::set_stream_tuning(chosen);
+  assert_int_equal(bad.count, 0);
+}
+
 // uint8 groups of 2-4 channels into float32 planes, at lengths around the
 // 16-pixel steps, streamed (planes on lines) and not; other shapes and
 // pairs are refused with nothing written.
@@ -289,6 +337,7 @@ int main() {
       cmocka_unit_test(transposes_match_reference_at_partial_tiles_and_tiny_dims),
       cmocka_unit_test(row_converters_match_rules_at_every_head_and_tail),
       cmocka_unit_test(fused_deinterleave_matches_rules_and_refuses_other_shapes),
+      cmocka_unit_test(streamed_runs_match_reference_with_pages_side_by_side),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

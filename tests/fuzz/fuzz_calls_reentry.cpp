@@ -191,8 +191,11 @@ void op_scale_shift_counts(Input& in) {
 
   const bool real = dst_dtype != ST_COMPLEX64 && dst_dtype != ST_COMPLEX128 && src_dtype != ST_COMPLEX64 &&
                     src_dtype != ST_COMPLEX128;
-  const bool dim_ok = dim >= -ndim && dim < ndim && (dim < 0 ? dim + ndim : dim) == channel;
-  const bool arguments_ok = real && (n == 1 || (dim_ok && n == sizes[channel]));
+  // n other than 1 must be dst's size along dim: the channel's, or a zero
+  // size when dim names the empty dim (n = 0 is then right).
+  const bool dim_in_range = dim >= -ndim && dim < ndim;
+  const int64_t size_along_dim = dim_in_range ? sizes[dim < 0 ? dim + ndim : dim] : -1;
+  const bool arguments_ok = real && (n == 1 || (dim_in_range && n == size_along_dim));
   const int64_t live_before = live_count();
   for (int call = 0; call < 2; ++call) {
     const char* fn = call == 0 ? "st_copy_scaled" : "st_copy_plan_create";
@@ -207,8 +210,8 @@ void op_scale_shift_counts(Input& in) {
                  "%s with n = %lld along a dim of that size answered %s", fn, static_cast<long long>(n),
                  st_status_name(s));
     } else {
-      FUZZ_CHECK(s != ST_OK, "%s accepted n = %lld, dim = %d for sizes along it of %lld", fn,
-                 static_cast<long long>(n), dim, static_cast<long long>(sizes[channel]));
+      FUZZ_CHECK(s != ST_OK, "%s accepted n = %lld, dim = %d for a size along it of %lld", fn,
+                 static_cast<long long>(n), dim, static_cast<long long>(size_along_dim));
     }
     if (call == 1 && s == ST_OK) {
       FUZZ_CHECK(st_copy_plan_release(plan) == ST_OK, "releasing a live plan");

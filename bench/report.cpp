@@ -1,0 +1,359 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+namespace bench {
+namespace {
+
+std::string fixed(double v, int decimals) {
+  if (std::isnan(v)) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, v);
+  return text;
+}
+
+double gbps(int64_t bytes, double ms) { return static_cast<double>(bytes) / (ms * 1e-3) / 1e9; }
+
+// One column of the bandwidth table after the case: its two header lines,
+// its width (negative: left-aligned), its line in the definitions, its
+// value, whether the compact table has it, and its group (the wide table
+// draws a bar between groups).
+struct Column {
+  const char* head;
+  const char* unit;
+  int width;
+  const char* definition;
+  std::function<std::string(const BandwidthRow&)> value;
+  bool compact;
+  int group;
+};
+
+std::vector<Column> all_columns() {
+  auto x = [](double baseline_ms, double ms) { return fixed(baseline_ms / ms, 2); };
+  return {
+      {"mode", "", -8, "one of the five modes above", [](const BandwidthRow& r) { return r.mode; }, true, 0},
+      {"thr", "", 3, "threads (st_set_num_threads)",
+       [](const BandwidthRow& r) { return std::to_string(r.threads); }, true, 0},
+      {"pages", "", -5, "the pages of the destination and of the best copy's destination (pages above)",
+       [](const BandwidthRow& r) { return std::string(pages_name(r.pages)); }, true, 0},
+      {"MB", "", 8, "bytes moved / 10^6",
+       [](const BandwidthRow& r) { return fixed(static_cast<double>(r.bytes_moved) / 1e6, 1); }, false, 0},
+      {"ms", "median", 9, "the median time of the timed rounds", [](const BandwidthRow& r) { return fixed(r.ms, 3); },
+       true, 0},
+      {"GB/s", "", 7, "bytes moved / ms (GB = 10^9 bytes)",
+       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.ms), 2); }, true, 0},
+      {"memcpy", "GB/s", 8, "bytes moved / memcpy's time",
+       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.memcpy_ms), 2); }, false, 1},
+      {"NT", "GB/s", 8, "bytes moved / the streaming copy's time",
+       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.nt_ms), 2); }, false, 1},
+      {"x memcpy", "", 8, "memcpy time / row time (1.00 = as fast as memcpy)",
+       [x](const BandwidthRow& r) { return x(r.memcpy_ms, r.ms); }, false, 2},
+      {"x NT", "", 6, "streaming copy time / row time",
+       [x](const BandwidthRow& r) { return x(r.nt_ms, r.ms); }, false, 2},
+      {"x best", "", 6, "best copy time / row time (1.00 = as fast as the best copy)",
+       [x](const BandwidthRow& r) { return x(best_copy_ms(r), r.ms); }, true, 2},
+      {"roof", "GB/s", 8, "bytes moved / roofline time",
+       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, roofline_ms(r)), 2); }, false, 3},
+      {"x roof", "", 6, "roofline time / row time (1.00 = at the roofline)",
+       [x](const BandwidthRow& r) { return x(roofline_ms(r), r.ms); }, true, 3},
+      {"bound", "", -5, "which bound is the roofline: copy (the best copy), read or write",
+       [](const BandwidthRow& r) { return std::string(roofline_bound(r)); }, true, 3},
+      {"hp-alloc", "GB/s", 8, "alloc's baseline: mmap 2 MiB-aligned + madvise(MADV_HUGEPAGE), memcpy into it, munmap",
+       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.hugepage_alloc_ms), 2); }, false, 4},
+      {"x hp", "", 6, "hp-alloc time / row time",
+       [x](const BandwidthRow& r) { return x(r.hugepage_alloc_ms, r.ms); }, false, 4},
+      {"malloc", "GB/s", 8, "malloc + memcpy + free (for information)",
+       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.malloc_ms), 2); }, false, 5},
+      {"x malloc", "", 8, "malloc time / row time", [x](const BandwidthRow& r) { return x(r.malloc_ms, r.ms); },
+       false, 5},
+      {"reps", "", 4,
+       "timed rounds; a round runs every baseline and every mode once, each on its own, after one untimed "
+       "warm-up round",
+       [](const BandwidthRow& r) { return std::to_string(r.reps); }, true, 6},
+  };
+}
+
+// The columns `format` prints, in order.
+std::vector<Column> columns_of(const ReportFormat& format) {
+  std::vector<Column> chosen;
+  for (const Column& c : all_columns()) {
+    if (!format.wide && !c.compact) continue;
+    if (std::string(c.head) == "pages" && format.pages.size() < 2) continue;
+    chosen.push_back(c);
+  }
+  return chosen;
+}
+
+// The width of a line of the columns, without the case: one space before
+// each, two before the first, a bar and a space before each new group.
+int columns_width(const std::vector<Column>& columns, bool bars) {
+  int width = 1;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    width += 1 + std::abs(columns[i].width);
+    if (bars && i > 0 && columns[i].group != columns[i - 1].group) width += 2;
+  }
+  return width;
+}
+
+// The compact table's case column: what is left of kColumns.
+size_t compact_case_width(const ReportFormat& format) {
+  return static_cast<size_t>(kColumns - columns_width(columns_of(format), false));
+}
+
+// `text` in at most `width` characters: a number loses decimals, then
+// turns to powers of ten; other text is cut, with '~' marking the cut. A
+// noisy figure (a --quick run on a busy machine) may be wide; the table
+// stays aligned.
+std::string fit_cell(const std::string& text, size_t width) {
+  if (text.size() <= width) return text;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() && *end == '\0') {
+    char shorter[64];
+    for (int decimals = 1; decimals >= 0; --decimals) {
+      std::snprintf(shorter, sizeof shorter, "%.*f", decimals, v);
+      if (std::strlen(shorter) <= width) return shorter;
+    }
+    std::snprintf(shorter, sizeof shorter, "%.0e", v);
+    if (std::strlen(shorter) <= width) return shorter;
+  }
+  return text.substr(0, width - 1) + "~";
+}
+
+// `label` in at most `width` characters: without its sizes (its last word)
+// when it is longer, then cut, with '~' marking the cut.
+std::string fit_label(const std::string& label, size_t width) {
+  if (label.size() <= width) return label;
+  const size_t space = label.rfind(' ');
+  if (space != std::string::npos && space <= width) return label.substr(0, space);
+  return fit_cell(label, width);
+}
+
+std::string padded(const std::string& text, int width) {
+  const size_t w = static_cast<size_t>(std::abs(width));
+  if (text.size() >= w) return text;
+  const std::string fill(w - text.size(), ' ');
+  return width < 0 ? text + fill : fill + text;
+}
+
+void print_line(const std::string& head, const std::vector<Column>& columns, bool bars,
+                const std::function<std::string(const Column&)>& cell) {
+  std::string line = head + " ";
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (bars && i > 0 && columns[i].group != columns[i - 1].group) line += " |";
+    line += " " + padded(fit_cell(cell(columns[i]), static_cast<size_t>(std::abs(columns[i].width))),
+                         columns[i].width);
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  std::printf("%s\n", line.c_str());
+}
+
+// "D" for "D transpose (8192,8192)": the case's letter and number.
+std::string case_id(const std::string& label) { return label.substr(0, label.find(' ')); }
+
+}  // namespace
+
+void print_items(const std::string& head, const std::vector<std::string>& items, const std::string& separator,
+                 std::FILE* out) {
+  const std::string line_end = separator.substr(0, separator.find_last_not_of(' ') + 1);
+  std::string line = head;
+  bool first = true;
+  for (const std::string& item : items) {
+    if (item.empty()) continue;
+    // Room for the item and, should the next one not fit, the line's end.
+    if (!first && line.size() + separator.size() + item.size() + line_end.size() > static_cast<size_t>(kColumns)) {
+      std::fprintf(out, "%s%s\n", line.c_str(), line_end.c_str());
+      line = std::string(head.size(), ' ') + item;
+    } else {
+      line += (first ? "" : separator) + item;
+    }
+    first = false;
+  }
+  std::fprintf(out, "%s\n", line.c_str());
+}
+
+void print_wrapped(const std::string& head, const std::string& text, std::FILE* out) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    words.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  print_items(head, words, " ", out);
+}
+
+void print_definitions(const ReportFormat& format) {
+  auto define = [](const char* term, const std::string& text) {
+    char head[32];
+    std::snprintf(head, sizeof head, "  %-14s", term);
+    print_wrapped(head, text);
+  };
+  const bool small = std::find(format.pages.begin(), format.pages.end(), Pages::Small) != format.pages.end();
+  std::printf("\nDefinitions (bandwidth table%s):\n", format.wide ? "" : "; --wide adds the baselines' columns");
+  define("bytes moved",
+         "numel x (source itemsize + destination itemsize): read + written, each element counted once (G's "
+         "skipped half and H's re-read row are not counted)");
+  define("prealloc", "st_copy into an existing contiguous destination, written before");
+  define("plan", "st_copy_plan_execute_raw of an ST_PLAN_MEASURE plan made at that thread count, into the same "
+                 "destination");
+  define("alloc", std::string("st_clone / st_contiguous / st_to returning a new tensor, + st_tensor_release "
+                              "(allocation, page faults and free included)") +
+                      (small ? "; on huge pages only: the library allocates the tensor" : ""));
+  define("read, write", "no copy: the source view only read, the destination only written (the faster of plain "
+                        "and streaming stores), each in its own memory order");
+  define("best copy", "the faster of memcpy and the streaming-store copy (NT copy above) of bytes moved / 2 bytes "
+                      "between two buffers written before (so it too reads + writes bytes moved), split over the "
+                      "same threads, timed in the same rounds as the case");
+  define("roofline", "the slowest of three lower bounds on the copy's time, all from the same rounds: the best "
+                     "copy, the read row and the write row");
+  const std::vector<Column> columns = columns_of(format);
+  define("case", format.wide ? std::string("the case and its sizes")
+                             : "the case and its sizes; a label longer than " +
+                                   std::to_string(compact_case_width(format)) +
+                                   " characters loses its sizes (--wide keeps them)");
+  for (const Column& c : columns) define(c.head, c.definition);
+  std::printf("  Every copy timed is first checked against its source at 257 sampled elements.\n");
+  print_wrapped("  ", "Under the tables: the cases whose prealloc or plan row is below " + fixed(kRooflineGoal, 2) +
+                          " of its roofline.");
+  print_wrapped("", "Per-call table: nanoseconds per call, median and fastest of several batches of calls (one "
+                    "untimed batch first); K goes through the C API, releases included.");
+  std::fflush(stdout);
+}
+
+void print_bandwidth_table(const std::vector<BandwidthRow>& rows, const ReportFormat& format) {
+  if (rows.empty()) return;
+  const std::vector<Column> columns = columns_of(format);
+  size_t width = 4;
+  for (const BandwidthRow& r : rows) width = std::max(width, r.case_name.size());
+  if (!format.wide) width = std::min(width, compact_case_width(format));
+  const int w = static_cast<int>(width);
+  const bool bars = format.wide;
+  std::printf("\n");
+  print_line(padded("case", -w), columns, bars, [](const Column& c) { return std::string(c.head); });
+  print_line(std::string(width, ' '), columns, bars, [](const Column& c) { return std::string(c.unit); });
+  std::string last_case;
+  for (const BandwidthRow& r : rows) {
+    if (!last_case.empty() && r.case_name != last_case) std::printf("\n");
+    last_case = r.case_name;
+    print_line(padded(fit_label(r.case_name, width), -w), columns, bars,
+               [&r](const Column& c) { return c.value(r); });
+  }
+}
+
+void print_call_table(const std::vector<CallRow>& rows) {
+  if (rows.empty()) return;
+  size_t cw = 4, mw = 22;
+  for (const CallRow& r : rows) {
+    cw = std::max(cw, r.case_name.size());
+    mw = std::max(mw, r.measurement.size());
+  }
+  const int c = static_cast<int>(cw), m = static_cast<int>(mw);
+  std::printf("\n%-*s  %-*s  %3s  %10s  %10s\n", c, "case", m, "measurement (per call)", "thr", "median ns",
+              "fastest ns");
+  for (const CallRow& r : rows) {
+    std::printf("%-*s  %-*s  %3s  %10.1f  %10.1f\n", c, r.case_name.c_str(), m, r.measurement.c_str(),
+                r.threads ? std::to_string(r.threads).c_str() : "-", r.time.median_ns, r.time.fastest_ns);
+  }
+}
+
+void print_below_roofline(const std::vector<BandwidthRow>& rows, const Options& options) {
+  if (rows.empty()) return;
+  std::printf("\n");
+  print_wrapped("", "Below " + fixed(kRooflineGoal, 2) +
+                        " of the roofline (x roof of the prealloc and plan rows; alloc is not judged, its page "
+                        "faults are not copy traffic):");
+  for (Pages pages : options.pages) {
+    for (int threads : options.thread_counts) {
+      std::string head = "  " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+      if (options.pages.size() > 1) head += std::string(", ") + pages_name(pages) + " pages";
+      std::vector<std::string> cases;  // "D (prealloc 0.71, plan 0.73)"
+      std::string last_case;
+      for (const BandwidthRow& r : rows) {
+        if (r.pages != pages || r.threads != threads || (r.mode != "prealloc" && r.mode != "plan")) continue;
+        const double x_roof = roofline_ms(r) / r.ms;
+        if (!(x_roof < kRooflineGoal)) continue;
+        const std::string entry = r.mode + " " + fixed(x_roof, 2);
+        if (r.case_name == last_case) {
+          cases.back().insert(cases.back().size() - 1, ", " + entry);
+        } else {
+          cases.push_back(case_id(r.case_name) + " (" + entry + ")");
+          last_case = r.case_name;
+        }
+      }
+      if (cases.empty()) cases.push_back("none");
+      print_items(head + ": ", cases, ", ");
+    }
+  }
+}
+
+namespace {
+
+// A CSV field, quoted when it holds a comma or a quote (RFC 4180).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string csv_number(double v) {
+  if (std::isnan(v)) return "";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+const std::vector<std::string>& csv_header() {
+  static const std::vector<std::string> header = {
+      "kind",     "case",        "mode",     "threads",     "pages",          "reps",
+      "bytes_moved", "median_ms", "gbps",     "memcpy_ms",   "nt_ms",          "x_memcpy",
+      "x_nt",     "x_best",      "read_ms",  "write_ms",    "roofline_ms",    "x_roof",
+      "roofline_bound", "hugepage_alloc_ms", "x_hugepage_alloc", "malloc_ms", "x_malloc",
+      "median_ns_per_call", "fastest_ns_per_call"};
+  return header;
+}
+
+void csv_line(std::FILE* out, const std::vector<std::string>& fields) {
+  if (fields.size() != csv_header().size()) die("CSV: %zu fields for %zu columns", fields.size(), csv_header().size());
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  std::fprintf(out, "%s\n", line.c_str());
+}
+
+}  // namespace
+
+void write_csv(const std::string& path, const std::vector<BandwidthRow>& bandwidth, const std::vector<CallRow>& calls) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) die("cannot write %s", path.c_str());
+  csv_line(out, csv_header());
+  for (const BandwidthRow& r : bandwidth) {
+    const double roof = roofline_ms(r);
+    csv_line(out, {"bandwidth", r.case_name, r.mode, std::to_string(r.threads), pages_name(r.pages),
+                   std::to_string(r.reps), std::to_string(r.bytes_moved), csv_number(r.ms),
+                   csv_number(gbps(r.bytes_moved, r.ms)), csv_number(r.memcpy_ms), csv_number(r.nt_ms),
+                   csv_number(r.memcpy_ms / r.ms), csv_number(r.nt_ms / r.ms), csv_number(best_copy_ms(r) / r.ms),
+                   csv_number(r.read_ms), csv_number(r.write_ms), csv_number(roof), csv_number(roof / r.ms),
+                   roofline_bound(r), csv_number(r.hugepage_alloc_ms), csv_number(r.hugepage_alloc_ms / r.ms),
+                   csv_number(r.malloc_ms), csv_number(r.malloc_ms / r.ms), "", ""});
+  }
+  for (const CallRow& r : calls) {
+    std::vector<std::string> fields(csv_header().size());
+    fields[0] = "call";
+    fields[1] = r.case_name;
+    fields[2] = r.measurement;
+    fields[3] = r.threads ? std::to_string(r.threads) : "";
+    fields[fields.size() - 2] = csv_number(r.time.median_ns);
+    fields[fields.size() - 1] = csv_number(r.time.fastest_ns);
+    csv_line(out, fields);
+  }
+  if (std::fclose(out) != 0) die("cannot write %s", path.c_str());
+}
+
+}  // namespace bench
