@@ -12,12 +12,7 @@ packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
   # own commands, a venv with Debian's setuptools and wheel (pip install
   # --no-build-isolation) and the pkg-config crate of stride-sys, offline
   python3 python3-numpy python3-torch cargo golang-go binutils
-  python3-venv python3-setuptools python3-wheel librust-pkg-config-dev
-  # the cross builds and their suites under emulation: Linux on 64-bit Arm
-  # (the cross compiler, qemu-user, cmocka from the arm64 architecture,
-  # which is added when missing) and Windows x64 (MinGW-w64 in its POSIX
-  # thread model, Wine)
-  g++-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 g++-mingw-w64-x86-64-posix wine64)
+  python3-venv python3-setuptools python3-wheel librust-pkg-config-dev)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -33,8 +28,5 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 echo "install-deps: installing ${missing[*]}"
-if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-  as_root dpkg --add-architecture arm64
-fi
 as_root env DEBIAN_FRONTEND=noninteractive apt-get update
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
