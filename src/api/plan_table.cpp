@@ -1,8 +1,8 @@
 #include "api/plan_table.h"
 
-#include "api/thread_exit.h"
 #include "core/error.h"
 #include "core/macros.h"
+#include "core/platform/platform.h"
 
 namespace st {
 namespace api {
@@ -57,7 +57,7 @@ void lease_at_thread_exit(void*) {
 }
 
 bool arm_lease_exit() {
-  static ThreadExitHook hook(lease_at_thread_exit);
+  static platform::ThreadExitHook hook(lease_at_thread_exit);
   Lease& l = t_lease;
   if (!l.hook_armed) l.hook_armed = hook.arm(&l);
   return l.hook_armed;
@@ -91,7 +91,7 @@ const ops::CopyPlan* lease(uint64_t id, st_status* why) {
 
 // PinnedPlan's way for any plan but the one this thread used last: out of
 // line, so that the constructor's test of that one stays short.
-__attribute__((noinline)) const ops::CopyPlan* take_plan(uint64_t id, const char* arg, PlanTable::Slot** slot) {
+ST_NOINLINE const ops::CopyPlan* take_plan(uint64_t id, const char* arg, PlanTable::Slot** slot) {
   st_status why = ST_ERROR_INVALID_HANDLE;
   // lease() answers null for a thread it cannot register either: pin then.
   const ops::CopyPlan* plan = t_lease.depth == 0 ? lease(id, &why) : nullptr;

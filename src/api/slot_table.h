@@ -28,8 +28,9 @@
 #include <mutex>
 #include <utility>
 
-#include "api/thread_exit.h"
 #include "core/error.h"
+#include "core/macros.h"
+#include "core/platform/platform.h"
 #include "stride.h"
 
 namespace st {
@@ -183,7 +184,7 @@ class SlotTable {
   // never touches shared state for its slots. The cache is plain zeroed
   // thread-local data, so reading it needs no initialization check. Its
   // `limit` is 0 until the thread's first insert opens it by arming a
-  // ThreadExitHook (api/thread_exit.h: it runs even after releases from the
+  // ThreadExitHook (core/platform/platform.h: it runs even after releases from the
   // caller's own thread-specific destructors), which hands the cache to the
   // shared list when the thread ends and closes it for good. Releases never
   // open the cache, so a thread whose only call is a release at its end
@@ -203,10 +204,10 @@ class SlotTable {
     while (cache.count != 0) push_free(cache.slots[--cache.count]);
   }
 
-  __attribute__((noinline)) static void open_thread_cache() {
+  ST_NOINLINE static void open_thread_cache() {
     Cache& cache = cache_;
     if (cache.closed) return;
-    static ThreadExitHook hook(return_thread_cache);
+    static platform::ThreadExitHook hook(return_thread_cache);
     if (hook.arm(&cache)) {
       cache.limit = kThreadCacheSlots;
     } else {
@@ -292,7 +293,7 @@ class SlotTable {
   // release() of the last reference, `w` as last read: empties the slot
   // unless a pin or another reference came meanwhile. Out of line, so that
   // the release of any other reference stays short.
-  __attribute__((noinline)) static st_status release_last(Slot* slot, uint64_t id, uint64_t w) {
+  ST_NOINLINE static st_status release_last(Slot* slot, uint64_t id, uint64_t w) {
     const uint64_t next = (static_cast<uint64_t>(generation_of(w)) + 1) << 32;
     if (slot->word.compare_exchange_strong(w, next, std::memory_order_acq_rel, std::memory_order_relaxed)) {
       empty_slot(slot, id, generation_of(w));
@@ -302,7 +303,7 @@ class SlotTable {
   }
 
   // unpin() of the last pin once the caller's references are gone too.
-  __attribute__((noinline)) static void empty_unpinned_slot(Slot* slot, uint64_t id, uint64_t w) {
+  ST_NOINLINE static void empty_unpinned_slot(Slot* slot, uint64_t id, uint64_t w) {
     // Nothing is held any more, so no other thread changes the word now.
     slot->word.store((static_cast<uint64_t>(generation_of(w)) + 1) << 32, std::memory_order_relaxed);
     empty_slot(slot, id, generation_of(w));

@@ -1,15 +1,14 @@
 #include "core/allocator.h"
 
-#include <cstdlib>
-
 #include "core/error.h"
 #include "core/interned_setting.h"
 #include "core/large_blocks.h"
+#include "core/platform/platform.h"
 
 namespace st {
 namespace {
 
-void default_free(const MemoryRelease& r) { std::free(r.ptr); }
+void default_free(const MemoryRelease& r) { platform::free_aligned(r.ptr); }
 
 void large_free(const MemoryRelease& r) { free_large_block(r.ptr, r.nbytes); }
 
@@ -42,7 +41,7 @@ Storage allocate_cpu_storage(size_t nbytes) {
   } else {
     size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
     ST_CHECK(rounded >= nbytes, ST_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes", nbytes);
-    release.ptr = std::aligned_alloc(kCpuAlignment, rounded);
+    release.ptr = platform::allocate_aligned(rounded, kCpuAlignment);
     ST_CHECK(release.ptr != nullptr, ST_ERROR_OUT_OF_MEMORY, "cannot allocate %zu bytes", nbytes);
     release.run = default_free;
   }

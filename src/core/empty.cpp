@@ -3,6 +3,7 @@
 #include "core/allocator.h"
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/macros.h"
 #include "core/tensor_block.h"
 #include "core/views.h"
 
@@ -53,12 +54,12 @@ bool measure_plain_layout(const DimVector& sizes, const DimVector& strides, int6
     const int64_t size = sizes[d], stride = strides[d];
     int64_t reach;
     ok &= (size | stride) > -1;
-    ok &= !__builtin_mul_overflow(n, size, &n);
-    ok &= !__builtin_mul_overflow(size > 0 ? size - 1 : 0, stride, &reach);
-    ok &= !__builtin_add_overflow(hi, reach, &hi);
+    ok &= !mul_overflows(n, size, &n);
+    ok &= !mul_overflows(size > 0 ? size - 1 : 0, stride, &reach);
+    ok &= !add_overflows(hi, reach, &hi);
   }
-  ok &= n > 0 && !__builtin_add_overflow(hi, 1, &end) && !__builtin_mul_overflow(n, item, &bytes) &&
-        !__builtin_mul_overflow(end, item, &bytes);
+  ok &= n > 0 && !add_overflows(hi, 1, &end) && !mul_overflows(n, item, &bytes) &&
+        !mul_overflows(end, item, &bytes);
   *numel = n;
   *span = end;
   return ok;

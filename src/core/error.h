@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include "core/macros.h"
 #include "stride.h"
 
 namespace st {
@@ -22,7 +23,7 @@ class Error final : public std::exception {
 };
 
 // Throws st::Error with a printf-style message.
-[[noreturn]] void fail(st_status code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+[[noreturn]] void fail(st_status code, const char* fmt, ...) ST_PRINTF_FORMAT(2, 3);
 
 // The ending of a counted noun, so that messages say "1 dim" and "2 dims":
 // "%d dim%s", n, plural(n).
@@ -33,7 +34,7 @@ constexpr const char* plural(long long n) noexcept { return n == 1 ? "" : "s"; }
 // ST_CHECK(cond, ST_ERROR_..., "format", args...): throws when cond is false.
 #define ST_CHECK(cond, code, ...)          \
   do {                                     \
-    if (__builtin_expect(!(cond), 0)) {    \
+    if (ST_UNLIKELY(!(cond))) {            \
       ::st::fail((code), __VA_ARGS__);     \
     }                                      \
   } while (0)

@@ -48,7 +48,7 @@ ST_HOST_DEVICE ST_FORCE_INLINE int count_leading_zeros64(uint64_t u) {
 #if defined(__CUDA_ARCH__)
   return __clzll(static_cast<long long>(u));
 #else
-  return __builtin_clzll(u);
+  return leading_zeros64(u);
 #endif
 }
 

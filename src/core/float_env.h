@@ -4,12 +4,7 @@
 #pragma once
 
 #include "core/macros.h"
-
-#if defined(__x86_64__)
-#include <xmmintrin.h>
-#else
-#include <cfenv>
-#endif
+#include "core/platform/processor.h"
 
 namespace st {
 
@@ -37,40 +32,25 @@ namespace st {
 // as any floating-point work does; it never clears one. A job system's own
 // function, called from inside a kernel, sees the default environment on
 // the calling thread. x87 is not involved: float and double use SSE on
-// x86-64, and the library has no long double. Elsewhere only the rounding
-// mode is reset (through <cfenv>); flush-to-zero modes of other
-// architectures (AArch64's FPCR.FZ) are left as the caller set them.
+// x86-64, and the library has no long double. On AArch64 the same rules
+// hold through FPCR (default 0: round to nearest, no FZ, FZ16 or DN, no
+// trapped exception; its flags live in FPSR, which is never written).
+// Elsewhere only the rounding mode is reset (through <cfenv>). The
+// registers' access is core/platform/processor.h.
 class DefaultFloatEnvironment {
  public:
-#if defined(__x86_64__)
-  static constexpr unsigned kDefault = 0x1F80u;
-  static constexpr unsigned kFlags = 0x3Fu;
-
-  DefaultFloatEnvironment() noexcept : saved_(_mm_getcsr()) {
-    if (ST_UNLIKELY(changed())) _mm_setcsr(kDefault);
+  DefaultFloatEnvironment() noexcept : saved_(platform::read_float_control()) {
+    if (ST_UNLIKELY(changed())) platform::write_float_control(platform::kDefaultFloatControl);
   }
   ~DefaultFloatEnvironment() {
-    if (ST_UNLIKELY(changed())) _mm_setcsr(saved_);
+    if (ST_UNLIKELY(changed())) platform::write_float_control(saved_);
   }
-
- private:
-  bool changed() const { return (saved_ & ~kFlags) != kDefault; }
-  unsigned saved_;
-#else
-  DefaultFloatEnvironment() noexcept : saved_(std::fegetround()) {
-    if (ST_UNLIKELY(saved_ != FE_TONEAREST)) std::fesetround(FE_TONEAREST);
-  }
-  ~DefaultFloatEnvironment() {
-    if (ST_UNLIKELY(saved_ != FE_TONEAREST)) std::fesetround(saved_);
-  }
-
- private:
-  int saved_;
-#endif
-
- public:
   DefaultFloatEnvironment(const DefaultFloatEnvironment&) = delete;
   DefaultFloatEnvironment& operator=(const DefaultFloatEnvironment&) = delete;
+
+ private:
+  bool changed() const { return (saved_ & ~platform::kFloatControlFlags) != platform::kDefaultFloatControl; }
+  platform::FloatControl saved_;
 };
 
 }  // namespace st

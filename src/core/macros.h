@@ -1,9 +1,25 @@
-// Compiler helpers shared by every layer, host and device code alike.
+// Compiler helpers shared by every layer, host and device code alike: the
+// one home of the compiler's builtins and attributes, spelled for GCC and
+// Clang (clang-cl included) and for MSVC. Only the GCC and Clang spellings
+// are built and tested; the MSVC ones are kept to this file and small.
 #pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define ST_COMPILER_MSVC 1
+#else
+#define ST_COMPILER_MSVC 0
+#endif
 
 #if defined(__CUDACC__)
 #define ST_HOST_DEVICE __host__ __device__
 #define ST_FORCE_INLINE __forceinline__
+#elif ST_COMPILER_MSVC
+#define ST_HOST_DEVICE
+#define ST_FORCE_INLINE __forceinline
 #else
 #define ST_HOST_DEVICE
 #define ST_FORCE_INLINE inline __attribute__((always_inline))
@@ -17,5 +33,89 @@
 #define ST_UNROLL
 #endif
 
+#if ST_COMPILER_MSVC
+#define ST_LIKELY(x) (x)
+#define ST_UNLIKELY(x) (x)
+#define ST_NOINLINE __declspec(noinline)
+#define ST_PRINTF_FORMAT(format_arg, first_arg)
+// A hint only; MSVC builds go without it.
+#define ST_PREFETCH_TO_L2(p) ((void)(p))
+#else
 #define ST_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ST_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ST_NOINLINE __attribute__((noinline))
+// The function takes a printf format at argument format_arg (1-based) and
+// its values from first_arg on: the compiler checks the calls. MinGW's C++
+// runtime formats as C99 says (__USE_MINGW_ANSI_STDIO), which GCC calls
+// gnu_printf there; its plain printf is Microsoft's, without %zu.
+#if defined(__MINGW32__)
+#define ST_PRINTF_FORMAT(format_arg, first_arg) __attribute__((format(gnu_printf, format_arg, first_arg)))
+#else
+#define ST_PRINTF_FORMAT(format_arg, first_arg) __attribute__((format(printf, format_arg, first_arg)))
+#endif
+// Prefetches the line at p for reading, with low temporal locality (x86:
+// prefetcht2, into L2).
+#define ST_PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
+#endif
+
+namespace st {
+
+template <typename T>
+struct NoDeduce {
+  using type = T;
+};
+
+// a + b, a - b and a * b in T, computed as if in infinite precision: true
+// when the result does not fit T (*out then holds it wrapped), false with
+// *out the exact result otherwise. T comes from `out`; a and b are
+// converted to it first.
+#if !ST_COMPILER_MSVC
+template <typename T>
+inline bool add_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
+  return __builtin_add_overflow(a, b, out);
+}
+template <typename T>
+inline bool sub_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
+  return __builtin_sub_overflow(a, b, out);
+}
+template <typename T>
+inline bool mul_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
+  return __builtin_mul_overflow(a, b, out);
+}
+
+// Leading zero bits of a nonzero 64-bit value.
+constexpr int leading_zeros64(uint64_t x) { return __builtin_clzll(x); }
+#else
+// The wrapped result; T's signed overflow would be undefined, so the
+// arithmetic runs in the unsigned type of the same width.
+template <typename T>
+using UnsignedOf = typename std::make_unsigned<T>::type;
+
+template <typename T>
+inline bool add_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
+  *out = static_cast<T>(static_cast<UnsignedOf<T>>(a) + static_cast<UnsignedOf<T>>(b));
+  return std::is_signed<T>::value ? (a < 0) == (b < 0) && (*out < 0) != (a < 0) : *out < a;
+}
+template <typename T>
+inline bool sub_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
+  *out = static_cast<T>(static_cast<UnsignedOf<T>>(a) - static_cast<UnsignedOf<T>>(b));
+  return std::is_signed<T>::value ? (a < 0) != (b < 0) && (*out < 0) != (a < 0) : a < b;
+}
+template <typename T>
+inline bool mul_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
+  *out = static_cast<T>(static_cast<UnsignedOf<T>>(a) * static_cast<UnsignedOf<T>>(b));
+  if (a == 0 || b == 0) return false;
+  constexpr T kMax = std::numeric_limits<T>::max(), kMin = std::numeric_limits<T>::min();
+  if (!std::is_signed<T>::value) return a > kMax / b;
+  if (a > 0) return b > 0 ? a > kMax / b : b < kMin / a;
+  return b > 0 ? a < kMin / b : b < kMax / a;
+}
+
+constexpr int leading_zeros64(uint64_t x) {
+  int n = 0;
+  for (uint64_t bit = uint64_t{1} << 63; bit != 0 && (x & bit) == 0; bit >>= 1) ++n;
+  return n;
+}
+#endif
+
+}  // namespace st

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/macros.h"
 #include "core/views.h"
 
 namespace st {
@@ -13,12 +14,12 @@ uint64_t magnitude(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : st
 
 uint64_t saturating_add(uint64_t a, uint64_t b) {
   uint64_t r;
-  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+  return add_overflows(a, b, &r) ? UINT64_MAX : r;
 }
 
 uint64_t saturating_mul(uint64_t a, uint64_t b) {
   uint64_t r;
-  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+  return mul_overflows(a, b, &r) ? UINT64_MAX : r;
 }
 
 // [first, last] byte addresses a non-empty tensor touches; false when its

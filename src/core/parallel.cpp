@@ -5,18 +5,18 @@
 #include <exception>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
-#include <vector>
 
 #include "core/error.h"
 #include "core/float_env.h"
 #include "core/interned_setting.h"
+#include "core/platform/platform.h"
 #include "core/thread_count.h"
 
 #if defined(STRIDE_HAVE_OPENMP)
 #include <omp.h>
-#include <pthread.h>
 #endif
 
 namespace st {
@@ -176,29 +176,21 @@ int64_t divup(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 // affords, and only a larger one is tried first. A refusal between the
 // trial and the team's start would still end the process: that race is
 // the part that cannot be avoided from outside libgomp.
-void* wait_at_gate(void* gate) {
+void wait_at_gate(void* gate) {
   static_cast<std::mutex*>(gate)->lock();
   static_cast<std::mutex*>(gate)->unlock();
-  return nullptr;
 }
 
 int threads_the_system_starts(int wanted) {
-  std::vector<pthread_t> started;
-  try {
-    started.reserve(static_cast<size_t>(wanted));
-  } catch (const std::bad_alloc&) {
-    return 0;
-  }
+  std::unique_ptr<platform::Thread[]> threads(new (std::nothrow) platform::Thread[static_cast<size_t>(wanted)]);
+  if (!threads) return 0;
   std::mutex gate;
   gate.lock();
-  for (int i = 0; i < wanted; ++i) {
-    pthread_t t;
-    if (pthread_create(&t, nullptr, wait_at_gate, &gate) != 0) break;
-    started.push_back(t);
-  }
+  int started = 0;
+  while (started < wanted && threads[started].start(wait_at_gate, &gate)) ++started;
   gate.unlock();
-  for (pthread_t t : started) pthread_join(t, nullptr);
-  return static_cast<int>(started.size());
+  for (int i = 0; i < started; ++i) threads[i].join();
+  return started;
 }
 
 // At most `wanted`: the team this thread can start (Note [Affordable teams]).

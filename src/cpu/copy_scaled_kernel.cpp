@@ -8,6 +8,7 @@
 #include "core/dtype_dispatch.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/platform/processor.h"
 #include "core/scaled_convert.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_kernel_table.h"
@@ -16,8 +17,6 @@
 #include "cpu/element_access.h"
 #include "dispatch/registration.h"
 #include "iter/tensor_iterator.h"
-
-#include <xmmintrin.h>
 
 namespace st {
 namespace cpu {
@@ -41,7 +40,7 @@ void scaled_loop(const Geometry& g, bool saturate) {
         strides[6] == static_cast<int64_t>(sizeof(float)) && strides[7] == static_cast<int64_t>(sizeof(float))) {
       planes(data[0], strides[4], reinterpret_cast<const uint8_t*>(data[1]), n0,
              reinterpret_cast<const float*>(data[2]), reinterpret_cast<const float*>(data[3]), nt);
-      if (nt) _mm_sfence();  // the streamed stores are visible before the task ends
+      if (nt) platform::streaming_store_fence();  // the streamed stores are visible before the task ends
       return;
     }
     if (rows && ds == kD && ss == kS && as == bs && (as == 0 || as == static_cast<int64_t>(sizeof(C)))) {
@@ -55,7 +54,7 @@ void scaled_loop(const Geometry& g, bool saturate) {
                reinterpret_cast<const float*>(data[2] + j * strides[6]),
                reinterpret_cast<const float*>(data[3] + j * strides[7]), step, saturate, nt);
       }
-      if (nt) _mm_sfence();
+      if (nt) platform::streaming_store_fence();
       return;
     }
     for (int64_t j = 0; j < n1; ++j) {

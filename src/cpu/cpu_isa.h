@@ -4,6 +4,15 @@
 // only called when cpu_isa() reports that level or higher.
 #pragma once
 
+// Whether the target has the x86 levels at all: their files are compiled
+// for x86-64 targets only (src/CMakeLists.txt), and on any other target
+// cpu_isa() is Scalar and the AVX2 and AVX-512 tables do not exist.
+#if defined(__x86_64__) || defined(_M_X64)
+#define ST_CPU_X86_LEVELS 1
+#else
+#define ST_CPU_X86_LEVELS 0
+#endif
+
 namespace st {
 namespace cpu {
 

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 
+#include "core/macros.h"
 #include "cpu/copy_kernel_table.h"
 
 namespace st {
@@ -83,7 +84,7 @@ void transpose_blocked(const Transpose2d& t) {
   // Up to `count` more lines of the cursor's block (prefetcht2: into L2).
   auto prefetch_lines = [&](int64_t count) {
     for (; count > 0 && cur.row < cur.rows; --count) {
-      __builtin_prefetch(cur.row_ptr + cur.line * 64, 0, 1);
+      ST_PREFETCH_TO_L2(cur.row_ptr + cur.line * 64);
       if (++cur.line == cur.lines) {
         cur.line = 0;
         ++cur.row;

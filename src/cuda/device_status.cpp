@@ -1,7 +1,6 @@
 #include "cuda/device_status.h"
 
 #include <cuda_runtime_api.h>
-#include <pthread.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/platform/platform.h"
 
 #ifndef STRIDE_CUDA_IMAGES
 #define STRIDE_CUDA_IMAGES ""
@@ -64,7 +64,7 @@ void on_fork_child() {
 }
 
 struct ForkHandler {
-  ForkHandler() { (void)pthread_atfork(nullptr, nullptr, on_fork_child); }
+  ForkHandler() { platform::on_fork_in_child(on_fork_child); }
 };
 const ForkHandler g_fork_handler;
 

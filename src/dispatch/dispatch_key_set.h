@@ -33,7 +33,7 @@ namespace st {
 namespace dispatch {
 
 // 1-based position of the highest set bit; 0 for 0.
-constexpr int index_of_highest_bit(uint64_t x) { return x == 0 ? 0 : 64 - __builtin_clzll(x); }
+constexpr int index_of_highest_bit(uint64_t x) { return x == 0 ? 0 : 64 - leading_zeros64(x); }
 
 constexpr uint64_t kFullBackendMask = (uint64_t{1} << kNumBackends) - 1;
 

@@ -211,7 +211,7 @@ int dim_to_split(const Geometry& g) {
     if (g.shape[d] < 2) continue;
     for (int k = 0; k < g.noperands; ++k) {
       uint64_t extent;
-      if (__builtin_mul_overflow(static_cast<uint64_t>(g.shape[d] - 1), magnitude(g.strides[k][d]), &extent)) {
+      if (mul_overflows(static_cast<uint64_t>(g.shape[d] - 1), magnitude(g.strides[k][d]), &extent)) {
         extent = UINT64_MAX;
       }
       if (best < 0 || extent > best_extent) {
@@ -324,9 +324,9 @@ bool TensorIterator::can_use_32bit_indexing(int64_t limit) const {
     uint64_t reach = 1;
     for (int d = 0; d < ndim(); ++d) {
       uint64_t step;
-      if (__builtin_mul_overflow(static_cast<uint64_t>(geometry_.shape[d] - 1), magnitude(geometry_.strides[k][d]),
+      if (mul_overflows(static_cast<uint64_t>(geometry_.shape[d] - 1), magnitude(geometry_.strides[k][d]),
                                  &step) ||
-          __builtin_add_overflow(reach, step, &reach)) {
+          add_overflows(reach, step, &reach)) {
         return false;
       }
     }

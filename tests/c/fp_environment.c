@@ -15,17 +15,31 @@
 #define HAVE_MXCSR 0
 #endif
 
+#if defined(__aarch64__)
+#define HAVE_FPCR 1
+/* Bits 22-23 round (nearest, upward, downward, toward zero), 24 is FZ. */
+#define FPCR_FZ (1ull << 24)
+static unsigned long long read_fpcr(void) {
+  unsigned long long v;
+  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+  return v;
+}
+static void write_fpcr(unsigned long long v) { __asm__ __volatile__("msr fpcr, %0" : : "r"(v)); }
+#else
+#define HAVE_FPCR 0
+#endif
+
 /* Raised before each call; conversions never clear them. */
 #define RAISED_FLAGS (FE_OVERFLOW | FE_DIVBYZERO)
 
 static const int kRoundings[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
 
 int fp_env_count(void) {
-#if HAVE_MXCSR
+#if HAVE_MXCSR || HAVE_FPCR
   return 8;
 #else
   static int said = 0;
-  if (!said) print_message("fp_environment: no MXCSR on this architecture: the rounding modes only, no DAZ/FTZ\n");
+  if (!said) print_message("fp_environment: no MXCSR or FPCR on this architecture: the rounding modes only\n");
   said = 1;
   return 4;
 #endif
@@ -37,9 +51,14 @@ fp_env fp_env_at(int i) {
 }
 
 const char* fp_env_name(fp_env env) {
-  static const char* const names[2][4] = {
-      {"FE_TONEAREST", "FE_UPWARD", "FE_DOWNWARD", "FE_TOWARDZERO"},
-      {"FE_TONEAREST + DAZ/FTZ", "FE_UPWARD + DAZ/FTZ", "FE_DOWNWARD + DAZ/FTZ", "FE_TOWARDZERO + DAZ/FTZ"}};
+#if HAVE_FPCR
+#define FLUSH " + FZ"
+#else
+#define FLUSH " + DAZ/FTZ"
+#endif
+  static const char* const names[2][4] = {{"FE_TONEAREST", "FE_UPWARD", "FE_DOWNWARD", "FE_TOWARDZERO"},
+                                          {"FE_TONEAREST" FLUSH, "FE_UPWARD" FLUSH, "FE_DOWNWARD" FLUSH,
+                                           "FE_TOWARDZERO" FLUSH}};
   for (int r = 0; r < 4; ++r)
     if (kRoundings[r] == env.rounding) return names[env.flush_denormals != 0][r];
   return "an unknown rounding mode";
@@ -50,6 +69,9 @@ void fp_env_set(fp_env env) {
 #if HAVE_MXCSR
   unsigned csr = _mm_getcsr() & ~MXCSR_DAZ_FTZ;
   _mm_setcsr(env.flush_denormals ? csr | MXCSR_DAZ_FTZ : csr);
+#elif HAVE_FPCR
+  const unsigned long long fpcr = read_fpcr() & ~FPCR_FZ;
+  write_fpcr(env.flush_denormals ? fpcr | FPCR_FZ : fpcr);
 #endif
 }
 
@@ -68,6 +90,12 @@ int fp_env_holds(fp_env env) {
                                                         : 3u;
   const unsigned want = 0x1F80u | (want_rc << 13) | (env.flush_denormals ? MXCSR_DAZ_FTZ : 0u);
   if ((_mm_getcsr() & MXCSR_CONTROL) != want) return 0;
+#elif HAVE_FPCR
+  /* Nothing else set: no trap, no default NaN, no FZ16, no AHP. */
+  const unsigned long long want_rmode = env.rounding == FE_TONEAREST ? 0u : env.rounding == FE_UPWARD ? 1u
+                                        : env.rounding == FE_DOWNWARD ? 2u
+                                                                      : 3u;
+  if (read_fpcr() != ((want_rmode << 22) | (env.flush_denormals ? FPCR_FZ : 0u))) return 0;
 #endif
   return 1;
 }
@@ -77,14 +105,17 @@ void expect_fp_env_is(fp_env env, const char* after) {
   const int flags = fetestexcept(RAISED_FLAGS);
   const int rounding = fegetround();
 #if HAVE_MXCSR
-  const unsigned csr = _mm_getcsr();
+  const unsigned long long csr = _mm_getcsr();
+#elif HAVE_FPCR
+  const unsigned long long csr = read_fpcr();
 #else
-  const unsigned csr = 0;
+  const unsigned long long csr = 0;
 #endif
   fp_env_leave();  /* cmocka and printf run in the default environment */
   if (!holds || flags != RAISED_FLAGS) {
-    print_error("after %s under %s: rounding %d (want %d), MXCSR 0x%X, flags 0x%X (want 0x%X still raised)\n", after,
-                fp_env_name(env), rounding, env.rounding, csr, (unsigned)flags, (unsigned)RAISED_FLAGS);
+    print_error("after %s under %s: rounding %d (want %d), control register (MXCSR or FPCR) 0x%llX, flags 0x%X "
+                "(want 0x%X still raised)\n",
+                after, fp_env_name(env), rounding, env.rounding, csr, (unsigned)flags, (unsigned)RAISED_FLAGS);
     fail();
   }
 }

@@ -1,9 +1,9 @@
 /* Floating-point environments a caller may leave its threads in, for the
  * tests that the conversions ignore them (test_fp_environment*.c): the four
- * rounding modes, each with and without denormals-are-zero and
- * flush-to-zero (the MXCSR's DAZ and FTZ bits, on x86 only), and the checks
- * that a call leaves the environment as it found it. Also the fast check of
- * a large converted buffer against a conversion table repeated. */
+ * rounding modes, each with and without flushing denormals (the MXCSR's
+ * DAZ and FTZ bits on x86, FPCR's FZ on AArch64), and the checks that a
+ * call leaves the environment as it found it. Also the fast check of a
+ * large converted buffer against a conversion table repeated. */
 #ifndef STRIDE_TEST_FP_ENVIRONMENT_H
 #define STRIDE_TEST_FP_ENVIRONMENT_H
 
@@ -11,11 +11,11 @@
 
 typedef struct fp_env {
   int rounding;        /* FE_TONEAREST, FE_UPWARD, FE_DOWNWARD or FE_TOWARDZERO */
-  int flush_denormals; /* DAZ and FTZ set */
+  int flush_denormals; /* DAZ and FTZ set (x86), FZ (AArch64) */
 } fp_env;
 
-/* The environments, the default first: 8 on x86, the 4 rounding modes
- * elsewhere (printed once: there is no DAZ/FTZ to set). */
+/* The environments, the default first: 8 on x86 and AArch64, the 4
+ * rounding modes elsewhere (printed once: there is no flush to set). */
 int fp_env_count(void);
 fp_env fp_env_at(int i);
 /* "FE_UPWARD + DAZ/FTZ", say. */

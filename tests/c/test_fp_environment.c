@@ -1,6 +1,6 @@
 /* Conversions follow the rules whatever floating-point environment the
  * calling thread is in: under each of the four rounding modes, with and
- * without denormals-are-zero and flush-to-zero (MXCSR DAZ and FTZ), every
+ * without flushing denormals (MXCSR DAZ and FTZ; FPCR FZ on AArch64), every
  * pair of dtypes converts the conversion tables (conversion_tables.c,
  * worked out by hand) exactly as under the default environment, on the
  * paths a copy can take: a small tensor, large contiguous ones (the vector

@@ -77,7 +77,7 @@ static job_system g_jobs;
 static int install_job_system(void** state) {
   (void)state;
   /* The workers: upward with DAZ/FTZ, toward zero with DAZ/FTZ (without an
-   * MXCSR, the rounding modes alone). */
+   * MXCSR or FPCR, the rounding modes alone). */
   const int flush = fp_env_count() > 4;
   g_jobs.worker_env[0] = (fp_env){FE_UPWARD, flush};
   g_jobs.worker_env[1] = (fp_env){FE_TOWARDZERO, flush};
