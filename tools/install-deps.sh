@@ -2,6 +2,12 @@
 # Installs the Debian packages that building and testing stride need, and
 # only those that are missing. apt-get runs (update once, then install) only
 # when something is missing, with sudo only when not run as root.
+#
+#   tools/install-deps.sh           what tools/test-all.sh needs
+#   tools/install-deps.sh --cross   also the cross builds' (docs/contributing.md:
+#                                   Linux aarch64 under qemu-user, Windows x64
+#                                   with MinGW-w64), adding Debian's arm64
+#                                   architecture for cmocka when missing
 set -euo pipefail
 
 packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
@@ -13,6 +19,9 @@ packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
   # --no-build-isolation) and the pkg-config crate of stride-sys, offline
   python3 python3-numpy python3-torch cargo golang-go binutils
   python3-venv python3-setuptools python3-wheel librust-pkg-config-dev)
+if [ "${1:-}" = "--cross" ]; then
+  packages+=(g++-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 g++-mingw-w64-x86-64-posix)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -28,5 +37,8 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 echo "install-deps: installing ${missing[*]}"
+if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  as_root dpkg --add-architecture arm64
+fi
 as_root env DEBIAN_FRONTEND=noninteractive apt-get update
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
