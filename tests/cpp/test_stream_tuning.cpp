@@ -18,7 +18,7 @@ constexpr int64_t kMiB = int64_t{1} << 20;
 
 void each_vendor_has_its_default(void**) {
   const StreamTuning intel = choose_stream_tuning(CpuVendor::Intel, nullptr, nullptr);
-  assert_int_equal(intel.threshold_bytes, 16 * kMiB);
+  assert_int_equal(intel.threshold_bytes, 4 * kMiB);
   assert_int_equal(intel.pages, 4);
   const StreamTuning amd = choose_stream_tuning(CpuVendor::Amd, nullptr, nullptr);
   assert_int_equal(amd.threshold_bytes, 16 * kMiB);
@@ -35,14 +35,14 @@ void valid_overrides_replace_each_part(void**) {
   assert_int_equal(t.threshold_bytes, 0);
   assert_int_equal(t.pages, 1);
   t = choose_stream_tuning(CpuVendor::Intel, nullptr, "4");
-  assert_int_equal(t.threshold_bytes, 16 * kMiB);
+  assert_int_equal(t.threshold_bytes, 4 * kMiB);
   assert_int_equal(t.pages, 4);
 }
 
 void invalid_overrides_leave_the_default(void**) {
   for (const char* bad : {"", "abc", "-1", "12x", "4 KiB"}) {
     const StreamTuning t = choose_stream_tuning(CpuVendor::Intel, bad, bad);
-    assert_int_equal(t.threshold_bytes, 16 * kMiB);
+    assert_int_equal(t.threshold_bytes, 4 * kMiB);
     assert_int_equal(t.pages, 4);
   }
   for (const char* pages : {"0", "3", "5", "8"}) {
