@@ -4,6 +4,7 @@
 
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
+#include "cpu/copy_same_dtype.h"
 #include "cpu/stream_tuning.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
@@ -90,18 +91,9 @@ constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 // 0.95 ms for (64,224,224,3) against 1.05-1.10 ms for blocks of 32 KB.
 constexpr int64_t kFusedBlockBytes = 1 << 20;
 
-template <int E>
-void move_elements_e(char* dst, int64_t dstep, const char* src, int64_t sstep, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * dstep, src + i * sstep, E);
-}
+// n elements of `itemsize` bytes, dst and src stepping by their strides.
 void move_elements(char* dst, int64_t dstep, const char* src, int64_t sstep, int64_t n, int64_t itemsize) {
-  switch (itemsize) {
-    case 1: return move_elements_e<1>(dst, dstep, src, sstep, n);
-    case 2: return move_elements_e<2>(dst, dstep, src, sstep, n);
-    case 4: return move_elements_e<4>(dst, dstep, src, sstep, n);
-    case 8: return move_elements_e<8>(dst, dstep, src, sstep, n);
-    default: return move_elements_e<16>(dst, dstep, src, sstep, n);
-  }
+  strided_rows(Rows2d{dst, src, n, 1, dstep, sstep, 0, 0, itemsize, false});
 }
 
 // Any layout: each row in chunks gathered into scratch, converted there,

@@ -27,7 +27,31 @@ constexpr int64_t kContiguousTaskBytes = 256 * 1024;
 // transpose, planning tiles and tasks costs more than the moves.
 constexpr int64_t kTinyBytes = 256;
 
+template <int E>
+void strided_rows_e(const Rows2d& r) {
+  const int64_t n = r.n, dstep = r.dst_inner, sstep = r.src_inner;
+  for (int64_t k = 0; k < r.m; ++k) {
+    char* d = r.dst + k * r.dst_outer;
+    const char* s = r.src + k * r.src_outer;
+    for (int64_t i = 0; i < n; ++i, d += dstep, s += sstep) {
+      unsigned char v[E];
+      std::memcpy(v, s, E);
+      std::memcpy(d, v, E);
+    }
+  }
+}
+
 }  // namespace
+
+void strided_rows(const Rows2d& r) {
+  switch (r.itemsize) {
+    case 1: return strided_rows_e<1>(r);
+    case 2: return strided_rows_e<2>(r);
+    case 4: return strided_rows_e<4>(r);
+    case 8: return strided_rows_e<8>(r);
+    default: return strided_rows_e<16>(r);
+  }
+}
 
 CopyPath plan_same_dtype_copy(const Geometry& g, int64_t itemsize) {
   if (g.numel() == 0) return CopyPath::Empty;
@@ -53,30 +77,6 @@ void copy_contiguous(char* dst, const char* src, int64_t nbytes, bool stream, co
       std::memcpy(dst + off, src + off, static_cast<size_t>(stop - off));
     }
   });
-}
-
-template <int E>
-void strided_rows_e(const Rows2d& r) {
-  const int64_t n = r.n, dstep = r.dst_inner, sstep = r.src_inner;
-  for (int64_t k = 0; k < r.m; ++k) {
-    char* d = r.dst + k * r.dst_outer;
-    const char* s = r.src + k * r.src_outer;
-    for (int64_t i = 0; i < n; ++i, d += dstep, s += sstep) {
-      unsigned char v[E];
-      std::memcpy(v, s, E);
-      std::memcpy(d, v, E);
-    }
-  }
-}
-
-void strided_rows(const Rows2d& r) {
-  switch (r.itemsize) {
-    case 1: return strided_rows_e<1>(r);
-    case 2: return strided_rows_e<2>(r);
-    case 4: return strided_rows_e<4>(r);
-    case 8: return strided_rows_e<8>(r);
-    default: return strided_rows_e<16>(r);
-  }
 }
 
 // Rows of exactly N elements of E bytes, unrolled: the rows of a tiny copy

@@ -46,6 +46,11 @@ inline void run_tiny_copy(const TinyCopy& t, char* dst, const char* src) {
   t.kernel(r);
 }
 
+// Any Rows2d of any itemsize (1, 2, 4, 8 or 16), element by element, each
+// element moved as one fixed-size copy: the portable kernel of the Strided
+// path, and the converting copies' gathers and scatters.
+void strided_rows(const Rows2d& r);
+
 // Which kernel copy_same_dtype picks for a geometry (for tests and probes).
 enum class CopyPath {
   Empty,       // numel 0

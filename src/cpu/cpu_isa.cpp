@@ -70,15 +70,6 @@ CpuVendor detected_cpu_vendor() {
   return vendor;
 }
 
-const char* cpu_vendor_name(CpuVendor vendor) {
-  switch (vendor) {
-    case CpuVendor::Intel: return "intel";
-    case CpuVendor::Amd: return "amd";
-    case CpuVendor::Other: break;
-  }
-  return "other";
-}
-
 void set_cpu_isa_cap(CpuIsa cap) { g_cap.store(static_cast<int>(cap), std::memory_order_relaxed); }
 
 const char* cpu_isa_name(CpuIsa isa) {

@@ -41,8 +41,6 @@ enum class CpuVendor : int { Other = 0, Intel, Amd };
 
 CpuVendor detected_cpu_vendor();
 
-const char* cpu_vendor_name(CpuVendor vendor);
-
 // The one of three per-level things (the kernel tables) that cpu_isa()
 // selects. Only that one's function is called: a level's code must not run
 // on a CPU without it.
