@@ -135,6 +135,9 @@ prepare() {
     opts=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 "-oDir::State::Lists=$lists")
     apt-get "${opts[@]}" update || die "apt-get update for amd64 failed"
   fi
+  # As root, apt downloads as the user _apt, who cannot write into a folder
+  # root owns here: download as root instead of warning about it.
+  [ "$(id -u)" = 0 ] && opts+=(-oAPT::Sandbox::User=root)
   local p
   for p in "${packages[@]}"; do
     apt-cache "${opts[@]}" show "$p" >/dev/null 2>&1 ||
