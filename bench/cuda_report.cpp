@@ -38,8 +38,6 @@ void print_row(std::FILE* out, const std::string& name, const std::vector<std::s
   std::fprintf(out, "%s\n", line.c_str());
 }
 
-const char* dtype_text(st_dtype d) { return st_dtype_name(d); }
-
 }  // namespace
 
 const char* baseline_name(CudaKind kind) {
@@ -72,7 +70,7 @@ void print_cuda_case_list(const std::vector<CudaCase>& cases, std::FILE* out) {
     std::fprintf(out, "%s\n", c.name.c_str());
     std::string text = "view " + dims_text(view_sizes(c)) + " strides " + dims_text(view_strides(c));
     if (view_offset(c) != 0) text += " offset " + std::to_string(view_offset(c));
-    text += std::string("; ") + dtype_text(c.src) + " -> " + dtype_text(c.dst);
+    text += std::string("; ") + st_dtype_name(c.src) + " -> " + st_dtype_name(c.dst);
     if (c.scaled) text += " scaled per index of dim " + std::to_string(c.scale_dim);
     text += "; " + fixed(static_cast<double>(bytes_moved(c)) / (1 << 20), 1) + " MiB moved; " +
             fixed(static_cast<double>(device_bytes(c)) / (1 << 30), 2) + " GiB on the device; baseline " +
