@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs stride-bench --quick three ways and checks what it prints and writes.
 
-    bench/check_quick.py STRIDE_BENCH SCRATCH_DIR
+    bench/check_quick.py [--cuda] STRIDE_BENCH SCRATCH_DIR
 
 1. Every case, the default output: exit 0, every line of stdout and stderr
    at most 100 columns, no CSV on stdout, every column of the bandwidth
@@ -15,6 +15,15 @@
    names exactly the prealloc and plan rows below 0.90 of the roofline.
 3. --wide: the table has the baselines' columns besides x roof, each
    defined above it.
+With --cuda, the GPU bench instead: --device cuda --list (with or without
+a GPU) names each case with its view on the next (indented) line, within
+100 columns;
+then --device cuda --quick --csv FILE, which answers 77 without a GPU (this
+script then does too, after the list's checks): every line within 100
+columns, the table's header where tools/gpu-check.sh looks for it
+(/^case +MB moved/), no copy that differs from the CPU's, the peak device
+memory line, and closing lines naming exactly the device and the link rows
+whose x_memcpy in the CSV is below 0.90.
 The figures of a --quick run mean nothing; only their relations are checked.
 """
 import csv
@@ -128,14 +137,67 @@ def check_wide(bench):
     check_definitions("wide", out, heads)
 
 
+def named_below(out, head):
+    """The ids a closing line (and its wrapped continuation lines) names."""
+    m = re.search(rf"^{re.escape(head)}: (.*(?:\n {{4,}}.*)*)", out, re.M)
+    check(m, f"cuda: no closing line '{head}'")
+    return set(re.findall(r"(\S+) \(", m.group(1))) if m else set()
+
+
+def check_cuda(bench, scratch):
+    """The GPU bench; returns False when it was skipped (no GPU or no CUDA)."""
+    p = subprocess.run([bench, "--device", "cuda", "--list"], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"cuda --list: exit {p.returncode}\n{p.stderr[-2000:]}")
+    check_widths("cuda --list", p.stdout)
+    lines = p.stdout.splitlines()
+    cases = [i for i, line in enumerate(lines) if not line.startswith(" ")]
+    check(cases and all(i + 1 < len(lines) and lines[i + 1].startswith("    view ") for i in cases),
+          "cuda --list: a case line not followed by its view line")
+    path = os.path.join(scratch, "bench-cuda-quick.csv")
+    if os.path.exists(path):
+        os.remove(path)
+    p = subprocess.run([bench, "--device", "cuda", "--quick", "--csv", path], capture_output=True, text=True,
+                       timeout=240)
+    if p.returncode == 77:
+        print(p.stdout.strip())
+        return False
+    out = p.stdout
+    check(p.returncode == 0, f"cuda --quick: exit {p.returncode}\n{p.stderr[-2000:]}")
+    check_widths("cuda stdout", out)
+    check_widths("cuda stderr", p.stderr)
+    check(re.search(r"^case +MB moved", out, re.M), "cuda: no table header matching /^case +MB moved/")
+    check(re.search(r"^Copies that differ from the CPU's: none$", out, re.M), "cuda: a copy differs (or no line)")
+    check(re.search(r"^peak device memory: +[0-9.]+ GiB", out, re.M), "cuda: no peak device memory line")
+    if not os.path.exists(path):
+        check(False, f"cuda: {path} not written")
+        return True
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for kind, head in (("device", "Below 0.90 of cudaMemcpy device to device"),
+                       ("link", "Link cases below 0.90 of pinned cudaMemcpy")):
+        # x_memcpy as the CSV's 6 digits give it (empty: not a number, named as below).
+        want = {r["case"].split(" ")[0] for r in rows
+                if r["kind"] == kind and (r["x_memcpy"] == "" or float(r["x_memcpy"]) < GOAL)}
+        check(named_below(out, head) == want, f"cuda: {head}: printed {named_below(out, head)}, want {want}")
+    return True
+
+
 def main():
-    bench, scratch = sys.argv[1], sys.argv[2]
+    cuda = sys.argv[1] == "--cuda"
+    bench, scratch = sys.argv[1 + cuda], sys.argv[2 + cuda]
     os.makedirs(scratch, exist_ok=True)
-    check_default(bench)
-    check_csv_and_pages(bench, scratch)
-    check_wide(bench)
+    ran = True
+    if cuda:
+        ran = check_cuda(bench, scratch)
+    else:
+        check_default(bench)
+        check_csv_and_pages(bench, scratch)
+        check_wide(bench)
     for f in failures:
         print(f"FAIL: {f}")
+    if not failures and not ran:
+        print("skipped: the list passed; the cases need a GPU")
+        return 77
     print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
     return 1 if failures else 0
 

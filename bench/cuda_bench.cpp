@@ -1,76 +1,68 @@
-// stride-bench --device cuda (cuda_bench.h).
+// stride-bench --device cuda (cuda_bench.h): runs the cases of
+// cuda_cases.h on the GPU and reports them with cuda_report.h.
 //
-// Device cases (B-F permutations of float32, I conversions, J the uint8 NHWC
-// image batch to float32 NCHW): a view of a device tensor copied by st_copy
-// into a contiguous device tensor, queued (non_blocking) on one stream and
-// timed with CUDA events around `calls` copies. The baseline is
-// cudaMemcpyAsync device to device of bytes moved / 2 bytes (so it too reads
-// and writes `bytes moved`) on the same stream, timed the same way in the
-// same rounds. Bytes moved = numel x (source itemsize + destination
-// itemsize), as in the CPU table.
+// A case: a source tensor filled on the host and copied where the case
+// reads it, the view of cuda_cases.h taken of it (checked against the
+// case's description), a contiguous destination, and the baseline's two
+// buffers (Note [The GPU baseline] in cuda_cases.h). The copy is st_copy
+// (S1: st_copy_scaled) with non_blocking set, on one stream the library is
+// told to use.
 //
-// Link cases: pinned and pageable host memory to and from the device, and J
-// across the link; the baseline is cudaMemcpyAsync of pinned memory in the
-// same direction, of the bytes the case moves across (numel x the larger
-// itemsize for a conversion, which stride sends in the narrower dtype).
+// Timing, in one round: one untimed baseline copy, an event, `calls`
+// baseline copies, an event, `calls` copies of the case, an event. The
+// untimed copy keeps the device busy while the host queues the rest, and
+// the baseline's copies while the host does the case's first call's work,
+// so that both batches are timed as the device runs them (st_copy's host
+// work is not part of the figure unless it is slower than the device's).
+// One untimed round warms up, then `rounds` rounds; each figure is the
+// median of the rounds, per copy.
 //
-// A round runs the baseline and the case once each; one untimed round
-// warms up, then rounds repeat (5, or --reps); figures are medians. Every
-// timed copy is checked afterwards against the CPU's copy of the same view,
-// byte for byte.
+// Every case's copy is then checked against the CPU's copy of the same
+// view, byte for byte (the CPU and CUDA kernels share their conversions,
+// scaled_convert.h included). A case that differs is named at the end and
+// makes the exit status 1; the other cases still run.
 #include "cuda_bench.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <functional>
-#include <random>
+
+#include "cells.h"
+#include "cuda_cases.h"
+#include "cuda_report.h"
+#include "report.h"
 
 #if defined(STRIDE_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 #endif
 
 namespace bench {
+namespace {
+
+std::vector<CudaCase> chosen_cases(bool quick, const std::vector<std::string>& filters) {
+  std::vector<CudaCase> chosen;
+  for (const CudaCase& c : cuda_cases(quick)) {
+    bool match = filters.empty();
+    for (const std::string& f : filters) match = match || c.name.find(f) != std::string::npos;
+    if (match) chosen.push_back(c);
+  }
+  return chosen;
+}
 
 #if !defined(STRIDE_HAVE_CUDA)
 
-int run_cuda(const Options&, const std::vector<std::string>&, const std::string&, bool) {
+int run_on_gpu(const std::vector<CudaCase>&, const Options&, const std::string&) {
   std::printf("stride-bench --device cuda: skipped: this build of stride has no CUDA support\n");
   return 77;
 }
 
 #else
 
-namespace {
-
-const st_device kGpu = {ST_DEVICE_CUDA, 0}, kPinned = {ST_DEVICE_CUDA_HOST, 0}, kCpu = {ST_DEVICE_CPU, 0};
+const st_device kGpu = {ST_DEVICE_CUDA, 0}, kCpu = {ST_DEVICE_CPU, 0};
 
 void cuda_check(cudaError_t err, const char* what) {
   if (err != cudaSuccess) die("%s failed: %s", what, cudaGetErrorString(err));
-}
-
-enum class Kind { Device, HostToDevice, DeviceToHost };
-
-struct CudaCase {
-  std::string name;
-  Kind kind = Kind::Device;
-  std::vector<int64_t> sizes;  // of the source base tensor
-  std::vector<int32_t> perm;   // the view: a permutation of the base (empty: the base itself)
-  st_dtype src = ST_FLOAT32, dst = ST_FLOAT32;
-  st_device host = kPinned;    // the host side of a link case
-};
-
-struct Row {
-  std::string name, baseline;
-  int64_t bytes_moved = 0, baseline_bytes = 0;
-  double ms = 0, baseline_ms = 0;
-  int reps = 0;
-};
-
-int64_t numel_of(const std::vector<int64_t>& sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
 }
 
 st_tensor make(const std::vector<int64_t>& sizes, st_dtype dtype, st_device device) {
@@ -79,25 +71,6 @@ st_tensor make(const std::vector<int64_t>& sizes, st_dtype dtype, st_device devi
   return t;
 }
 
-st_tensor view_of(st_tensor base, const std::vector<int32_t>& perm) {
-  st_tensor v = {0};
-  if (perm.empty()) {
-    check(st_tensor_retain(base), "st_tensor_retain");
-    return base;
-  }
-  check(st_permute(base, perm.data(), static_cast<int32_t>(perm.size()), &v), "st_permute");
-  return v;
-}
-
-std::vector<int64_t> sizes_of(st_tensor t) {
-  int32_t ndim = 0;
-  check(st_tensor_ndim(t, &ndim), "st_tensor_ndim");
-  std::vector<int64_t> s(static_cast<size_t>(ndim));
-  check(st_tensor_sizes(t, s.data(), ndim), "st_tensor_sizes");
-  return s;
-}
-
-// Bytes of a contiguous tensor.
 size_t nbytes_of(st_tensor t) {
   int64_t n = 0;
   st_dtype d;
@@ -106,206 +79,205 @@ size_t nbytes_of(st_tensor t) {
   return static_cast<size_t>(n) * st_dtype_itemsize(d);
 }
 
-std::vector<unsigned char> bytes_of(st_tensor t) {
-  st_tensor host = {0};
-  check(st_to(t, [&] {
-          st_dtype d;
-          check(st_tensor_dtype(t, &d), "st_tensor_dtype");
-          return d;
-        }(), kCpu, ST_MEMORY_FORMAT_CONTIGUOUS, &host),
-        "st_to");
-  const size_t nbytes = nbytes_of(host);
+unsigned char* bytes_ptr(st_tensor t) {
   void* p = nullptr;
-  check(st_tensor_data_ptr(host, &p), "st_tensor_data_ptr");
-  std::vector<unsigned char> out(static_cast<const unsigned char*>(p), static_cast<const unsigned char*>(p) + nbytes);
-  check(st_tensor_release(host), "st_tensor_release");
-  return out;
+  check(st_tensor_data_ptr(t, &p), "st_tensor_data_ptr");
+  return static_cast<unsigned char*>(p);
 }
 
-// Random bytes that are valid values of every dtype (bool is 0 or 1).
-void fill_random(st_tensor host, st_dtype dtype, std::mt19937_64& rng) {
+// A contiguous CPU copy of `t` (a new reference).
+st_tensor host_copy(st_tensor t) {
+  st_dtype d;
+  check(st_tensor_dtype(t, &d), "st_tensor_dtype");
+  st_tensor host = {0};
+  check(st_to(t, d, kCpu, ST_MEMORY_FORMAT_CONTIGUOUS, &host), "st_to");
+  return host;
+}
+
+bool is_float(st_dtype d) {
+  switch (d) {
+    case ST_FLOAT16:
+    case ST_BFLOAT16:
+    case ST_FLOAT32:
+    case ST_FLOAT64:
+    case ST_COMPLEX64:
+    case ST_COMPLEX128:
+    case ST_FLOAT8_E4M3FN:
+    case ST_FLOAT8_E5M2:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Pseudo-random bytes (splitmix64) over a contiguous CPU tensor, made
+// valid values of its dtype: bool 0 or 1; every float (each half of a
+// complex) with its exponent's top bit clear, so finite (|x| < 2): no NaN,
+// whose payload a conversion need not keep.
+void fill_random(st_tensor host, st_dtype dtype) {
   const size_t nbytes = nbytes_of(host);
-  void* p = nullptr;
-  check(st_tensor_data_ptr(host, &p), "st_tensor_data_ptr");
-  auto* b = static_cast<unsigned char*>(p);
-  for (size_t i = 0; i < nbytes; ++i) b[i] = static_cast<unsigned char>(rng() >> 56);
+  unsigned char* b = bytes_ptr(host);
+  uint64_t state = 0x9e3779b97f4a7c15u;
+  for (size_t i = 0; i < nbytes; i += 8) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    std::memcpy(b + i, &z, std::min<size_t>(8, nbytes - i));
+  }
   if (dtype == ST_BOOL) {
     for (size_t i = 0; i < nbytes; ++i) b[i] &= 1;
+  } else if (is_float(dtype)) {
+    const bool complex = dtype == ST_COMPLEX64 || dtype == ST_COMPLEX128;
+    const size_t word = st_dtype_itemsize(dtype) / (complex ? 2 : 1);
+    for (size_t i = word - 1; i < nbytes; i += word) b[i] &= 0xbf;  // little-endian: the top byte is the last
   }
 }
 
-// Times `calls` runs of `body` on `stream` with events, in milliseconds per call.
-double time_on(cudaStream_t stream, int calls, const std::function<void()>& body) {
-  cudaEvent_t start, stop;
-  cuda_check(cudaEventCreate(&start), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
-  cuda_check(cudaEventRecord(start, stream), "cudaEventRecord");
-  for (int i = 0; i < calls; ++i) body();
-  cuda_check(cudaEventRecord(stop, stream), "cudaEventRecord");
-  cuda_check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cuda_check(cudaEventDestroy(start), "cudaEventDestroy");
-  cuda_check(cudaEventDestroy(stop), "cudaEventDestroy");
-  return static_cast<double>(ms) / calls;
-}
-
-Row run_case(const CudaCase& c, const Options& options, cudaStream_t stream) {
-  std::mt19937_64 rng(12345);
-  const int64_t numel = numel_of(c.sizes);
-  const size_t src_item = st_dtype_itemsize(c.src), dst_item = st_dtype_itemsize(c.dst);
-  const int64_t bytes_moved = numel * static_cast<int64_t>(src_item + dst_item);
-
-  // The source: random bytes on the host, its copy where the case reads it.
-  const st_tensor host_base = make(c.sizes, c.src, kCpu);
-  fill_random(host_base, c.src, rng);
-  const st_device src_device = c.kind == Kind::HostToDevice ? c.host : kGpu;
-  const st_device dst_device = c.kind == Kind::DeviceToHost ? c.host : kGpu;
-  const st_tensor base = make(c.sizes, c.src, src_device);
-  check(st_copy(base, host_base, 0), "st_copy");
-  const st_tensor view = view_of(base, c.perm), host_view = view_of(host_base, c.perm);
-  const std::vector<int64_t> out_sizes = sizes_of(view);
-  const st_tensor dst = make(out_sizes, c.dst, dst_device);
-  const st_tensor want = make(out_sizes, c.dst, kCpu);
-  check(st_copy(want, host_view, 0), "st_copy");
-
-  // The baseline's buffers.
-  Row row;
-  row.name = c.name;
-  row.bytes_moved = bytes_moved;
-  void *a = nullptr, *b = nullptr;
-  cudaMemcpyKind kind = cudaMemcpyDeviceToDevice;
-  if (c.kind == Kind::Device) {
-    row.baseline = "cudaMemcpy D2D";
-    row.baseline_bytes = bytes_moved / 2;
-    cuda_check(cudaMalloc(&a, static_cast<size_t>(row.baseline_bytes)), "cudaMalloc");
-    cuda_check(cudaMalloc(&b, static_cast<size_t>(row.baseline_bytes)), "cudaMalloc");
-  } else {
-    const bool h2d = c.kind == Kind::HostToDevice;
-    row.baseline = h2d ? "pinned H2D" : "pinned D2H";
-    row.baseline_bytes = numel * static_cast<int64_t>(src_item > dst_item ? src_item : dst_item);
-    cuda_check(cudaHostAlloc(h2d ? &a : &b, static_cast<size_t>(row.baseline_bytes), cudaHostAllocDefault),
-               "cudaHostAlloc");
-    cuda_check(cudaMalloc(h2d ? &b : &a, static_cast<size_t>(row.baseline_bytes)), "cudaMalloc");
-    kind = h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  }
-  cuda_check(cudaMemsetAsync(c.kind == Kind::DeviceToHost ? a : (c.kind == Kind::Device ? a : b), 1,
-                             static_cast<size_t>(row.baseline_bytes), stream),
-             "cudaMemsetAsync");
-  // Pageable host memory makes st_copy synchronous: one call per round then.
-  const int calls = options.quick ? 1 : (c.host.type == ST_DEVICE_CPU ? 1 : 5);
-  const int rounds = options.quick ? 2 : (options.reps > 0 ? options.reps : 5);
-  std::vector<double> case_ms, base_ms;
-  for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
-    const double bm = time_on(stream, calls, [&] {
-      cuda_check(cudaMemcpyAsync(b, a, static_cast<size_t>(row.baseline_bytes), kind, stream), "cudaMemcpyAsync");
-    });
-    const double cm = time_on(stream, calls, [&] { check(st_copy(dst, view, 1), "st_copy"); });
-    if (r > 0) {
-      base_ms.push_back(bm);
-      case_ms.push_back(cm);
+// The baseline's two buffers: device memory for D2D, pinned memory on the
+// host side of a link case.
+class BaselineBuffers {
+ public:
+  BaselineBuffers(CudaKind kind, size_t nbytes, cudaStream_t stream) : kind_(kind), nbytes_(nbytes) {
+    host_src_ = kind == CudaKind::HostToDevice;
+    host_dst_ = kind == CudaKind::DeviceToHost;
+    alloc(&src_, host_src_);
+    alloc(&dst_, host_dst_);
+    if (host_src_) {
+      std::memset(src_, 1, nbytes_);
+    } else {
+      cuda_check(cudaMemsetAsync(src_, 1, nbytes_, stream), "cudaMemsetAsync");
     }
   }
+  ~BaselineBuffers() {
+    release(src_, host_src_);
+    release(dst_, host_dst_);
+  }
+  BaselineBuffers(const BaselineBuffers&) = delete;
+  BaselineBuffers& operator=(const BaselineBuffers&) = delete;
+
+  void copy(cudaStream_t stream) const {
+    const cudaMemcpyKind kind = kind_ == CudaKind::Device         ? cudaMemcpyDeviceToDevice
+                                : kind_ == CudaKind::HostToDevice ? cudaMemcpyHostToDevice
+                                                                  : cudaMemcpyDeviceToHost;
+    cuda_check(cudaMemcpyAsync(dst_, src_, nbytes_, kind, stream), "cudaMemcpyAsync");
+  }
+
+ private:
+  void alloc(void** p, bool host) const {
+    if (host) {
+      cuda_check(cudaHostAlloc(p, nbytes_, cudaHostAllocDefault), "cudaHostAlloc");
+    } else {
+      cuda_check(cudaMalloc(p, nbytes_), "cudaMalloc");
+    }
+  }
+  static void release(void* p, bool host) {
+    if (host) {
+      cuda_check(cudaFreeHost(p), "cudaFreeHost");
+    } else {
+      cuda_check(cudaFree(p), "cudaFree");
+    }
+  }
+  CudaKind kind_;
+  size_t nbytes_;
+  bool host_src_ = false, host_dst_ = false;
+  void* src_ = nullptr;
+  void* dst_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { cuda_check(cudaEventCreate(&e_), "cudaEventCreate"); }
+  ~Event() { cuda_check(cudaEventDestroy(e_), "cudaEventDestroy"); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(cudaStream_t stream) { cuda_check(cudaEventRecord(e_, stream), "cudaEventRecord"); }
+  // Milliseconds from `start` to this event.
+  double since(const Event& start) const {
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start.e_, e_), "cudaEventElapsedTime");
+    return static_cast<double>(ms);
+  }
+  void synchronize() { cuda_check(cudaEventSynchronize(e_), "cudaEventSynchronize"); }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+// The device memory in use, by every process (cudaMemGetInfo).
+int64_t device_bytes_in_use() {
+  size_t free = 0, total = 0;
+  cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return static_cast<int64_t>(total - free);
+}
+
+struct CaseResult {
+  CudaRow row;
+  bool equal = false;       // the copy equals the CPU's
+  int64_t device_used = 0;  // cudaMemGetInfo's figure while the case held its memory
+};
+
+CaseResult run_case(const CudaCase& c, const Options& options, cudaStream_t stream) {
+  const st_device src_device = c.kind == CudaKind::HostToDevice ? c.host : kGpu;
+  const st_device dst_device = c.kind == CudaKind::DeviceToHost ? c.host : kGpu;
+  const st_tensor host_base = make(c.base_sizes, c.src, kCpu);
+  fill_random(host_base, c.src);
+  const st_tensor base = make(c.base_sizes, c.src, src_device);
+  check(st_copy(base, host_base, 0), "st_copy");
+  const st_tensor view = make_view(c, base), host_view = make_view(c, host_base);
+  if (!view_is_described(c, view)) die("%s: the view made is not the one cuda_cases.cpp describes", c.name.c_str());
+  const std::vector<int64_t> out_sizes = view_sizes(c);
+  const st_tensor dst = make(out_sizes, c.dst, dst_device);
+  const st_tensor want = make(out_sizes, c.dst, kCpu);
+  const st_scale_shift ss = {c.scale.data(), c.shift.data(), static_cast<int64_t>(c.scale.size()), c.scale_dim, 0};
+  auto copy = [&](st_tensor to, st_tensor from, int32_t non_blocking) {
+    check(c.scaled ? st_copy_scaled(to, from, &ss, non_blocking) : st_copy(to, from, non_blocking),
+          c.scaled ? "st_copy_scaled" : "st_copy");
+  };
+  copy(want, host_view, 0);
+
+  CaseResult result;
+  CudaRow& row = result.row;
+  row.name = c.name;
+  row.kind = c.kind;
+  row.bytes_moved = bytes_moved(c);
+  row.baseline_bytes = baseline_bytes(c);
+  {
+    const BaselineBuffers baseline(c.kind, static_cast<size_t>(row.baseline_bytes), stream);
+    // Pageable host memory makes st_copy wait for the copy: one per batch then.
+    const bool pageable = c.kind != CudaKind::Device && c.host.type == ST_DEVICE_CPU;
+    const int calls = options.quick || pageable ? 1 : (c.kind == CudaKind::Device ? 10 : 5);
+    const int rounds = options.quick ? 2 : (options.reps > 0 ? options.reps : 5);
+    std::vector<double> case_ms, baseline_ms;
+    Event start, middle, end;
+    for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
+      baseline.copy(stream);
+      start.record(stream);
+      for (int i = 0; i < calls; ++i) baseline.copy(stream);
+      middle.record(stream);
+      for (int i = 0; i < calls; ++i) copy(dst, view, 1);
+      end.record(stream);
+      end.synchronize();
+      if (r == 0) continue;
+      baseline_ms.push_back(middle.since(start) / calls);
+      case_ms.push_back(end.since(middle) / calls);
+    }
+    row.ms = median(case_ms);
+    row.baseline_ms = median(baseline_ms);
+    row.reps = rounds;
+    result.device_used = device_bytes_in_use();
+  }
   check(st_cuda_synchronize(0), "st_cuda_synchronize");
-  row.ms = median(case_ms);
-  row.baseline_ms = median(base_ms);
-  row.reps = rounds;
-  if (bytes_of(dst) != bytes_of(want)) die("%s: the copy differs from the CPU's copy of the same view", c.name.c_str());
-  for (st_tensor t : {host_base, base, view, host_view, dst, want}) check(st_tensor_release(t), "st_tensor_release");
-  if (c.kind == Kind::HostToDevice) {
-    cuda_check(cudaFreeHost(a), "cudaFreeHost");
-    cuda_check(cudaFree(b), "cudaFree");
-  } else if (c.kind == Kind::DeviceToHost) {
-    cuda_check(cudaFree(a), "cudaFree");
-    cuda_check(cudaFreeHost(b), "cudaFreeHost");
-  } else {
-    cuda_check(cudaFree(a), "cudaFree");
-    cuda_check(cudaFree(b), "cudaFree");
-  }
-  return row;
+  const st_tensor got = host_copy(dst);
+  const size_t nbytes = nbytes_of(want);
+  result.equal = nbytes_of(got) == nbytes && std::memcmp(bytes_ptr(got), bytes_ptr(want), nbytes) == 0;
+  for (st_tensor t : {host_base, base, view, host_view, dst, want, got}) check(st_tensor_release(t), "st_tensor_release");
+  // The pool's blocks go back to the driver: each case's memory is its own.
+  check(st_cuda_empty_cache(0), "st_cuda_empty_cache");
+  return result;
 }
 
-std::vector<CudaCase> all_cases(bool quick) {
-  auto q = [&](std::vector<int64_t> full, std::vector<int64_t> small) { return quick ? small : full; };
-  const int64_t big = quick ? 70001 : int64_t{64} << 20;
-  std::vector<CudaCase> v;
-  auto permute = [&](const char* name, std::vector<int64_t> full, std::vector<int64_t> small, std::vector<int32_t> p) {
-    CudaCase c;
-    c.name = name;
-    c.sizes = q(full, small);
-    c.perm = p;
-    v.push_back(c);
-  };
-  permute("B NCHW->NHWC", {32, 256, 56, 56}, {2, 32, 28, 28}, {0, 2, 3, 1});
-  permute("C NHWC->NCHW", {32, 56, 56, 256}, {2, 28, 28, 32}, {0, 3, 1, 2});
-  permute("D transpose", {8192, 8192}, {256, 200}, {1, 0});
-  permute("E permute(2,1,0)", {256, 256, 256}, {40, 36, 32}, {2, 1, 0});
-  permute("F permute(0,3,1,5,2,4)", {16, 16, 16, 16, 16, 16}, {6, 5, 4, 6, 5, 4}, {0, 3, 1, 5, 2, 4});
-  auto convert = [&](const char* name, st_dtype from, st_dtype to) {
-    CudaCase c;
-    c.name = name;
-    c.sizes = {big};
-    c.src = from;
-    c.dst = to;
-    v.push_back(c);
-  };
-  convert("I1 f32->f16", ST_FLOAT32, ST_FLOAT16);
-  convert("I2 f32->bf16", ST_FLOAT32, ST_BFLOAT16);
-  convert("I3 i64->f64", ST_INT64, ST_FLOAT64);
-  convert("I4 u8->f32", ST_UINT8, ST_FLOAT32);
-  convert("I5 f16->f32", ST_FLOAT16, ST_FLOAT32);
-  convert("I6 bool->c128", ST_BOOL, ST_COMPLEX128);
-  CudaCase j;
-  j.name = "J u8 NHWC->f32 NCHW";
-  j.sizes = q({64, 224, 224, 3}, {2, 20, 24, 3});
-  j.perm = {0, 3, 1, 2};
-  j.src = ST_UINT8;
-  v.push_back(j);
-  auto link = [&](const char* name, Kind kind, st_device host, st_dtype from, st_dtype to, std::vector<int32_t> p,
-                  std::vector<int64_t> full, std::vector<int64_t> small) {
-    CudaCase c;
-    c.name = name;
-    c.kind = kind;
-    c.host = host;
-    c.src = from;
-    c.dst = to;
-    c.perm = p;
-    c.sizes = q(full, small);
-    v.push_back(c);
-  };
-  const std::vector<int64_t> flat_full = {int64_t{64} << 20}, flat_small = {70001};
-  link("L1 H2D pinned f32", Kind::HostToDevice, kPinned, ST_FLOAT32, ST_FLOAT32, {}, flat_full, flat_small);
-  link("L2 D2H pinned f32", Kind::DeviceToHost, kPinned, ST_FLOAT32, ST_FLOAT32, {}, flat_full, flat_small);
-  link("L3 H2D pageable f32", Kind::HostToDevice, kCpu, ST_FLOAT32, ST_FLOAT32, {}, flat_full, flat_small);
-  link("L4 D2H pageable f32", Kind::DeviceToHost, kCpu, ST_FLOAT32, ST_FLOAT32, {}, flat_full, flat_small);
-  link("L5 H2D pinned u8 NHWC->f32 NCHW", Kind::HostToDevice, kPinned, ST_UINT8, ST_FLOAT32, {0, 3, 1, 2},
-       {64, 224, 224, 3}, {2, 20, 24, 3});
-  return v;
-}
-
-std::string fixed(double v, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, v);
-  return text;
-}
-
-}  // namespace
-
-int run_cuda(const Options& options, const std::vector<std::string>& filters, const std::string& csv_path, bool list) {
-  const std::vector<CudaCase> cases = all_cases(options.quick);
-  if (list) {
-    for (const CudaCase& c : cases) std::printf("%s\n", c.name.c_str());
-    return 0;
-  }
-  int32_t devices = 0;
-  check(st_cuda_device_count(&devices), "st_cuda_device_count");
-  if (devices == 0) {
-    st_tensor t = {0};
-    const int64_t one = 1;
-    (void)st_tensor_create(&one, 1, ST_FLOAT32, kGpu, &t);  // for the reason
-    std::printf("stride-bench --device cuda: skipped: no CUDA device (%s)\n", st_last_error_message());
-    return 77;
-  }
+void print_header(const Options& options) {
   cudaDeviceProp prop;
   cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   int driver = 0, runtime = 0, mem_clock_khz = 0, bus_bits = 0;
@@ -316,64 +288,86 @@ int run_cuda(const Options& options, const std::vector<std::string>& filters, co
   char date[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
-  std::printf("stride-bench --device cuda: stride %s\n", st_version_string());
-  std::printf("date:    %s\n", date);
-  std::printf("device:  cuda:0 %s, compute capability %d.%d, %d SMs, %.1f GiB, memory bus %d bits at %.0f MHz "
-              "(%.0f GB/s peak by the data sheet formula)\n",
-              prop.name, prop.major, prop.minor, prop.multiProcessorCount,
-              static_cast<double>(prop.totalGlobalMem) / (1 << 30), bus_bits, mem_clock_khz / 1e3,
-              2.0 * mem_clock_khz * 1e3 * bus_bits / 8 / 1e9);
-  std::printf("CUDA:    driver %d, runtime %d\n", driver, runtime);
-  std::printf("%s\n", options.quick ? "sizes:   --quick: tiny sizes, 2 rounds (a smoke test: the figures mean nothing)"
-                                    : "sizes:   full; 5 copies per timed call batch (1 with pageable memory)");
-  std::printf(
-      "\nDefinitions:\n"
-      "  bytes moved  numel x (source itemsize + destination itemsize)\n"
-      "  device cases st_copy(dst, view, non_blocking) on one stream, timed with CUDA events; baseline\n"
-      "               cudaMemcpyAsync device to device of bytes moved / 2 in the same rounds\n"
-      "  link cases   host <-> device; baseline cudaMemcpyAsync of pinned memory, same direction, of\n"
-      "               numel x the larger itemsize\n"
-      "  x base       baseline time / case time (1.00 = as fast as the baseline); medians of the rounds\n"
-      "  Every copy is checked against the CPU's copy of the same view, byte for byte.\n");
+  print_wrapped("stride-bench --device cuda: ", std::string("stride ") + st_version_string());
+  print_wrapped("date:    ", date);
+  print_wrapped("device:  ", std::string("cuda:0 ") + prop.name + ", compute capability " +
+                                 std::to_string(prop.major) + "." + std::to_string(prop.minor) + ", " +
+                                 std::to_string(prop.multiProcessorCount) + " SMs, " +
+                                 fixed(static_cast<double>(prop.totalGlobalMem) / (1 << 30), 1) +
+                                 " GiB, memory bus " + std::to_string(bus_bits) + " bits at " +
+                                 fixed(mem_clock_khz / 1e3, 0) + " MHz (" +
+                                 fixed(2.0 * mem_clock_khz * 1e3 * bus_bits / 8 / 1e9, 0) +
+                                 " GB/s peak by the data sheet's formula)");
+  print_wrapped("CUDA:    ", "driver " + std::to_string(driver) + ", runtime " + std::to_string(runtime));
+  print_wrapped("sizes:   ", options.quick ? "--quick: tiny sizes, 1 copy per batch, 2 rounds (a smoke test: the "
+                                             "figures mean nothing)"
+                                           : "full (each device case moves at least 256 MiB); 10 copies per timed "
+                                             "batch (link cases 5, pageable memory 1); " +
+                                                 std::to_string(options.reps > 0 ? options.reps : 5) + " rounds");
+  print_cuda_definitions(stdout);
+  std::fflush(stdout);
+}
+
+int run_on_gpu(const std::vector<CudaCase>& cases, const Options& options, const std::string& csv_path) {
+  int32_t devices = 0;
+  check(st_cuda_device_count(&devices), "st_cuda_device_count");
+  if (devices == 0) {
+    st_tensor t = {0};
+    const int64_t one = 1;
+    (void)st_tensor_create(&one, 1, ST_FLOAT32, kGpu, &t);  // for the library's reason
+    // One line, however long: tools/gpu-check.sh relays the first line that says "skipped".
+    std::printf("stride-bench --device cuda: skipped: no CUDA device (%s)\n", st_last_error_message());
+    return 77;
+  }
+  print_header(options);
   cudaStream_t stream = nullptr;
   cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   check(st_cuda_set_stream(0, stream), "st_cuda_set_stream");
-  std::vector<Row> rows;
+  std::vector<CudaRow> rows;
+  std::vector<std::string> differ;
+  int64_t peak_used = 0, largest = 0;
+  std::string largest_case;
   for (const CudaCase& c : cases) {
-    bool chosen = filters.empty();
-    for (const std::string& f : filters) chosen = chosen || c.name.find(f) != std::string::npos;
-    if (!chosen) continue;
     std::fprintf(stderr, "[cuda] %s\n", c.name.c_str());
-    rows.push_back(run_case(c, options, stream));
+    const CaseResult result = run_case(c, options, stream);
+    rows.push_back(result.row);
+    if (!result.equal) differ.push_back(case_id(c.name));
+    peak_used = std::max(peak_used, result.device_used);
+    if (device_bytes(c) > largest) {
+      largest = device_bytes(c);
+      largest_case = case_id(c.name);
+    }
   }
   check(st_cuda_set_stream(0, nullptr), "st_cuda_set_stream");
   cuda_check(cudaStreamDestroy(stream), "cudaStreamDestroy");
-  if (rows.empty()) die("no CUDA case matches --filter (see --device cuda --list)");
 
-  std::printf("\n%-34s %9s %10s %9s | %-15s %9s %9s | %6s | %4s\n", "case", "MB moved", "ms", "GB/s", "baseline",
-              "MB", "GB/s", "x base", "reps");
-  for (const Row& r : rows) {
-    std::printf("%-34s %9s %10s %9s | %-15s %9s %9s | %6s | %4d\n", r.name.c_str(),
-                fixed(r.bytes_moved / 1e6, 1).c_str(), fixed(r.ms, 4).c_str(),
-                fixed(r.bytes_moved / (r.ms * 1e-3) / 1e9, 1).c_str(), r.baseline.c_str(),
-                fixed(r.baseline_bytes / 1e6, 1).c_str(),
-                fixed(r.baseline_bytes / (r.baseline_ms * 1e-3) / 1e9, 1).c_str(),
-                fixed(r.baseline_ms / r.ms, 2).c_str(), r.reps);
+  print_cuda_table(rows, stdout);
+  print_cuda_below_goal(rows, stdout);
+  if (differ.empty()) differ.push_back("none");
+  print_items("Copies that differ from the CPU's: ", differ, ", ");
+  print_wrapped("peak device memory: ", fixed(static_cast<double>(peak_used) / (1 << 30), 2) +
+                                            " GiB in use on the device during the cases (cudaMemGetInfo); the "
+                                            "largest case, " + largest_case + ", holds " +
+                                            fixed(static_cast<double>(largest) / (1 << 30), 2) + " GiB");
+  if (!csv_path.empty()) {
+    write_cuda_csv(csv_path, rows);
+    std::printf("CSV written to %s\n", csv_path.c_str());
   }
-  if (csv_path.empty()) return 0;
-  std::FILE* out = std::fopen(csv_path.c_str(), "w");
-  if (!out) die("cannot write %s", csv_path.c_str());
-  std::fprintf(out, "kind,case,bytes_moved,median_ms,gbps,baseline,baseline_bytes,baseline_ms,x_baseline,reps\n");
-  for (const Row& r : rows) {
-    std::fprintf(out, "cuda,\"%s\",%lld,%.6g,%.6g,%s,%lld,%.6g,%.6g,%d\n", r.name.c_str(),
-                 static_cast<long long>(r.bytes_moved), r.ms, r.bytes_moved / (r.ms * 1e-3) / 1e9, r.baseline.c_str(),
-                 static_cast<long long>(r.baseline_bytes), r.baseline_ms, r.baseline_ms / r.ms, r.reps);
-  }
-  if (std::fclose(out) != 0) die("cannot write %s", csv_path.c_str());
-  std::printf("CSV written to %s\n", csv_path.c_str());
-  return 0;
+  return differ.front() == "none" ? 0 : 1;
 }
 
 #endif
+
+}  // namespace
+
+int run_cuda(const Options& options, const std::vector<std::string>& filters, const std::string& csv_path, bool list) {
+  const std::vector<CudaCase> cases = chosen_cases(options.quick, filters);
+  if (list) {
+    print_cuda_case_list(cases, stdout);
+    return 0;
+  }
+  if (cases.empty()) die("no CUDA case matches --filter (see --device cuda --list)");
+  return run_on_gpu(cases, options, csv_path);
+}
 
 }  // namespace bench

@@ -7,17 +7,10 @@
 #include <cstring>
 #include <functional>
 
+#include "cells.h"
+
 namespace bench {
 namespace {
-
-std::string fixed(double v, int decimals) {
-  if (std::isnan(v)) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, v);
-  return text;
-}
-
-double gbps(int64_t bytes, double ms) { return static_cast<double>(bytes) / (ms * 1e-3) / 1e9; }
 
 // One column of the bandwidth table after the case: its two header lines,
 // its width (negative: left-aligned), its line in the definitions, its
@@ -105,41 +98,8 @@ size_t compact_case_width(const ReportFormat& format) {
   return static_cast<size_t>(kColumns - columns_width(columns_of(format), false));
 }
 
-// `text` in at most `width` characters: a number loses decimals, then
-// turns to powers of ten; other text is cut, with '~' marking the cut. A
-// noisy figure (a --quick run on a busy machine) may be wide; the table
-// stays aligned.
-std::string fit_cell(const std::string& text, size_t width) {
-  if (text.size() <= width) return text;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() && *end == '\0') {
-    char shorter[64];
-    for (int decimals = 1; decimals >= 0; --decimals) {
-      std::snprintf(shorter, sizeof shorter, "%.*f", decimals, v);
-      if (std::strlen(shorter) <= width) return shorter;
-    }
-    std::snprintf(shorter, sizeof shorter, "%.0e", v);
-    if (std::strlen(shorter) <= width) return shorter;
-  }
-  return text.substr(0, width - 1) + "~";
-}
 
-// `label` in at most `width` characters: without its sizes (its last word)
-// when it is longer, then cut, with '~' marking the cut.
-std::string fit_label(const std::string& label, size_t width) {
-  if (label.size() <= width) return label;
-  const size_t space = label.rfind(' ');
-  if (space != std::string::npos && space <= width) return label.substr(0, space);
-  return fit_cell(label, width);
-}
 
-std::string padded(const std::string& text, int width) {
-  const size_t w = static_cast<size_t>(std::abs(width));
-  if (text.size() >= w) return text;
-  const std::string fill(w - text.size(), ' ');
-  return width < 0 ? text + fill : fill + text;
-}
 
 void print_line(const std::string& head, const std::vector<Column>& columns, bool bars,
                 const std::function<std::string(const Column&)>& cell) {
@@ -152,9 +112,6 @@ void print_line(const std::string& head, const std::vector<Column>& columns, boo
   while (!line.empty() && line.back() == ' ') line.pop_back();
   std::printf("%s\n", line.c_str());
 }
-
-// "D" for "D transpose (8192,8192)": the case's letter and number.
-std::string case_id(const std::string& label) { return label.substr(0, label.find(' ')); }
 
 }  // namespace
 
@@ -294,21 +251,6 @@ void print_below_roofline(const std::vector<BandwidthRow>& rows, const Options& 
 }
 
 namespace {
-
-// A CSV field, quoted when it holds a comma or a quote (RFC 4180).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
-
-std::string csv_number(double v) {
-  if (std::isnan(v)) return "";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
 
 const std::vector<std::string>& csv_header() {
   static const std::vector<std::string> header = {
