@@ -1,5 +1,7 @@
-# `cmake --install`: the library with its SONAME links, the header, a CMake
-# package (find_package(stride) → stride::stride) and stride.pc.
+# `cmake --install`: the library with its SONAME links (on Windows
+# stride.dll, its import library and the compiler's runtime DLLs), the
+# header, a CMake package (find_package(stride) → stride::stride) and
+# stride.pc.
 include(CMakePackageConfigHelpers)
 
 set(STRIDE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/stride)
@@ -9,6 +11,35 @@ install(TARGETS stride EXPORT strideTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/stride.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# MinGW: stride.dll loads DLLs of the compiler's runtime (OpenMP's libgomp,
+# winpthreads, libgcc_s), which a Windows machine does not have. They go
+# beside it into bin/, where a program finds them as it finds stride.dll
+# (the bin/ folder on PATH, or the DLLs copied beside the program). Which
+# ones is read from the built DLL's imports, through the compiler's library
+# folders; what those folders lack (KERNEL32.dll, msvcrt.dll) is Windows'
+# own. install(RUNTIME_DEPENDENCIES) refuses cross builds, so the lookup is
+# spelled out.
+if(MINGW)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-search-dirs OUTPUT_VARIABLE _search_dirs)
+  if(NOT _search_dirs MATCHES "libraries: =([^\n]*)")
+    message(FATAL_ERROR "${CMAKE_CXX_COMPILER} -print-search-dirs names no library folders")
+  endif()
+  if(CMAKE_HOST_WIN32)
+    set(_runtime_dirs "${CMAKE_MATCH_1}")
+  else()
+    string(REPLACE ":" ";" _runtime_dirs "${CMAKE_MATCH_1}")
+  endif()
+  install(CODE "
+    set(CMAKE_GET_RUNTIME_DEPENDENCIES_PLATFORM windows+pe)
+    set(CMAKE_GET_RUNTIME_DEPENDENCIES_TOOL objdump)
+    set(CMAKE_GET_RUNTIME_DEPENDENCIES_COMMAND \"${CMAKE_OBJDUMP}\")
+    set(_stride_runtime_dirs \"${_runtime_dirs}\")
+    file(GET_RUNTIME_DEPENDENCIES LIBRARIES \"$<TARGET_FILE:stride>\" DIRECTORIES \${_stride_runtime_dirs}
+         RESOLVED_DEPENDENCIES_VAR _stride_runtime_dlls UNRESOLVED_DEPENDENCIES_VAR _stride_windows_dlls)
+    file(INSTALL \${_stride_runtime_dlls} DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
+  ")
+endif()
 install(EXPORT strideTargets NAMESPACE stride:: DESTINATION ${STRIDE_CMAKE_DIR} FILE strideTargets.cmake)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/strideConfig.cmake.in

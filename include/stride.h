@@ -1689,16 +1689,48 @@ ST_API const st_api* st_get_api(uint32_t version);
 } /* extern "C" */
 #endif
 
-#if defined(__cplusplus)
-static_assert(sizeof(st_status) == sizeof(int32_t), "st_status must be 32-bit");
-static_assert(sizeof(st_dtype) == sizeof(int32_t), "st_dtype must be 32-bit");
-static_assert(sizeof(st_device_type) == sizeof(int32_t), "st_device_type must be 32-bit");
-static_assert(sizeof(st_memory_format) == sizeof(int32_t), "st_memory_format must be 32-bit");
+/* ======================================================================== */
+/* The ABI, checked wherever this header is compiled                        */
+/* ======================================================================== */
+/** @cond
+ * stride's ABI is that of the 64-bit platforms, LP64 (Linux, macOS) and
+ * LLP64 (Windows x64) alike, since no public type uses `long`: pointers and
+ * function pointers of 8 bytes, int64_t and uint64_t aligned to 8, every
+ * enum the size and alignment of int32_t. The sizes below are written in
+ * bytes from those rules, not read from any one compiler. Each is the sum
+ * of its fields' sizes, so it also fixes every field's offset (no padding).
+ * A compiler that lays a type out otherwise (a 32-bit target,
+ * -fshort-enums, a #pragma pack around this #include) stops here instead
+ * of passing the library misread arguments. st_api grows by 8 bytes with
+ * each field appended (src/api/api_table.cpp pins each field's offset).
+ * C99 has no alignof: there the sizes alone are checked, through an array
+ * type whose size is negative when one is wrong (its name says which).
+ */
+#if defined(__cplusplus) && (__cplusplus >= 201103L || (defined(_MSC_VER) && _MSC_VER >= 1900))
+#  define ST_ABI_LAYOUT_(T, size, align)                                               \
+     static_assert(sizeof(T) == (size), "stride.h: sizeof(" #T ") must be " #size); \
+     static_assert(alignof(T) == (align), "stride.h: alignof(" #T ") must be " #align)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-_Static_assert(sizeof(st_status) == sizeof(int32_t), "st_status must be 32-bit");
-_Static_assert(sizeof(st_dtype) == sizeof(int32_t), "st_dtype must be 32-bit");
-_Static_assert(sizeof(st_device_type) == sizeof(int32_t), "st_device_type must be 32-bit");
-_Static_assert(sizeof(st_memory_format) == sizeof(int32_t), "st_memory_format must be 32-bit");
+#  define ST_ABI_LAYOUT_(T, size, align)                                                \
+     _Static_assert(sizeof(T) == (size), "stride.h: sizeof(" #T ") must be " #size); \
+     _Static_assert(_Alignof(T) == (align), "stride.h: alignof(" #T ") must be " #align)
+#else
+#  define ST_ABI_LAYOUT_(T, size, align) typedef char st_abi_sizeof_##T[sizeof(T) == (size) ? 1 : -1]
 #endif
+
+ST_ABI_LAYOUT_(st_status, 4, 4);
+ST_ABI_LAYOUT_(st_dtype, 4, 4);
+ST_ABI_LAYOUT_(st_device_type, 4, 4);
+ST_ABI_LAYOUT_(st_memory_format, 4, 4);
+ST_ABI_LAYOUT_(st_plan_flags, 4, 4);
+ST_ABI_LAYOUT_(st_device, 8, 4);        /* 2 int32_t */
+ST_ABI_LAYOUT_(st_tensor, 8, 8);        /* 1 uint64_t */
+ST_ABI_LAYOUT_(st_copy_plan, 8, 8);     /* 1 uint64_t */
+ST_ABI_LAYOUT_(st_scale_shift, 32, 8);  /* 2 pointers, 1 int64_t, 2 int32_t */
+ST_ABI_LAYOUT_(st_allocator, 24, 8);    /* 2 function pointers, 1 pointer */
+ST_ABI_LAYOUT_(st_api, 464, 8);         /* 58 function pointers (ST_API_VERSION 2) */
+
+#undef ST_ABI_LAYOUT_
+/** @endcond */
 
 #endif /* STRIDE_H */

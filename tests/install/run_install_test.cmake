@@ -3,9 +3,13 @@
 # MODE=pkg-config. Then runs the program. MODE=deb packages the build with
 # cpack instead (a .tar.gz and a .deb), unpacks the .deb into a scratch root
 # with dpkg -x and builds the program against that through find_package.
+# A cross build's program is built with the build's toolchain file and run
+# through its emulator (qemu-user, Wine).
 #   -DBUILD_DIR= the stride build tree   -DWORK_DIR= scratch folder
 #   -DMODE=cmake|pkg-config|deb  -DC_COMPILER=  -DEXTRA_FLAGS= (sanitizers, ;-list)
 #   -DVERSION= the project's version (MODE=deb: the packages must carry it)
+#   -DREADELF= or, with -DTARGET_WINDOWS=ON, -DOBJDUMP=: the target's binutils
+#   -DTOOLCHAIN_FILE= -DEMULATOR= (a |-list): a cross build's, else empty
 foreach(v BUILD_DIR WORK_DIR MODE C_COMPILER)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "${v} is not set")
@@ -53,28 +57,51 @@ else()
   set(consumer ${MODE})
 endif()
 
-# The library must carry its SONAME links: libstride.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH.
-file(GLOB_RECURSE libs LIST_DIRECTORIES false RELATIVE ${prefix} ${prefix}/*libstride.so*)
-list(LENGTH libs n)
-if(NOT n EQUAL 3)
-  message(FATAL_ERROR "expected libstride.so, .so.N and .so.N.N.N under ${prefix}, found: ${libs}")
-endif()
-file(GLOB_RECURSE dev_link ${prefix}/*/libstride.so)
-get_filename_component(libdir ${dev_link} DIRECTORY)
-if(NOT IS_SYMLINK ${dev_link})
-  message(FATAL_ERROR "${dev_link} is not a symbolic link")
-endif()
-run(readelf -d ${libdir}/libstride.so)
-if(NOT run_output MATCHES "SONAME\\)[^\n]*\\[libstride\\.so\\.[0-9]+\\]")
-  message(FATAL_ERROR "libstride.so has no libstride.so.N SONAME:\n${run_output}")
+if(TARGET_WINDOWS)
+  # stride.dll and the compiler's runtime DLLs it loads in bin/, where
+  # Windows looks for a program's DLLs (beside it, or on PATH); its import
+  # library in lib/.
+  foreach(file bin/stride.dll lib/libstride.dll.a)
+    if(NOT EXISTS ${prefix}/${file})
+      message(FATAL_ERROR "no ${file} under ${prefix}")
+    endif()
+  endforeach()
+  set(libdir ${prefix}/lib)
+else()
+  # The library must carry its SONAME links: libstride.so -> .so.MAJOR -> .so.MAJOR.MINOR.PATCH.
+  file(GLOB_RECURSE libs LIST_DIRECTORIES false RELATIVE ${prefix} ${prefix}/*libstride.so*)
+  list(LENGTH libs n)
+  if(NOT n EQUAL 3)
+    message(FATAL_ERROR "expected libstride.so, .so.N and .so.N.N.N under ${prefix}, found: ${libs}")
+  endif()
+  file(GLOB_RECURSE dev_link ${prefix}/*/libstride.so)
+  get_filename_component(libdir ${dev_link} DIRECTORY)
+  if(NOT IS_SYMLINK ${dev_link})
+    message(FATAL_ERROR "${dev_link} is not a symbolic link")
+  endif()
+  run(${READELF} -d ${libdir}/libstride.so)
+  if(NOT run_output MATCHES "SONAME\\)[^\n]*\\[libstride\\.so\\.[0-9]+\\]")
+    message(FATAL_ERROR "libstride.so has no libstride.so.N SONAME:\n${run_output}")
+  endif()
 endif()
 
 string(REPLACE ";" " " extra "${EXTRA_FLAGS}")
+if(TARGET_WINDOWS)
+  set(exe .exe)
+endif()
 if(consumer STREQUAL "cmake")
-  run(${CMAKE_COMMAND} -S ${SRC_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
+  if(TOOLCHAIN_FILE)
+    # The toolchain files let find_package search the target's root only
+    # (CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY), below which CMAKE_PREFIX_PATH
+    # would be looked for: stride_DIR names the package's folder instead.
+    set(find_stride -DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE} -Dstride_DIR=${libdir}/cmake/stride)
+  else()
+    set(find_stride -DCMAKE_PREFIX_PATH=${prefix})
+  endif()
+  run(${CMAKE_COMMAND} -S ${SRC_DIR} -B ${WORK_DIR}/build ${find_stride}
       -DCMAKE_C_COMPILER=${C_COMPILER} "-DCMAKE_C_FLAGS=${extra}" "-DCMAKE_EXE_LINKER_FLAGS=${extra}")
   run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-  set(program ${WORK_DIR}/build/consumer)
+  set(program ${WORK_DIR}/build/consumer${exe})
 elseif(consumer STREQUAL "pkg-config")
   set(ENV{PKG_CONFIG_PATH} ${libdir}/pkgconfig)
   run(pkg-config --cflags stride)
@@ -85,15 +112,34 @@ elseif(consumer STREQUAL "pkg-config")
   string(STRIP "${run_output}" pc_libdir)
   separate_arguments(cflags UNIX_COMMAND "${cflags}")
   separate_arguments(libs UNIX_COMMAND "${libs}")
-  set(program ${WORK_DIR}/consumer)
-  run(${C_COMPILER} ${EXTRA_FLAGS} ${cflags} ${SRC_DIR}/consumer.c -o ${program} ${libs} -Wl,-rpath,${pc_libdir})
+  set(program ${WORK_DIR}/consumer${exe})
+  if(TARGET_WINDOWS)
+    set(rpath)  # a DLL is found by its folder, not by a path in the program
+  else()
+    set(rpath -Wl,-rpath,${pc_libdir})
+  endif()
+  run(${C_COMPILER} ${EXTRA_FLAGS} ${cflags} ${SRC_DIR}/consumer.c -o ${program} ${libs} ${rpath})
 else()
   message(FATAL_ERROR "MODE must be cmake, pkg-config or deb, not ${MODE}")
 endif()
 
-run(${program})
+if(TARGET_WINDOWS)
+  # Wine looks for DLLs as Windows does: beside the program, then on WINEPATH
+  # (Windows' PATH). Only the prefix's bin/ is named, so every DLL that
+  # stride.dll loads must have been installed there.
+  set(ENV{WINEPATH} "${prefix}/bin")
+endif()
+string(REPLACE "|" ";" emulator "${EMULATOR}")
+run(${emulator} ${program})
 message(STATUS "${run_output}")
-run(readelf -d ${program})
-if(NOT run_output MATCHES "NEEDED\\)[^\n]*\\[libstride\\.so\\.[0-9]+\\]")
-  message(FATAL_ERROR "the program does not depend on libstride.so.N by SONAME:\n${run_output}")
+if(TARGET_WINDOWS)
+  run(${OBJDUMP} -p ${program})
+  if(NOT run_output MATCHES "DLL Name: stride\\.dll")
+    message(FATAL_ERROR "the program does not import stride.dll:\n${run_output}")
+  endif()
+else()
+  run(${READELF} -d ${program})
+  if(NOT run_output MATCHES "NEEDED\\)[^\n]*\\[libstride\\.so\\.[0-9]+\\]")
+    message(FATAL_ERROR "the program does not depend on libstride.so.N by SONAME:\n${run_output}")
+  endif()
 endif()
