@@ -1,5 +1,5 @@
 // The kernel tables of the level cpu_isa() selects now; the scalar ones on
-// a target without the x86 levels (ST_CPU_X86_LEVELS, cpu/cpu_isa.h).
+// a target with neither the x86 levels nor NEON (cpu/cpu_isa.h).
 #include "cpu/convert_kernel_table.h"
 #include "cpu/copy_kernel_table.h"
 #include "cpu/cpu_isa.h"
@@ -20,6 +20,14 @@ const ConvertKernelTable& active_convert_kernels() {
 const ScaledRowsTable& active_scaled_rows() {
   return for_cpu_isa(scalar_scaled_rows, avx2_scaled_rows, avx512_scaled_rows);
 }
+#elif ST_CPU_NEON_LEVEL
+const CopyKernelTable& active_copy_kernels() { return for_cpu_isa(scalar_copy_kernels, neon_copy_kernels); }
+
+const ConvertKernelTable& active_convert_kernels() {
+  return for_cpu_isa(scalar_convert_kernels, neon_convert_kernels);
+}
+
+const ScaledRowsTable& active_scaled_rows() { return for_cpu_isa(scalar_scaled_rows, neon_scaled_rows); }
 #else
 const CopyKernelTable& active_copy_kernels() { return scalar_copy_kernels(); }
 const ConvertKernelTable& active_convert_kernels() { return scalar_convert_kernels(); }

@@ -65,6 +65,7 @@ struct ConvertKernelTable {
 const ConvertKernelTable& scalar_convert_kernels();
 const ConvertKernelTable& avx2_convert_kernels();    // call only at CpuIsa::Avx2 or above
 const ConvertKernelTable& avx512_convert_kernels();  // call only at CpuIsa::Avx512
+const ConvertKernelTable& neon_convert_kernels();    // call only at CpuIsa::Neon
 
 // The table for cpu_isa() now.
 const ConvertKernelTable& active_convert_kernels();

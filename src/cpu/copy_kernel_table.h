@@ -64,6 +64,7 @@ struct CopyKernelTable {
 const CopyKernelTable& scalar_copy_kernels();
 const CopyKernelTable& avx2_copy_kernels();    // call only at CpuIsa::Avx2 or above
 const CopyKernelTable& avx512_copy_kernels();  // call only at CpuIsa::Avx512
+const CopyKernelTable& neon_copy_kernels();    // call only at CpuIsa::Neon
 
 // The table for cpu_isa() now.
 const CopyKernelTable& active_copy_kernels();

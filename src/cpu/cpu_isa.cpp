@@ -45,12 +45,17 @@ CpuVendor detect_vendor() {
   if (std::strcmp(name, "AuthenticAMD") == 0 || std::strcmp(name, "HygonGenuine") == 0) return CpuVendor::Amd;
   return CpuVendor::Other;
 }
+#elif ST_CPU_NEON_LEVEL
+// Advanced SIMD is part of every AArch64 processor (cpu/vec_neon.h says
+// why nothing further is read at run time).
+CpuIsa detect() { return CpuIsa::Neon; }
+CpuVendor detect_vendor() { return CpuVendor::Other; }
 #else
 CpuIsa detect() { return CpuIsa::Scalar; }
 CpuVendor detect_vendor() { return CpuVendor::Other; }
 #endif
 
-std::atomic<int> g_cap{static_cast<int>(CpuIsa::Avx512)};
+std::atomic<int> g_cap{static_cast<int>(kHighestCpuIsa)};
 
 }  // namespace
 
@@ -75,8 +80,12 @@ void set_cpu_isa_cap(CpuIsa cap) { g_cap.store(static_cast<int>(cap), std::memor
 const char* cpu_isa_name(CpuIsa isa) {
   switch (isa) {
     case CpuIsa::Scalar: return "scalar";
+#if ST_CPU_X86_LEVELS
     case CpuIsa::Avx2: return "avx2";
     case CpuIsa::Avx512: return "avx512";
+#elif ST_CPU_NEON_LEVEL
+    case CpuIsa::Neon: return "neon";
+#endif
   }
   return "unknown";
 }

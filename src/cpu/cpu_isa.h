@@ -1,26 +1,47 @@
-// The instruction-set level the CPU kernels run at, detected once from
-// cpuid. Kernels compiled for a level live in files named *_avx2.cpp and
-// *_avx512.cpp (built with per-file flags, see src/CMakeLists.txt) and are
-// only called when cpu_isa() reports that level or higher.
+// The instruction-set level the CPU kernels run at, detected once (cpuid on
+// x86-64). Kernels compiled for a level live in files named *_avx2.cpp,
+// *_avx512.cpp (built with per-file flags, see src/CMakeLists.txt) and
+// *_neon.cpp, and are only called when cpu_isa() reports that level or
+// higher.
 #pragma once
 
-// Whether the target has the x86 levels at all: their files are compiled
-// for x86-64 targets only (src/CMakeLists.txt), and on any other target
-// cpu_isa() is Scalar and the AVX2 and AVX-512 tables do not exist.
+// Which levels the target has: the x86 ones' files are compiled for x86-64
+// targets only and the NEON one's for AArch64 only (src/CMakeLists.txt); a
+// level's tables do not exist on another target, and on a target with
+// neither cpu_isa() is Scalar.
 #if defined(__x86_64__) || defined(_M_X64)
 #define ST_CPU_X86_LEVELS 1
 #else
 #define ST_CPU_X86_LEVELS 0
 #endif
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define ST_CPU_NEON_LEVEL 1
+#else
+#define ST_CPU_NEON_LEVEL 0
+#endif
 
 namespace st {
 namespace cpu {
 
+// The target's levels, in order: a higher one has everything of those below.
 enum class CpuIsa : int {
   Scalar = 0,  // portable C++: the fallback on every machine
+#if ST_CPU_X86_LEVELS
   Avx2 = 1,    // AVX2 + FMA + F16C + BMI2
   Avx512 = 2,  // AVX-512 F, BW, VL, DQ (plus the Avx2 set)
+#elif ST_CPU_NEON_LEVEL
+  Neon = 1,  // Advanced SIMD, in every AArch64 processor (cpu/vec_neon.h)
+#endif
 };
+
+// The target's highest level: the cap that lowers nothing.
+#if ST_CPU_X86_LEVELS
+constexpr CpuIsa kHighestCpuIsa = CpuIsa::Avx512;
+#elif ST_CPU_NEON_LEVEL
+constexpr CpuIsa kHighestCpuIsa = CpuIsa::Neon;
+#else
+constexpr CpuIsa kHighestCpuIsa = CpuIsa::Scalar;
+#endif
 
 // The highest level this CPU (and its OS, for the register state) supports.
 CpuIsa detected_cpu_isa();
@@ -30,7 +51,7 @@ CpuIsa cpu_isa();
 
 // For tests: run kernels at `cap` or lower, so every level available on the
 // machine can be checked against the portable one. Raising the cap above
-// the detected level has no effect.
+// the detected level has no effect; kHighestCpuIsa lifts it.
 void set_cpu_isa_cap(CpuIsa cap);
 
 const char* cpu_isa_name(CpuIsa isa);
@@ -41,9 +62,10 @@ enum class CpuVendor : int { Other = 0, Intel, Amd };
 
 CpuVendor detected_cpu_vendor();
 
-// The one of three per-level things (the kernel tables) that cpu_isa()
-// selects. Only that one's function is called: a level's code must not run
-// on a CPU without it.
+// The one of the target's per-level things (the kernel tables) that
+// cpu_isa() selects. Only that one's function is called: a level's code
+// must not run on a CPU without it.
+#if ST_CPU_X86_LEVELS
 template <typename T>
 const T& for_cpu_isa(const T& (*scalar)(), const T& (*avx2)(), const T& (*avx512)()) {
   switch (cpu_isa()) {
@@ -53,6 +75,12 @@ const T& for_cpu_isa(const T& (*scalar)(), const T& (*avx2)(), const T& (*avx512
   }
   return scalar();
 }
+#elif ST_CPU_NEON_LEVEL
+template <typename T>
+const T& for_cpu_isa(const T& (*scalar)(), const T& (*neon)()) {
+  return cpu_isa() == CpuIsa::Neon ? neon() : scalar();
+}
+#endif
 
 }  // namespace cpu
 }  // namespace st

@@ -62,6 +62,7 @@ struct ScaledRowsTable {
 const ScaledRowsTable& scalar_scaled_rows();
 const ScaledRowsTable& avx2_scaled_rows();    // call only at CpuIsa::Avx2 or above
 const ScaledRowsTable& avx512_scaled_rows();  // call only at CpuIsa::Avx512
+const ScaledRowsTable& neon_scaled_rows();    // call only at CpuIsa::Neon
 
 // The table for cpu_isa() now.
 const ScaledRowsTable& active_scaled_rows();

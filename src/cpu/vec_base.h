@@ -2,7 +2,8 @@
 // convert_kernels.inl and scaled_rows.inl take one level's struct as V and
 // are compiled once per level (copy_kernels_<level>.cpp, ..., each built
 // with its level's flags), as ATen's CPU_CAPABILITY builds are. The
-// levels: vec_scalar.h (portable), vec_avx2.h, vec_avx512.h.
+// levels: vec_scalar.h (portable), vec_avx2.h, vec_avx512.h (x86-64) and
+// vec_neon.h (AArch64).
 //
 // Every level provides
 //   kName, kBytes            its name (as cpu_isa_name) and vector width

@@ -249,7 +249,7 @@ void for_each_isa_and_threads(F f) {
       f();
     }
   }
-  st::cpu::set_cpu_isa_cap(st::cpu::CpuIsa::Avx512);
+  st::cpu::set_cpu_isa_cap(st::cpu::kHighestCpuIsa);
   st::set_num_threads(saved);
 }
 

@@ -39,13 +39,18 @@ struct Level {
   const ConvertKernelTable* convert;
 };
 
-// The levels this machine runs (the x86 ones exist on x86-64 targets only).
+// The levels this machine runs (the x86 ones exist on x86-64 targets only,
+// NEON on AArch64 only).
 std::vector<Level> levels() {
   std::vector<Level> v{{&st::cpu::scalar_copy_kernels(), &st::cpu::scalar_convert_kernels()}};
 #if ST_CPU_X86_LEVELS
   const CpuIsa detected = st::cpu::detected_cpu_isa();
   if (detected >= CpuIsa::Avx2) v.push_back({&st::cpu::avx2_copy_kernels(), &st::cpu::avx2_convert_kernels()});
   if (detected >= CpuIsa::Avx512) v.push_back({&st::cpu::avx512_copy_kernels(), &st::cpu::avx512_convert_kernels()});
+#elif ST_CPU_NEON_LEVEL
+  if (st::cpu::detected_cpu_isa() >= CpuIsa::Neon) {
+    v.push_back({&st::cpu::neon_copy_kernels(), &st::cpu::neon_convert_kernels()});
+  }
 #endif
   return v;
 }

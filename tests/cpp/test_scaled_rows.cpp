@@ -129,7 +129,7 @@ void rows_match_the_rule_at_every_level(void**) {
     ok = check_pair<uint8_t, float>(ScalarType::UInt8, ScalarType::Float32, rng, isa) && ok;
     ok = check_pair<Float8_e4m3fn, float>(ScalarType::Float8_e4m3fn, ScalarType::Float32, rng, isa) && ok;
   }
-  set_cpu_isa_cap(CpuIsa::Avx512);
+  set_cpu_isa_cap(kHighestCpuIsa);
   if (!ok) fail();
 }
 
@@ -156,7 +156,7 @@ void pixel_planes_match_the_rule(void**) {
       }
     }
   }
-  set_cpu_isa_cap(CpuIsa::Avx512);
+  set_cpu_isa_cap(kHighestCpuIsa);
 }
 
 }  // namespace
