@@ -1221,6 +1221,12 @@ ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
 /**
  * @brief Waits until all work queued on CUDA device `device`, on every
  *        stream, has finished (cudaDeviceSynchronize).
+ *
+ * Then lets go of the pinned memory that finished non_blocking copies kept
+ * alive, and frees the free pinned blocks beyond 256 MiB of them (see
+ * st_cuda_empty_cache()): the one place besides st_cuda_empty_cache()
+ * where stride frees page-locked memory, because freeing it waits for the
+ * device.
  * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
@@ -1238,7 +1244,8 @@ ST_API st_status st_cuda_synchronize(int32_t device);
  *
  * stride keeps released device memory in a stream-ordered pool of its own
  * (cudaMallocAsync's, never the device's default pool, which other
- * libraries share), and up to 256 MiB of released pinned blocks, so that
+ * libraries share), and released pinned blocks (every one until the next
+ * st_cuda_synchronize(), which keeps at most 256 MiB of them), so that
  * later tensors and copies do not wait for cudaMalloc or cudaHostAlloc.
  * This returns both to the driver, for other libraries or processes. Blocks
  * still in use by queued work are not touched: call st_cuda_synchronize()

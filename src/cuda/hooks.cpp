@@ -11,6 +11,7 @@
 #include "cuda/device_status.h"
 #include "cuda/foreign_memory.h"
 #include "cuda/host_keepalive.h"
+#include "cuda/pinned_pool.h"
 #include "cuda/stream.h"
 
 namespace st {
@@ -54,8 +55,11 @@ class CudaHooksImpl final : public CudaHooks {
       ST_CUDA_CHECK(cudaDeviceSynchronize());
     }
     // The device has run every copy queued on it: the storages they kept
-    // alive (and the pinned blocks under them) can go.
+    // alive (and the pinned blocks under them) can go, and the free blocks
+    // beyond the pool's cap with them (Note [Pinned block pool]).
     release_completed_keepalives();
+    DeviceGuard guard(index);
+    pinned_pool().trim_to_cap();
   }
 
   void empty_cache(int32_t index) const override {

@@ -287,7 +287,10 @@ void released_pinned_blocks_are_reused_without_a_new_allocation(void**) {
   assert_int_equal(pool.cached_bytes(), 0);
 }
 
-void the_pinned_pool_caches_no_more_than_its_cap(void**) {
+// Releasing frees nothing, whatever the size (cudaFreeHost would wait for
+// the device inside a non_blocking copy); the cap applies at trim_to_cap,
+// which st_cuda_synchronize calls.
+void the_pinned_pool_frees_beyond_its_cap_only_when_trimmed(void**) {
   g_host = FakeHost{};
   const size_t cap = 64 << 10;
   st::cuda::PinnedPool pool(cap, fake_host_backend());
@@ -295,20 +298,44 @@ void the_pinned_pool_caches_no_more_than_its_cap(void**) {
   size_t size = 0;
   for (int i = 0; i < 20; ++i) blocks.push_back(pool.allocate(8 << 10, &size));  // 20 × 8 KiB in use: not capped
   for (void* p : blocks) pool.release(p, size);
-  assert_int_equal(pool.cached_bytes(), cap);  // 8 kept, 12 freed
+  assert_int_equal(g_host.frees, 0);
+  assert_int_equal(pool.cached_bytes(), 20 * (8 << 10));
+  assert_int_equal(pool.trim_to_cap(), 12 * (8 << 10));  // 8 kept, 12 freed
   assert_int_equal(g_host.frees, 12);
-  void* big = pool.allocate(cap + 1, &size);  // larger than the cap: never cached
-  pool.release(big, size);
-  assert_int_equal(g_host.frees, 13);
+  assert_int_equal(pool.cached_bytes(), cap);
   assert_int_equal(pool.trim(), cap);
-  assert_int_equal(g_host.frees, 21);
+  assert_int_equal(g_host.frees, 20);
+}
+
+// A staging block larger than the cap (a non-dense pinned copy of more than
+// 256 MiB) is reused by the next copy of that size: one cudaHostAlloc, and
+// no cudaFreeHost until the pool is trimmed, largest blocks first.
+void a_pinned_block_larger_than_the_cap_is_reused(void**) {
+  g_host = FakeHost{};
+  const size_t cap = 64 << 10;
+  st::cuda::PinnedPool pool(cap, fake_host_backend());
+  size_t size = 0, small_size = 0;
+  for (int copy = 0; copy < 3; ++copy) {
+    void* big = pool.allocate(cap + 1, &size);
+    assert_int_equal(size, 2 * cap);
+    pool.release(big, size);
+  }
+  assert_int_equal(g_host.allocs, 1);
+  assert_int_equal(g_host.frees, 0);
+  void* small = pool.allocate(100, &small_size);  // before release() reads small_size
+  pool.release(small, small_size);
+  assert_int_equal(pool.trim_to_cap(), 2 * cap);  // the large block goes, the 4 KiB one stays
+  assert_int_equal(g_host.frees, 1);
+  assert_int_equal(pool.cached_bytes(), small_size);
+  assert_int_equal(pool.trim(), small_size);
 }
 
 void out_of_pinned_memory_trims_the_pool_and_then_says_so(void**) {
   g_host = FakeHost{};
   st::cuda::PinnedPool pool(1 << 20, fake_host_backend());
   size_t size = 0;
-  pool.release(pool.allocate(100, &size), size);
+  void* block = pool.allocate(100, &size);  // before release() reads size
+  pool.release(block, size);
   g_host.out_of_memory = true;
   assert_true(throws([&] { pool.allocate(1 << 16, &size); }, ST_ERROR_OUT_OF_MEMORY, "cudaHostAlloc"));
   assert_int_equal(g_host.frees, 1);  // the cached block went back first
@@ -457,7 +484,8 @@ int main() {
       cmocka_unit_test(thread_ids_differ_between_threads_and_stay_within_one),
       cmocka_unit_test(pinned_blocks_are_powers_of_two_from_4_kib),
       cmocka_unit_test(released_pinned_blocks_are_reused_without_a_new_allocation),
-      cmocka_unit_test(the_pinned_pool_caches_no_more_than_its_cap),
+      cmocka_unit_test(the_pinned_pool_frees_beyond_its_cap_only_when_trimmed),
+      cmocka_unit_test(a_pinned_block_larger_than_the_cap_is_reused),
       cmocka_unit_test(out_of_pinned_memory_trims_the_pool_and_then_says_so),
       cmocka_unit_test(wrapped_memory_must_be_of_the_labelled_device),
       cmocka_unit_test(wrapping_host_memory_as_device_memory_is_refused),
