@@ -73,7 +73,13 @@ void free_device(const MemoryRelease& r) noexcept {
   if (!guard.entered() || cudaFreeAsync(r.ptr, stream) != cudaSuccess) (void)cudaGetLastError();
 }
 
-void free_pinned(const MemoryRelease& r) noexcept { pinned_pool().release(r.ptr, r.nbytes); }
+// The pinning device travels in the context word: a block the pool cannot
+// keep is freed with it current (PinnedPool::free_block).
+void free_pinned(const MemoryRelease& r) noexcept {
+  if (pinned_pool().release(r.ptr, r.nbytes)) return;
+  DeviceGuard guard(static_cast<int>(reinterpret_cast<intptr_t>(r.ctx)), std::nothrow);
+  pinned_pool().free_block(r.ptr);
+}
 
 }  // namespace
 
@@ -122,6 +128,7 @@ Storage allocate_pinned_storage(size_t nbytes, int device) {
   DeviceGuard guard(device);  // pinned through `device`'s context, not device 0's
   MemoryRelease release;
   release.run = free_pinned;
+  release.ctx = reinterpret_cast<void*>(static_cast<intptr_t>(device));
   release.ptr = pinned_pool().allocate(nbytes, &release.nbytes);
   try {
     return Storage::make(release.ptr, nbytes, where, release);

@@ -45,17 +45,18 @@ void* PinnedPool::allocate(size_t nbytes, size_t* block_bytes) {
   return ptr;
 }
 
-void PinnedPool::release(void* ptr, size_t block_bytes) noexcept {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    try {
-      free_[block_bytes].push_back(ptr);
-      cached_ += block_bytes;
-      return;
-    } catch (...) {
-      // No memory for the list entry: free the block instead.
-    }
+bool PinnedPool::release(void* ptr, size_t block_bytes) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    free_[block_bytes].push_back(ptr);
+    cached_ += block_bytes;
+    return true;
+  } catch (...) {
+    return false;  // no memory for the list entry
   }
+}
+
+void PinnedPool::free_block(void* ptr) noexcept {
   if (backend_.free(ptr) != cudaSuccess) (void)cudaGetLastError();
 }
 
@@ -79,9 +80,7 @@ size_t PinnedPool::trim_to(size_t keep) noexcept {
       }
     }
   }
-  for (void* ptr : blocks) {
-    if (backend_.free(ptr) != cudaSuccess) (void)cudaGetLastError();
-  }
+  for (void* ptr : blocks) free_block(ptr);
   return bytes;
 }
 

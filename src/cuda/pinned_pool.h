@@ -62,13 +62,21 @@ class PinnedPool {
   // ST_ERROR_DEVICE_FAILURE.
   void* allocate(size_t nbytes, size_t* block_bytes);
   // The block is no longer used by anyone, the device included. Kept for
-  // reuse: nothing is freed here.
-  void release(void* ptr, size_t block_bytes) noexcept;
+  // reuse: nothing is freed here. False when there was no memory to keep
+  // it: then the caller frees it with free_block.
+  bool release(void* ptr, size_t block_bytes) noexcept;
+
+  // These free blocks (cudaFreeHost), which needs a current device whose
+  // context exists: on a thread with none, the runtime would make one on
+  // device 0. Callers hold a DeviceGuard of the device they work for.
+  //
   // Frees free blocks, largest first, until at most the cap's bytes are
   // free; returns how many bytes that gave back.
   size_t trim_to_cap() noexcept;
   // Frees every free block; returns how many bytes that gave back.
   size_t trim() noexcept;
+  // Frees one block that is not in the pool.
+  void free_block(void* ptr) noexcept;
 
   size_t cached_bytes() const;
 

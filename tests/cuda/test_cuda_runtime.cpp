@@ -24,6 +24,7 @@
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
 #include "cuda/foreign_memory.h"
+#include "cuda/host_keepalive.h"
 #include "cuda/pinned_pool.h"
 #include "cuda/stream.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
@@ -210,6 +211,59 @@ void a_guard_that_cannot_enter_throws_or_says_so(void**) {
   st::cuda::DeviceGuard quiet(3, std::nothrow, kFakeRuntime);
   assert_false(quiet.entered());
   assert_int_equal(g_fake.current, 0);
+}
+
+// ---- The keep-alive list (cuda/host_keepalive.h): each event is queried
+// and destroyed with its own device current, never on whatever the thread
+// had (a fresh thread has none: a call there would make a context on 0).
+
+struct FakeEvents {
+  std::set<uintptr_t> done;
+  std::vector<std::pair<uintptr_t, int>> queried, destroyed;  // the event, and the device current then
+  int storages_released = 0;
+};
+FakeEvents g_events;
+
+cudaEvent_t fake_event(uintptr_t id) { return reinterpret_cast<cudaEvent_t>(id); }
+
+const st::cuda::KeepaliveList::Runtime kFakeEventRuntime{
+    [](cudaEvent_t e) {
+      const uintptr_t id = reinterpret_cast<uintptr_t>(e);
+      g_events.queried.emplace_back(id, g_fake.current);
+      return g_events.done.count(id) ? cudaSuccess : cudaErrorNotReady;
+    },
+    [](cudaEvent_t e) {
+      g_events.destroyed.emplace_back(reinterpret_cast<uintptr_t>(e), g_fake.current);
+      return cudaSuccess;
+    },
+    kFakeRuntime};
+
+st::Storage counted_storage() {
+  st::MemoryRelease release;
+  release.run = [](const st::MemoryRelease&) { ++g_events.storages_released; };
+  static char byte;
+  return st::Storage::make(&byte, 1, st::cpu_device(), release);
+}
+
+void keepalive_events_are_asked_about_on_their_own_device(void**) {
+  g_fake = FakeDevices{};  // a thread that never chose a device
+  g_events = FakeEvents{};
+  st::cuda::KeepaliveList list(kFakeEventRuntime);
+  list.add(fake_event(11), 1, counted_storage());
+  list.add(fake_event(12), 2, counted_storage());  // 11 is asked about first, on device 1
+  assert_true(g_events.queried == (std::vector<std::pair<uintptr_t, int>>{{11, 1}}));
+  g_events.done = {12};
+  list.drop_completed();
+  assert_true(g_events.destroyed == (std::vector<std::pair<uintptr_t, int>>{{12, 2}}));
+  assert_int_equal(g_events.storages_released, 1);
+  assert_int_equal(list.pending(), 1);
+  g_events.done = {11};
+  list.drop_completed();
+  assert_int_equal(g_events.storages_released, 2);
+  assert_int_equal(list.pending(), 0);
+  for (const auto& call : g_events.queried) assert_int_equal(call.second, static_cast<int>(call.first) - 10);
+  for (const auto& call : g_events.destroyed) assert_int_equal(call.second, static_cast<int>(call.first) - 10);
+  assert_true(g_fake.contexts.count(0) == 0);  // nothing ran with device 0 current
 }
 
 // ---- Frees of blocks allocated on cudaStreamPerThread (Note [Freeing on the per-thread stream]).
@@ -480,6 +534,7 @@ int main() {
       cmocka_unit_test(a_guard_restores_a_device_whose_context_exists),
       cmocka_unit_test(a_guard_on_the_current_device_calls_nothing),
       cmocka_unit_test(a_guard_that_cannot_enter_throws_or_says_so),
+      cmocka_unit_test(keepalive_events_are_asked_about_on_their_own_device),
       cmocka_unit_test(per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream),
       cmocka_unit_test(thread_ids_differ_between_threads_and_stay_within_one),
       cmocka_unit_test(pinned_blocks_are_powers_of_two_from_4_kib),
