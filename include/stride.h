@@ -357,7 +357,10 @@ ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_t
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `data` NULL for a non-empty
  *         tensor, elements that would lie below address 0 or past the top
- *         of the address space, and the argument errors of st_tensor_create().
+ *         of the address space, memory that is not what `device` says (its
+ *         first and last byte asked of CUDA: host memory for a CUDA device,
+ *         memory that is not page-locked for CUDA_HOST, CUDA device memory
+ *         for the CPU), and the argument errors of st_tensor_create().
  * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
  *         or the bookkeeping could not be allocated.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or CUDA_HOST device that is
@@ -1001,8 +1004,9 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
  * @retval ST_ERROR_INVALID_ARGUMENT `in` or `out` NULL, ndim outside
  *         0..ST_MAX_DIMS, `shape` NULL with ndim > 0, a negative size,
  *         `data` NULL for a non-empty tensor, a CPU device_id other than 0,
- *         a negative device_id, a byte_offset past the address space, or
- *         elements that would lie outside the address space.
+ *         a negative device_id, a byte_offset past the address space,
+ *         elements that would lie outside the address space, or memory that
+ *         is not what the device says (as st_tensor_from_data()).
  * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
  *         pair with no stride dtype: kDLOpaqueHandle, a float8 code with
  *         bits other than 8, the float8 formats other than e4m3fn (10) and
@@ -1491,7 +1495,9 @@ ST_API st_status st_copy_plan_execute(st_copy_plan plan, st_tensor dst, st_tenso
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `plan` is not a live plan; nothing is written.
  * @retval ST_ERROR_INVALID_ARGUMENT `dst_data` or `src_data` is NULL, or
- *         (CUDA operands) not memory of the plan's device; nothing is written.
+ *         (CUDA operands) not memory of the plan's device, or (the host
+ *         operand of a plan between the host and a device) CUDA device
+ *         memory; nothing is written.
  * @retval ST_ERROR_OUT_OF_MEMORY the two spans intersect and the temporary
  *         could not be allocated; nothing is written.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy().

@@ -28,6 +28,9 @@ class CudaHooksImpl final : public CudaHooks {
   void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) const override {
     cuda::check_foreign_memory(base, nbytes, device, name);
   }
+  void check_host_memory(const void* base, size_t nbytes, const char* name) const override {
+    cuda::check_host_memory(base, nbytes, name);
+  }
 
   void* current_stream(int32_t index) const override {
     cuda::check_device(cuda_device(index));

@@ -18,6 +18,7 @@
 
 #include "core/cuda_hooks.h"
 #include "core/error.h"
+#include "core/foreign.h"
 #include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
 #include "cuda/device_guard.h"
@@ -428,6 +429,53 @@ void wrapped_memory_must_be_of_the_labelled_device(void**) {
   assert_non_null(std::strstr(why.c_str(), "is not page-locked: pin it with cudaHostRegister"));
 }
 
+// Labelled cpu: the host reads anything but device memory.
+void memory_labelled_cpu_may_be_anything_but_device_memory(void**) {
+  using st::cuda::foreign_memory_mismatch;
+  const Device cpu = st::cpu_device();
+  int x = 0;
+  const void* p = &x;
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeUnregistered, 0), cpu, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeHost, 0), cpu, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeManaged, 0), cpu, "data", p).empty());
+  const std::string why = foreign_memory_mismatch(attributes(cudaMemoryTypeDevice, 2), cpu, "data", p);
+  assert_non_null(std::strstr(why.c_str(), "data = 0x"));
+  assert_non_null(std::strstr(why.c_str(), "is memory of device cuda:2, not host memory (device type cpu)"));
+}
+
+// Memory wrapped as cpu goes through the hooks' check_host_memory (core
+// reaches CUDA only through them): hooks that say "device memory" make
+// the wrap fail with their status, and nothing is wrapped.
+struct RefusingHooks final : st::CudaHooks {
+  mutable int host_checks = 0;
+  void check_host_memory(const void* base, size_t nbytes, const char* name) const override {
+    ++host_checks;
+    (void)base;
+    (void)nbytes;
+    throw st::Error(ST_ERROR_INVALID_ARGUMENT, std::string(name) + " = ... is memory of device cuda:0");
+  }
+};
+
+void wrapping_memory_as_cpu_asks_the_cuda_hooks(void**) {
+  static float host[6];
+  const RefusingHooks refusing;
+  const st::CudaHooks& real = st::cuda_hooks();
+  st::install_cuda_hooks(&refusing);
+  const st::DimVector sizes{2, 3};
+  const bool refused = throws([&] { st::wrap_foreign(host, sizes, nullptr, st::ScalarType::Float32, st::cpu_device()); },
+                              ST_ERROR_INVALID_ARGUMENT, "data = ");
+  const bool refused_bytes = throws(
+      [&] { st::wrap_foreign(host, sizes, nullptr, st::ScalarType::Float32, st::cpu_device(), false, "src_data"); },
+      ST_ERROR_INVALID_ARGUMENT, "src_data = ");
+  st::install_cuda_hooks(&real);
+  assert_true(refused);
+  assert_true(refused_bytes);
+  assert_int_equal(refusing.host_checks, 2);
+  // The installed hooks again: host memory is taken, with or without a GPU.
+  const st::Tensor t = st::wrap_foreign(host, sizes, nullptr, st::ScalarType::Float32, st::cpu_device());
+  assert_ptr_equal(t.data(), host);
+}
+
 // Without a GPU the device is refused before the pointer is looked at; with
 // one, host memory labelled cuda:0 is an argument error.
 void wrapping_host_memory_as_device_memory_is_refused(void**) {
@@ -544,6 +592,8 @@ int main() {
       cmocka_unit_test(out_of_pinned_memory_trims_the_pool_and_then_says_so),
       cmocka_unit_test(wrapped_memory_must_be_of_the_labelled_device),
       cmocka_unit_test(wrapping_host_memory_as_device_memory_is_refused),
+      cmocka_unit_test(memory_labelled_cpu_may_be_anything_but_device_memory),
+      cmocka_unit_test(wrapping_memory_as_cpu_asks_the_cuda_hooks),
       cmocka_unit_test(images_run_on_the_devices_their_architecture_reaches),
       cmocka_unit_test(a_forked_child_says_why_it_has_no_device),
       cmocka_unit_test(with_a_gpu_empty_cache_gives_memory_back),
