@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -210,6 +211,41 @@ void a_non_blocking_pinned_copy_does_not_wait_for_other_streams(void**) {
   ST_CUDA_CHECK(cudaStreamDestroy(b));
 }
 
+// A scaled copy within a device is queued like st_copy: its scales and
+// shifts travel in a kernel's arguments, with no wait for the stream.
+void a_non_blocking_scaled_copy_on_a_device_is_only_queued(void**) {
+  cudaStream_t a = nullptr;
+  ST_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  int* flag = nullptr;
+  ST_CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  *flag = 0;
+  OK(st_cuda_set_stream(0, a));
+  st_tensor src = create({64, 3}, ST_FLOAT32, kGpu), dst = create({64, 3}, ST_FLOAT32, kGpu);
+  OK(st_fill(src, 2.0));
+  const double scale[3] = {0.5, 1.0, 4.0}, shift[3] = {1.0, -1.0, 0.25};
+  const st_scale_shift ss = {scale, shift, 3, 1, 0};
+  int clock_khz = 0;
+  ST_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  spin<<<1, 1, 0, a>>>(flag, static_cast<long long>(clock_khz) * 10000);  // on the copy's own stream
+  ST_CUDA_CHECK(cudaGetLastError());
+  OK(st_copy_scaled(dst, src, &ss, 1));
+  const cudaError_t still = cudaStreamQuery(a);
+  (void)cudaGetLastError();
+  *flag = 1;
+  OK(st_cuda_synchronize(0));
+  print_message("st_copy_scaled(non_blocking) on one device returned while its stream ran a kernel (%s)\n",
+                still == cudaErrorNotReady ? "still running: nothing waited" : "it had finished: the copy waited");
+  assert_int_equal(still, cudaErrorNotReady);
+  st_tensor back = create({64, 3}, ST_FLOAT32, kCpu);
+  OK(st_copy(back, dst, 0));
+  const float* p = data_of<float>(back);
+  for (int i = 0; i < 64 * 3; ++i) assert_true(p[i] == static_cast<float>(2.0 * scale[i % 3] + shift[i % 3]));
+  for (st_tensor t : {src, dst, back}) OK(st_tensor_release(t));
+  OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaFreeHost(flag));
+  ST_CUDA_CHECK(cudaStreamDestroy(a));
+}
+
 // ---- Graph capture (Note [Copies during stream capture]).
 
 void copies_within_a_device_are_captured_and_host_copies_refused(void**) {
@@ -243,6 +279,53 @@ void copies_within_a_device_are_captured_and_host_copies_refused(void**) {
   ST_CUDA_CHECK(cudaStreamDestroy(s));
 }
 
+// A scaled copy within a device is recorded with its scales and shifts,
+// which each replay writes again (the graph holds them): changing nothing
+// on the host between replays, the graph gives the same result.
+void scaled_copies_within_a_device_are_captured(void**) {
+  cudaStream_t s = nullptr;
+  ST_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  OK(st_cuda_set_stream(0, s));
+  st_tensor src = create({1000, 40}, ST_UINT8, kGpu), dst = create({1000, 40}, ST_FLOAT32, kGpu);
+  st_tensor host = create({1000, 40}, ST_FLOAT32, kCpu);
+  OK(st_fill(src, 200.0));
+  OK(st_fill(dst, 0.0));
+  OK(st_cuda_synchronize(0));
+  std::vector<double> scale(40), shift(40);
+  for (int c = 0; c < 40; ++c) {
+    scale[c] = 1.0 / (c + 1);
+    shift[c] = -c;
+  }
+  const st_scale_shift ss = {scale.data(), shift.data(), 40, 1, 0};
+  ST_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  const st_status captured = st_copy_scaled(dst, src, &ss, 0);
+  if (captured != ST_OK) print_message("%s\n", st_last_error_message());
+  cudaGraph_t graph = nullptr;
+  ST_CUDA_CHECK(cudaStreamEndCapture(s, &graph));  // the capture is still valid
+  assert_int_equal(captured, ST_OK);
+  for (double& v : scale) v = 0.0;  // the caller's arrays are no longer read
+  cudaGraphExec_t exec = nullptr;
+  ST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  OK(st_copy(host, dst, 0));
+  const float* h = data_of<float>(host);
+  assert_true(h[0] == 0.0f);  // captured, not run
+  for (int replay = 0; replay < 2; ++replay) {
+    ST_CUDA_CHECK(cudaGraphLaunch(exec, s));
+    OK(st_copy(host, dst, 0));
+    for (int i = 0; i < 1000 * 40; ++i) {
+      const int c = i % 40;
+      // float32 compute: one fused multiply-add of the rounded values (include/stride.h).
+      assert_true(h[i] == std::fmaf(200.0f, static_cast<float>(1.0 / (c + 1)), static_cast<float>(-c)));
+    }
+    OK(st_fill(dst, 0.0));
+  }
+  ST_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  ST_CUDA_CHECK(cudaGraphDestroy(graph));
+  for (st_tensor t : {src, dst, host}) OK(st_tensor_release(t));
+  OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 }  // namespace
 
 // An argument runs only the tests it names (a cmocka pattern), as
@@ -263,7 +346,9 @@ int main(int argc, char** argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_with_their_own_streams_share_tensors),
       cmocka_unit_test(a_non_blocking_pinned_copy_does_not_wait_for_other_streams),
+      cmocka_unit_test(a_non_blocking_scaled_copy_on_a_device_is_only_queued),
       cmocka_unit_test(copies_within_a_device_are_captured_and_host_copies_refused),
+      cmocka_unit_test(scaled_copies_within_a_device_are_captured),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
