@@ -802,7 +802,13 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *        caller synchronizes before reading the result on the host. Copies
  *        with pageable host memory (ST_DEVICE_CPU) and host-to-host copies
  *        always finish before returning.
+ *        On a current stream that is capturing a CUDA graph a copy within
+ *        a device is recorded and never waited for; copies between the
+ *        host and a device, or between two devices, are refused.
  * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT a copy between host and device memory
+ *         while the device's current stream is capturing a CUDA graph, or
+ *         between two CUDA devices while the current stream of either is.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
@@ -867,7 +873,8 @@ typedef struct st_scale_shift {
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `ss` NULL; `ss->saturate` not 0 or 1;
  *         `ss->n` not 1 and `ss->dim` out of range for `dst`
- *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`.
+ *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`;
+ *         a copy between devices during a capture (as st_copy()).
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.

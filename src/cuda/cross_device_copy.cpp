@@ -95,9 +95,20 @@ void copy_between_host_and_gpu(const Tensor& dst, const Tensor& src, const Cross
   ST_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// Note [Copies during stream capture]: neither stream may be capturing.
+void refuse_capture_between_gpus(int gpu, cudaStream_t stream, int other) {
+  DeviceGuard guard(gpu);
+  ST_CHECK(!is_capturing(stream), ST_ERROR_INVALID_ARGUMENT,
+           "the current stream of cuda:%d is capturing a CUDA graph, and a copy between cuda:%d and cuda:%d cannot "
+           "be captured: its two streams would be joined into one capture and not rejoined",
+           gpu, gpu, other);
+}
+
 void copy_between_gpus(const Tensor& dst, const Tensor& src, const CrossDevicePlan& plan) {
   const int src_gpu = src.device().index, dst_gpu = dst.device().index;
   const cudaStream_t src_stream = current_stream(src_gpu), dst_stream = current_stream(dst_gpu);
+  refuse_capture_between_gpus(src_gpu, src_stream, dst_gpu);
+  refuse_capture_between_gpus(dst_gpu, dst_stream, src_gpu);
   Tensor from = src;
   if (plan.stage_src) {
     from = buffer_on(src.device(), plan);

@@ -326,6 +326,54 @@ void scaled_copies_within_a_device_are_captured(void**) {
   ST_CUDA_CHECK(cudaStreamDestroy(s));
 }
 
+// A copy between two devices while either current stream captures is
+// refused and leaves the capture valid (Note [Copies during stream
+// capture]); outside a capture the same copy works.
+void copies_between_two_devices_are_refused_during_capture(void**) {
+  if (st::cuda::device_status().count < 2) {
+    print_message("skipped: this case needs two CUDA devices, this machine has %d\n", st::cuda::device_status().count);
+    skip();
+  }
+  const st_device gpu1 = {ST_DEVICE_CUDA, 1};
+  cudaStream_t streams[2] = {nullptr, nullptr};
+  for (int d = 0; d < 2; ++d) {
+    ST_CUDA_CHECK(cudaSetDevice(d));
+    ST_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[d], cudaStreamNonBlocking));
+    OK(st_cuda_set_stream(d, streams[d]));
+  }
+  ST_CUDA_CHECK(cudaSetDevice(0));
+  st_tensor a = create({100, 30}, ST_FLOAT32, kGpu), b = create({100, 30}, ST_FLOAT32, gpu1);
+  st_tensor host = create({100, 30}, ST_FLOAT32, kCpu), half = create({100, 30}, ST_FLOAT16, gpu1);
+  OK(st_fill(a, 5.0));
+  OK(st_fill(b, 0.0));
+  OK(st_cuda_synchronize(0));
+  OK(st_cuda_synchronize(1));
+  for (int capturing = 0; capturing < 2; ++capturing) {  // src's stream, then dst's
+    ST_CUDA_CHECK(cudaSetDevice(capturing));
+    ST_CUDA_CHECK(cudaStreamBeginCapture(streams[capturing], cudaStreamCaptureModeGlobal));
+    const st_status dense = st_copy(b, a, 0);
+    const st_status staged = st_copy(half, a, 1);  // a conversion: staged on src's device
+    print_message("%s\n", st_last_error_message());
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(streams[capturing], &graph);
+    if (graph) ST_CUDA_CHECK(cudaGraphDestroy(graph));
+    assert_int_equal(dense, ST_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(staged, ST_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(ended, cudaSuccess);  // the capture was not broken
+  }
+  ST_CUDA_CHECK(cudaSetDevice(0));
+  OK(st_copy(b, a, 0));
+  OK(st_copy(host, b, 0));
+  const float* h = data_of<float>(host);
+  for (int i = 0; i < 100 * 30; ++i) assert_true(h[i] == 5.0f);
+  for (st_tensor t : {a, b, host, half}) OK(st_tensor_release(t));
+  for (int d = 0; d < 2; ++d) {
+    OK(st_cuda_synchronize(d));
+    OK(st_cuda_set_stream(d, nullptr));
+    ST_CUDA_CHECK(cudaStreamDestroy(streams[d]));
+  }
+}
+
 }  // namespace
 
 // An argument runs only the tests it names (a cmocka pattern), as
@@ -349,6 +397,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(a_non_blocking_scaled_copy_on_a_device_is_only_queued),
       cmocka_unit_test(copies_within_a_device_are_captured_and_host_copies_refused),
       cmocka_unit_test(scaled_copies_within_a_device_are_captured),
+      cmocka_unit_test(copies_between_two_devices_are_refused_during_capture),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
