@@ -9,6 +9,7 @@
 #include "cuda/device_guard.h"
 #include "cuda/empty.h"
 #include "cuda/host_keepalive.h"
+#include "cuda/peer_access.h"
 #include "cuda/stream.h"
 #include "cuda/stream_capture.h"
 #include "dispatch/dispatch_key_extractor.h"
@@ -124,6 +125,8 @@ void copy_between_gpus(const Tensor& dst, const Tensor& src, const CrossDevicePl
     DeviceGuard on_src(src_gpu);
     ST_CUDA_CHECK(cudaStreamWaitEvent(src_stream, dst_ready.get(), 0));
   }
+  // Direct over NVLink or PCIe when the devices allow it, else through the host.
+  peer_access().enable(src_gpu, dst_gpu);
   {
     DeviceGuard guard(src_gpu);
     ST_CUDA_CHECK(cudaMemcpyPeerAsync(to.data(), dst_gpu, from.data(), src_gpu, static_cast<size_t>(plan.nbytes),

@@ -26,6 +26,7 @@
 #include "cuda/empty.h"
 #include "cuda/foreign_memory.h"
 #include "cuda/host_keepalive.h"
+#include "cuda/peer_access.h"
 #include "cuda/pinned_pool.h"
 #include "cuda/stream.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
@@ -265,6 +266,65 @@ void keepalive_events_are_asked_about_on_their_own_device(void**) {
   for (const auto& call : g_events.queried) assert_int_equal(call.second, static_cast<int>(call.first) - 10);
   for (const auto& call : g_events.destroyed) assert_int_equal(call.second, static_cast<int>(call.first) - 10);
   assert_true(g_fake.contexts.count(0) == 0);  // nothing ran with device 0 current
+}
+
+// ---- Peer access (Note [Peer access between devices]) on made-up devices:
+// 0, 1 and 2, where 0 and 1 reach each other and 2 reaches nobody.
+
+struct FakePeers {
+  std::vector<std::pair<int, int>> enabled, granted;  // (current device, peer), (pool owner, accessor)
+  int queries = 0;
+  cudaError_t enable_answer = cudaSuccess;
+};
+FakePeers g_peers;
+
+const st::cuda::PeerAccess::Runtime kFakePeerRuntime{
+    [](int* can, int device, int peer) {
+      ++g_peers.queries;
+      *can = device != 2 && peer != 2;
+      return cudaSuccess;
+    },
+    [](int peer) {
+      g_peers.enabled.emplace_back(g_fake.current, peer);
+      return g_peers.enable_answer;
+    },
+    [](int owner, int accessor) {
+      assert_int_equal(g_fake.current, owner);  // the pool is looked up on its own device
+      g_peers.granted.emplace_back(owner, accessor);
+      return cudaSuccess;
+    },
+    kFakeRuntime};
+
+void peer_access_is_enabled_both_ways_once_per_pair(void**) {
+  g_fake = FakeDevices{};
+  g_peers = FakePeers{};
+  st::cuda::PeerAccess peers(3, kFakePeerRuntime);
+  assert_true(peers.enable(0, 1));
+  using Pairs = std::vector<std::pair<int, int>>;
+  assert_true(g_peers.enabled == (Pairs{{0, 1}, {1, 0}}));  // from each device to the other
+  assert_true(g_peers.granted == (Pairs{{0, 1}, {1, 0}}));  // and each pool to the other
+  const int queries = g_peers.queries;
+  assert_true(peers.enable(1, 0));  // remembered, either way round
+  assert_true(peers.enable(0, 1));
+  assert_int_equal(g_peers.queries, queries);
+  assert_int_equal(g_peers.enabled.size(), 2);
+  assert_false(peers.enable(2, 0));  // the hardware says no: nothing enabled, and the answer is kept
+  assert_false(peers.enable(0, 2));
+  assert_int_equal(g_peers.enabled.size(), 2);
+}
+
+void peer_access_the_application_enabled_counts_as_enabled(void**) {
+  g_fake = FakeDevices{};
+  g_peers = FakePeers{};
+  g_peers.enable_answer = cudaErrorPeerAccessAlreadyEnabled;
+  st::cuda::PeerAccess peers(2, kFakePeerRuntime);
+  assert_true(peers.enable(1, 0));
+  assert_int_equal(g_peers.granted.size(), 2);  // the pools still grant access: they do not follow it
+  g_peers = FakePeers{};
+  g_peers.enable_answer = cudaErrorInvalidDevice;
+  st::cuda::PeerAccess refused(2, kFakePeerRuntime);
+  assert_false(refused.enable(0, 1));  // copies go through the host, without an error
+  assert_true(g_peers.granted.empty());
 }
 
 // ---- Frees of blocks allocated on cudaStreamPerThread (Note [Freeing on the per-thread stream]).
@@ -583,6 +643,8 @@ int main() {
       cmocka_unit_test(a_guard_on_the_current_device_calls_nothing),
       cmocka_unit_test(a_guard_that_cannot_enter_throws_or_says_so),
       cmocka_unit_test(keepalive_events_are_asked_about_on_their_own_device),
+      cmocka_unit_test(peer_access_is_enabled_both_ways_once_per_pair),
+      cmocka_unit_test(peer_access_the_application_enabled_counts_as_enabled),
       cmocka_unit_test(per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream),
       cmocka_unit_test(thread_ids_differ_between_threads_and_stay_within_one),
       cmocka_unit_test(pinned_blocks_are_powers_of_two_from_4_kib),

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
 #include "cuda/device_status.h"
 #include "cuda/pinned_pool.h"
@@ -374,6 +375,46 @@ void copies_between_two_devices_are_refused_during_capture(void**) {
   }
 }
 
+// After a copy between two devices that can reach each other, each has
+// peer access to the other and each stride pool grants it to the other
+// (Note [Peer access between devices]): the transfer goes direct, not
+// through the host.
+void copies_between_two_devices_enable_peer_access(void**) {
+  if (st::cuda::device_status().count < 2) {
+    print_message("skipped: this case needs two CUDA devices, this machine has %d\n", st::cuda::device_status().count);
+    skip();
+  }
+  int can01 = 0, can10 = 0;
+  ST_CUDA_CHECK(cudaDeviceCanAccessPeer(&can01, 0, 1));
+  ST_CUDA_CHECK(cudaDeviceCanAccessPeer(&can10, 1, 0));
+  if (!can01 || !can10) {
+    print_message("skipped: cuda:0 and cuda:1 cannot access each other's memory (cudaDeviceCanAccessPeer)\n");
+    skip();
+  }
+  const st_device gpu1 = {ST_DEVICE_CUDA, 1};
+  st_tensor a = create({256, 256}, ST_FLOAT32, kGpu), b = create({256, 256}, ST_FLOAT32, gpu1);
+  st_tensor host = create({256, 256}, ST_FLOAT32, kCpu);
+  OK(st_fill(a, 7.0));
+  OK(st_copy(b, a, 0));
+  for (int owner = 0; owner < 2; ++owner) {
+    ST_CUDA_CHECK(cudaSetDevice(owner));
+    cudaMemLocation other = {};
+    other.type = cudaMemLocationTypeDevice;
+    other.id = 1 - owner;
+    cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+    ST_CUDA_CHECK(cudaMemPoolGetAccess(&flags, st::cuda::device_pool(owner), &other));
+    assert_int_equal(flags, cudaMemAccessFlagsProtReadWrite);
+    const cudaError_t again = cudaDeviceEnablePeerAccess(1 - owner, 0);
+    (void)cudaGetLastError();
+    assert_int_equal(again, cudaErrorPeerAccessAlreadyEnabled);
+  }
+  ST_CUDA_CHECK(cudaSetDevice(0));
+  OK(st_copy(host, b, 0));
+  const float* h = data_of<float>(host);
+  for (int i = 0; i < 256 * 256; ++i) assert_true(h[i] == 7.0f);
+  for (st_tensor t : {a, b, host}) OK(st_tensor_release(t));
+}
+
 }  // namespace
 
 // An argument runs only the tests it names (a cmocka pattern), as
@@ -398,6 +439,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(copies_within_a_device_are_captured_and_host_copies_refused),
       cmocka_unit_test(scaled_copies_within_a_device_are_captured),
       cmocka_unit_test(copies_between_two_devices_are_refused_during_capture),
+      cmocka_unit_test(copies_between_two_devices_enable_peer_access),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
