@@ -7,6 +7,7 @@
 
 #include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_frees.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/foreign_memory.h"
@@ -61,6 +62,7 @@ class CudaHooksImpl final : public CudaHooks {
     // alive (and the pinned blocks under them) can go, and the free blocks
     // beyond the pool's cap with them (Note [Pinned block pool]).
     release_completed_keepalives();
+    device_frees().free_set_aside();  // Note [Releasing memory during stream capture]
     DeviceGuard guard(index);
     pinned_pool().trim_to_cap();
   }

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@
 #include "core/foreign.h"
 #include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_frees.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
@@ -325,6 +327,62 @@ void peer_access_the_application_enabled_counts_as_enabled(void**) {
   st::cuda::PeerAccess refused(2, kFakePeerRuntime);
   assert_false(refused.enable(0, 1));  // copies go through the host, without an error
   assert_true(g_peers.granted.empty());
+}
+
+// ---- Releases during stream capture (Note [Releasing memory during
+// stream capture]), with made-up captures: a stream's capture id, 0 for none.
+
+struct FakeCaptures {
+  std::map<cudaStream_t, unsigned long long> capture;
+  std::vector<std::pair<void*, int>> freed;  // the block, and the device current then
+};
+FakeCaptures g_captures;
+
+const st::cuda::DeviceFrees::Runtime kFakeFreeRuntime{
+    [](cudaStream_t s, unsigned long long* id) {
+      *id = g_captures.capture[s];
+      return cudaSuccess;
+    },
+    [](void* p, cudaStream_t) {
+      g_captures.freed.emplace_back(p, g_fake.current);
+      return cudaSuccess;
+    },
+    kFakeRuntime};
+
+void blocks_released_during_a_capture_that_does_not_own_them_wait_for_its_end(void**) {
+  g_fake = FakeDevices{};
+  g_captures = FakeCaptures{};
+  st::cuda::DeviceFrees frees(kFakeFreeRuntime);
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(uintptr_t{0x100});
+  int before_capture = 0, in_capture = 0, in_another = 0;  // made-up blocks
+  frees.allocated(&before_capture, s);
+  g_captures.capture[s] = 7;  // cudaStreamBeginCapture
+  frees.allocated(&in_capture, s);
+  frees.release(&before_capture, 1, s);  // not the graph's: a free node would refuse it
+  assert_true(g_captures.freed.empty());
+  assert_int_equal(frees.set_aside(), 1);
+  frees.release(&in_capture, 1, s);  // the graph's own: a free node, now
+  using Freed = std::vector<std::pair<void*, int>>;
+  assert_true(g_captures.freed == (Freed{{&in_capture, 1}}));
+  frees.free_set_aside();  // still capturing: still set aside
+  assert_int_equal(frees.set_aside(), 1);
+  g_captures.capture[s] = 0;  // cudaStreamEndCapture
+  frees.free_set_aside();
+  assert_true(g_captures.freed == (Freed{{&in_capture, 1}, {&before_capture, 1}}));  // on its device
+  assert_int_equal(frees.set_aside(), 0);
+  // A block of one capture released during the next waits as well.
+  g_captures.capture[s] = 8;
+  frees.allocated(&in_another, s);
+  g_captures.capture[s] = 9;
+  frees.release(&in_another, 1, s);
+  assert_int_equal(frees.set_aside(), 1);
+  g_captures.capture[s] = 0;
+  int later = 0;
+  frees.allocated(&later, s);
+  frees.release(&later, 1, s);  // any release frees what no longer waits
+  assert_int_equal(frees.set_aside(), 0);
+  assert_int_equal(g_captures.freed.size(), 4);
+  assert_true(g_fake.contexts.count(0) == 0);
 }
 
 // ---- Frees of blocks allocated on cudaStreamPerThread (Note [Freeing on the per-thread stream]).
@@ -645,6 +703,7 @@ int main() {
       cmocka_unit_test(keepalive_events_are_asked_about_on_their_own_device),
       cmocka_unit_test(peer_access_is_enabled_both_ways_once_per_pair),
       cmocka_unit_test(peer_access_the_application_enabled_counts_as_enabled),
+      cmocka_unit_test(blocks_released_during_a_capture_that_does_not_own_them_wait_for_its_end),
       cmocka_unit_test(per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream),
       cmocka_unit_test(thread_ids_differ_between_threads_and_stay_within_one),
       cmocka_unit_test(pinned_blocks_are_powers_of_two_from_4_kib),

@@ -415,6 +415,47 @@ void copies_between_two_devices_enable_peer_access(void**) {
   for (st_tensor t : {a, b, host}) OK(st_tensor_release(t));
 }
 
+// A tensor made before a capture and released inside it cannot be freed by
+// the graph (cudaFreeAsync takes only graph allocations there): the capture
+// stays valid, and the memory goes back to the pool once it has ended
+// (Note [Releasing memory during stream capture]).
+void a_tensor_released_during_a_capture_is_freed_after_it(void**) {
+  cudaStream_t s = nullptr;
+  ST_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  OK(st_cuda_set_stream(0, s));
+  constexpr size_t kBytes = size_t{4} << 20;
+  st_tensor before = create({static_cast<int64_t>(kBytes / 4)}, ST_FLOAT32, kGpu), u = create({1000}, ST_FLOAT32, kGpu);
+  OK(st_cuda_synchronize(0));
+  const cudaMemPool_t pool = st::cuda::device_pool(0);
+  uint64_t used_before = 0, used_after = 0;
+  ST_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used_before));
+  ST_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  OK(st_fill(u, 4.0));
+  OK(st_tensor_release(before));  // made before the capture: set aside, not a free node
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(s, &graph);
+  (void)cudaGetLastError();
+  assert_int_equal(ended, cudaSuccess);
+  assert_non_null(graph);
+  OK(st_cuda_synchronize(0));  // frees what was set aside, now that the capture is over
+  ST_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used_after));
+  print_message("pool memory in use: %llu bytes before, %llu after the release and the capture\n",
+                static_cast<unsigned long long>(used_before), static_cast<unsigned long long>(used_after));
+  assert_true(used_after + kBytes <= used_before);
+  cudaGraphExec_t exec = nullptr;
+  ST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  ST_CUDA_CHECK(cudaGraphLaunch(exec, s));
+  st_tensor host = create({1000}, ST_FLOAT32, kCpu);
+  OK(st_copy(host, u, 0));
+  const float* h = data_of<float>(host);
+  for (int i = 0; i < 1000; ++i) assert_true(h[i] == 4.0f);
+  ST_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  ST_CUDA_CHECK(cudaGraphDestroy(graph));
+  for (st_tensor t : {u, host}) OK(st_tensor_release(t));
+  OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 }  // namespace
 
 // An argument runs only the tests it names (a cmocka pattern), as
@@ -438,6 +479,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(a_non_blocking_scaled_copy_on_a_device_is_only_queued),
       cmocka_unit_test(copies_within_a_device_are_captured_and_host_copies_refused),
       cmocka_unit_test(scaled_copies_within_a_device_are_captured),
+      cmocka_unit_test(a_tensor_released_during_a_capture_is_freed_after_it),
       cmocka_unit_test(copies_between_two_devices_are_refused_during_capture),
       cmocka_unit_test(copies_between_two_devices_enable_peer_access),
   };
