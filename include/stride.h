@@ -1237,7 +1237,10 @@ ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
  * alive, and frees the free pinned blocks beyond 256 MiB of them (see
  * st_cuda_empty_cache()): the one place besides st_cuda_empty_cache()
  * where stride frees page-locked memory, because freeing it waits for the
- * device.
+ * device. Device memory of tensors released while their stream was
+ * capturing a CUDA graph that did not allocate it is freed here (or at the
+ * next allocation or release of device memory) once that capture has
+ * ended: a graph frees only its own allocations.
  * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
