@@ -357,7 +357,10 @@ ST_API st_status st_tensor_create_like(st_tensor src, st_memory_format fmt, st_t
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL, `data` NULL for a non-empty
  *         tensor, elements that would lie below address 0 or past the top
- *         of the address space, and the argument errors of st_tensor_create().
+ *         of the address space, memory that is not what `device` says (its
+ *         first and last byte asked of CUDA: host memory for a CUDA device,
+ *         memory that is not page-locked for CUDA_HOST, CUDA device memory
+ *         for the CPU), and the argument errors of st_tensor_create().
  * @retval ST_ERROR_OUT_OF_MEMORY the span of the strides overflows int64,
  *         or the bookkeeping could not be allocated.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a CUDA or CUDA_HOST device that is
@@ -799,7 +802,13 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *        caller synchronizes before reading the result on the host. Copies
  *        with pageable host memory (ST_DEVICE_CPU) and host-to-host copies
  *        always finish before returning.
+ *        On a current stream that is capturing a CUDA graph a copy within
+ *        a device is recorded and never waited for; copies between the
+ *        host and a device, or between two devices, are refused.
  * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT a copy between host and device memory
+ *         while the device's current stream is capturing a CUDA graph, or
+ *         between two CUDA devices while the current stream of either is.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
@@ -864,7 +873,8 @@ typedef struct st_scale_shift {
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `ss` NULL; `ss->saturate` not 0 or 1;
  *         `ss->n` not 1 and `ss->dim` out of range for `dst`
- *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`.
+ *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`;
+ *         a copy between devices during a capture (as st_copy()).
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
@@ -1001,8 +1011,9 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
  * @retval ST_ERROR_INVALID_ARGUMENT `in` or `out` NULL, ndim outside
  *         0..ST_MAX_DIMS, `shape` NULL with ndim > 0, a negative size,
  *         `data` NULL for a non-empty tensor, a CPU device_id other than 0,
- *         a negative device_id, a byte_offset past the address space, or
- *         elements that would lie outside the address space.
+ *         a negative device_id, a byte_offset past the address space,
+ *         elements that would lie outside the address space, or memory that
+ *         is not what the device says (as st_tensor_from_data()).
  * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
  *         pair with no stride dtype: kDLOpaqueHandle, a float8 code with
  *         bits other than 8, the float8 formats other than e4m3fn (10) and
@@ -1221,6 +1232,15 @@ ST_API st_status st_cuda_set_stream(int32_t device, void* stream);
 /**
  * @brief Waits until all work queued on CUDA device `device`, on every
  *        stream, has finished (cudaDeviceSynchronize).
+ *
+ * Then lets go of the pinned memory that finished non_blocking copies kept
+ * alive, and frees the free pinned blocks beyond 256 MiB of them (see
+ * st_cuda_empty_cache()): the one place besides st_cuda_empty_cache()
+ * where stride frees page-locked memory, because freeing it waits for the
+ * device. Device memory of tensors released while their stream was
+ * capturing a CUDA graph that did not allocate it is freed here (or at the
+ * next allocation or release of device memory) once that capture has
+ * ended: a graph frees only its own allocations.
  * @param device A CUDA device index, 0 to st_cuda_device_count() − 1.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `device` is negative.
@@ -1238,7 +1258,8 @@ ST_API st_status st_cuda_synchronize(int32_t device);
  *
  * stride keeps released device memory in a stream-ordered pool of its own
  * (cudaMallocAsync's, never the device's default pool, which other
- * libraries share), and up to 256 MiB of released pinned blocks, so that
+ * libraries share), and released pinned blocks (every one until the next
+ * st_cuda_synchronize(), which keeps at most 256 MiB of them), so that
  * later tensors and copies do not wait for cudaMalloc or cudaHostAlloc.
  * This returns both to the driver, for other libraries or processes. Blocks
  * still in use by queued work are not touched: call st_cuda_synchronize()
@@ -1484,7 +1505,9 @@ ST_API st_status st_copy_plan_execute(st_copy_plan plan, st_tensor dst, st_tenso
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `plan` is not a live plan; nothing is written.
  * @retval ST_ERROR_INVALID_ARGUMENT `dst_data` or `src_data` is NULL, or
- *         (CUDA operands) not memory of the plan's device; nothing is written.
+ *         (CUDA operands) not memory of the plan's device, or (the host
+ *         operand of a plan between the host and a device) CUDA device
+ *         memory; nothing is written.
  * @retval ST_ERROR_OUT_OF_MEMORY the two spans intersect and the temporary
  *         could not be allocated; nothing is written.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE, ST_ERROR_DEVICE_FAILURE as st_copy().

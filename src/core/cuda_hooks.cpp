@@ -24,6 +24,7 @@ void CudaHooks::set_stream(int32_t index, void*) const { no_cuda(cuda_device(ind
 void CudaHooks::synchronize(int32_t index) const { no_cuda(cuda_device(index)); }
 void CudaHooks::empty_cache(int32_t index) const { no_cuda(cuda_device(index)); }
 void CudaHooks::check_foreign_memory(const void*, size_t, Device device, const char*) const { no_cuda(device); }
+void CudaHooks::check_host_memory(const void*, size_t, const char*) const {}
 Storage CudaHooks::allocate(size_t, Device device) const { no_cuda(device); }
 
 const CudaHooks& cuda_hooks() {

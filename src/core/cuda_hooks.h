@@ -25,6 +25,11 @@ class CudaHooks {
   // `base` are memory of that device (a wrapped pointer, see
   // cuda/foreign_memory.h): ST_ERROR_INVALID_ARGUMENT naming `name` if not.
   virtual void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) const;
+  // That the `nbytes` bytes at `base`, wrapped as CPU memory, are not CUDA
+  // device memory (cuda/foreign_memory.h): ST_ERROR_INVALID_ARGUMENT naming
+  // `name` if they are. Nothing to check without CUDA, and never
+  // ST_ERROR_DEVICE_UNAVAILABLE: the CPU is always there.
+  virtual void check_host_memory(const void* base, size_t nbytes, const char* name) const;
 
   // Each of these first checks CUDA device `index` as check_device does.
   // This thread's current stream on the device (a cudaStream_t; NULL is the

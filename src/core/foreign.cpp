@@ -37,7 +37,11 @@ Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_s
              format_dims(sizes).c_str(), format_dims(strides).c_str());
   }
   char* base = data ? static_cast<char*>(data) + lowest * item : nullptr;
-  if (device.type != DeviceType::CPU) cuda_hooks().check_foreign_memory(base, static_cast<size_t>(bytes), device, data_name);
+  if (device.type == DeviceType::CPU) {
+    cuda_hooks().check_host_memory(base, static_cast<size_t>(bytes), data_name);
+  } else {
+    cuda_hooks().check_foreign_memory(base, static_cast<size_t>(bytes), device, data_name);
+  }
   Storage storage = Storage::make(base, static_cast<size_t>(bytes), device, MemoryRelease{}, read_only, true);
   return Tensor::make(storage, sizes, strides, -lowest, dtype);
 }

@@ -13,9 +13,10 @@ namespace st {
 // may be negative. A read-only storage refuses every write into it.
 // Throws ST_ERROR_INVALID_ARGUMENT (negative size, NULL data with elements,
 // elements that would lie outside the address space),
-// ST_ERROR_OUT_OF_MEMORY (the span overflows int64) and, for a device other
-// than the CPU, what cuda_hooks().check_foreign_memory says (the memory is
-// not of that device: ST_ERROR_INVALID_ARGUMENT naming `data_name`).
+// ST_ERROR_OUT_OF_MEMORY (the span overflows int64) and what
+// cuda_hooks().check_foreign_memory (a CUDA or pinned device) or
+// check_host_memory (the CPU) says: the memory is not of that device,
+// ST_ERROR_INVALID_ARGUMENT naming `data_name`.
 Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* strides, ScalarType dtype, Device device,
                     bool read_only = false, const char* data_name = "data");
 

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "cuda/cuda_error.h"
+#include "cuda/device_frees.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/pinned_pool.h"
@@ -65,15 +66,20 @@ uint64_t context_thread(const MemoryRelease& r) {
 // Runs from a storage's destructor, which has nobody to report an error to.
 // An error here means the runtime is already gone (cudaErrorCudartUnloading
 // at process exit) or the device failed, and the memory goes with it.
+// Note [Releasing memory during stream capture] says when it is freed.
 void free_device(const MemoryRelease& r) noexcept {
-  // The legacy default stream frees on the current device's.
-  DeviceGuard guard(context_device(r), std::nothrow);
   const cudaStream_t stream =
       stream_to_free_on(static_cast<cudaStream_t>(r.extra), context_thread(r), this_thread_id());
-  if (!guard.entered() || cudaFreeAsync(r.ptr, stream) != cudaSuccess) (void)cudaGetLastError();
+  device_frees().release(r.ptr, context_device(r), stream);
 }
 
-void free_pinned(const MemoryRelease& r) noexcept { pinned_pool().release(r.ptr, r.nbytes); }
+// The pinning device travels in the context word: a block the pool cannot
+// keep is freed with it current (PinnedPool::free_block).
+void free_pinned(const MemoryRelease& r) noexcept {
+  if (pinned_pool().release(r.ptr, r.nbytes)) return;
+  DeviceGuard guard(static_cast<int>(reinterpret_cast<intptr_t>(r.ctx)), std::nothrow);
+  pinned_pool().free_block(r.ptr);
+}
 
 }  // namespace
 
@@ -102,6 +108,7 @@ Storage allocate_device_storage(size_t nbytes, int device) {
   DeviceGuard guard(device);
   cudaMemPool_t pool = device_pool(device);
   const cudaStream_t stream = current_stream(device);
+  device_frees().free_set_aside();  // back in the pool before it is asked
   MemoryRelease release;
   release.run = free_device;
   release.nbytes = nbytes;
@@ -109,6 +116,7 @@ Storage allocate_device_storage(size_t nbytes, int device) {
   release.extra = stream;
   ST_CUDA_CHECK(cudaMallocFromPoolAsync(&release.ptr, nbytes, pool, stream));
   try {
+    device_frees().allocated(release.ptr, stream);
     return Storage::make(release.ptr, nbytes, where, release);
   } catch (...) {
     free_device(release);
@@ -122,6 +130,7 @@ Storage allocate_pinned_storage(size_t nbytes, int device) {
   DeviceGuard guard(device);  // pinned through `device`'s context, not device 0's
   MemoryRelease release;
   release.run = free_pinned;
+  release.ctx = reinterpret_cast<void*>(static_cast<intptr_t>(device));
   release.ptr = pinned_pool().allocate(nbytes, &release.nbytes);
   try {
     return Storage::make(release.ptr, nbytes, where, release);
@@ -132,6 +141,7 @@ Storage allocate_pinned_storage(size_t nbytes, int device) {
 }
 
 void empty_cache(int device) {
+  device_frees().free_set_aside();
   DeviceGuard guard(device);
   DevicePools& pools = device_pools();
   if (cudaMemPool_t pool = pools.pool[device].load()) ST_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));

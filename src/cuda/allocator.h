@@ -30,7 +30,9 @@ namespace cuda {
 // thread's current stream there, and freed with cudaFreeAsync when the last
 // tensor using it is released: on that same stream, so that work queued on
 // it before the release still sees the memory (Note [Freeing on the
-// per-thread stream] for cudaStreamPerThread). Zero bytes allocate nothing.
+// per-thread stream] for cudaStreamPerThread; Note [Releasing memory during
+// stream capture] in cuda/device_frees.h for a release while that stream
+// captures a graph). Zero bytes allocate nothing.
 // Throws ST_ERROR_OUT_OF_MEMORY or ST_ERROR_DEVICE_FAILURE.
 Storage allocate_device_storage(size_t nbytes, int device);
 

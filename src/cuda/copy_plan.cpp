@@ -14,6 +14,7 @@
 #include "core/prepared_copy.h"
 #include "cuda/copy_launch.h"
 #include "cuda/copy_part.h"
+#include "cuda/cuda_error.h"
 #include "cuda/device_copy.h"
 #include "cuda/device_copy_plan.h"
 #include "cuda/device_guard.h"
@@ -21,6 +22,7 @@
 #include "cuda/scale_shift_values.h"
 #include "cuda/scaled_copy_iter.h"
 #include "cuda/stream.h"
+#include "cuda/stream_capture.h"
 #include "dispatch/registration.h"
 
 namespace st {
@@ -37,7 +39,7 @@ class CudaPreparedCopy final : public PreparedCopy {
         scaled_(ss != nullptr),
         saturate_(ss != nullptr && ss->saturate) {
     DeviceGuard guard(device_);
-    if (ss) values_ = scale_shift_values(*ss, dst.device());
+    if (ss) upload_values(*ss, dst.device());
     const TensorIterator iter =
         ss ? TensorIterator::scaled_copy(dst, src, *ss, values_.data()) : TensorIterator::copy(dst, src);
     parts_ = relative_parts(iter, dst.data(), src.data());
@@ -60,6 +62,19 @@ class CudaPreparedCopy final : public PreparedCopy {
   }
 
  private:
+  // The plan outlives any graph being captured now, and its executes may
+  // run on other streams: the values are written outside a capture and
+  // waited for.
+  void upload_values(const ScaleShift& ss, Device device) {
+    const cudaStream_t stream = current_stream(device_);
+    ST_CHECK(!is_capturing(stream), ST_ERROR_INVALID_ARGUMENT,
+             "the current stream of cuda:%d is capturing a CUDA graph, and a scaled plan's values would be written "
+             "by the graph only: make the plan before the capture",
+             device_);
+    values_ = scale_shift_values(ss, device);
+    ST_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
   int device_;
   ScalarType dst_type_, src_type_;
   bool scaled_;

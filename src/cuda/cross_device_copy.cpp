@@ -9,6 +9,7 @@
 #include "cuda/device_guard.h"
 #include "cuda/empty.h"
 #include "cuda/host_keepalive.h"
+#include "cuda/peer_access.h"
 #include "cuda/stream.h"
 #include "cuda/stream_capture.h"
 #include "dispatch/dispatch_key_extractor.h"
@@ -95,9 +96,20 @@ void copy_between_host_and_gpu(const Tensor& dst, const Tensor& src, const Cross
   ST_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+// Note [Copies during stream capture]: neither stream may be capturing.
+void refuse_capture_between_gpus(int gpu, cudaStream_t stream, int other) {
+  DeviceGuard guard(gpu);
+  ST_CHECK(!is_capturing(stream), ST_ERROR_INVALID_ARGUMENT,
+           "the current stream of cuda:%d is capturing a CUDA graph, and a copy between cuda:%d and cuda:%d cannot "
+           "be captured: its two streams would be joined into one capture and not rejoined",
+           gpu, gpu, other);
+}
+
 void copy_between_gpus(const Tensor& dst, const Tensor& src, const CrossDevicePlan& plan) {
   const int src_gpu = src.device().index, dst_gpu = dst.device().index;
   const cudaStream_t src_stream = current_stream(src_gpu), dst_stream = current_stream(dst_gpu);
+  refuse_capture_between_gpus(src_gpu, src_stream, dst_gpu);
+  refuse_capture_between_gpus(dst_gpu, dst_stream, src_gpu);
   Tensor from = src;
   if (plan.stage_src) {
     from = buffer_on(src.device(), plan);
@@ -113,6 +125,8 @@ void copy_between_gpus(const Tensor& dst, const Tensor& src, const CrossDevicePl
     DeviceGuard on_src(src_gpu);
     ST_CUDA_CHECK(cudaStreamWaitEvent(src_stream, dst_ready.get(), 0));
   }
+  // Direct over NVLink or PCIe when the devices allow it, else through the host.
+  peer_access().enable(src_gpu, dst_gpu);
   {
     DeviceGuard guard(src_gpu);
     ST_CUDA_CHECK(cudaMemcpyPeerAsync(to.data(), dst_gpu, from.data(), src_gpu, static_cast<size_t>(plan.nbytes),

@@ -24,6 +24,10 @@ std::string foreign_memory_mismatch(const cudaPointerAttributes& attr, Device de
                                     const void* ptr) {
   const int index = device.index;
   if (attr.type == cudaMemoryTypeManaged) return {};
+  if (device.type == DeviceType::CPU) {
+    if (attr.type != cudaMemoryTypeDevice) return {};
+    return format("%s = %p is memory of device cuda:%d, not host memory (device type cpu)", name, ptr, attr.device);
+  }
   if (device.type == DeviceType::CUDA) {
     switch (attr.type) {
       case cudaMemoryTypeDevice:
@@ -51,10 +55,12 @@ std::string foreign_memory_mismatch(const cudaPointerAttributes& attr, Device de
   }
 }
 
-void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) {
-  check_device(device);
-  if (nbytes == 0) return;
-  DeviceGuard guard(device.index);
+namespace {
+
+// Throws when the first or the last of the `nbytes` (> 0) bytes at `base`
+// is not memory `device` may hold; the caller has made a device current.
+// A query the runtime fails throws too, or with `lenient` accepts the memory.
+void check_ends(const void* base, size_t nbytes, Device device, const char* name, bool lenient) {
   // A pure query, which a graph being captured on any thread cannot mind
   // (st_copy_plan_execute_raw checks its addresses inside captures too):
   // relaxed, so that the runtime's capture rules never refuse it.
@@ -62,10 +68,36 @@ void check_foreign_memory(const void* base, size_t nbytes, Device device, const 
   const char* const bytes = static_cast<const char*>(base);
   for (const char* at : {bytes, bytes + (nbytes - 1)}) {
     cudaPointerAttributes attr;
-    ST_CUDA_CHECK(cudaPointerGetAttributes(&attr, at));
+    const cudaError_t err = cudaPointerGetAttributes(&attr, at);
+    if (err != cudaSuccess) {
+      if (!lenient) throw_cuda_error(err, "cudaPointerGetAttributes(&attr, at)");
+      (void)cudaGetLastError();
+      return;
+    }
     const std::string why = foreign_memory_mismatch(attr, device, name, at);
     ST_CHECK(why.empty(), ST_ERROR_INVALID_ARGUMENT, "%s", why.c_str());
   }
+}
+
+}  // namespace
+
+void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) {
+  check_device(device);
+  if (nbytes == 0) return;
+  DeviceGuard guard(device.index);
+  check_ends(base, nbytes, device, name, false);
+}
+
+void check_host_memory(const void* base, size_t nbytes, const char* name) {
+  const int count = device_status().count;
+  if (count == 0 || nbytes == 0) return;
+  int with_context = -1;
+  for (int d = 0; d < count && with_context < 0; ++d) {
+    if (cuda_device_runtime().has_primary_context(d)) with_context = d;
+  }
+  if (with_context < 0) return;
+  DeviceGuard guard(with_context, std::nothrow);
+  if (guard.entered()) check_ends(base, nbytes, cpu_device(), name, true);
 }
 
 }  // namespace cuda

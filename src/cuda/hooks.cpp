@@ -7,10 +7,12 @@
 
 #include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_frees.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/foreign_memory.h"
 #include "cuda/host_keepalive.h"
+#include "cuda/pinned_pool.h"
 #include "cuda/stream.h"
 
 namespace st {
@@ -26,6 +28,9 @@ class CudaHooksImpl final : public CudaHooks {
   void check_device(Device device) const override { cuda::check_device(device); }
   void check_foreign_memory(const void* base, size_t nbytes, Device device, const char* name) const override {
     cuda::check_foreign_memory(base, nbytes, device, name);
+  }
+  void check_host_memory(const void* base, size_t nbytes, const char* name) const override {
+    cuda::check_host_memory(base, nbytes, name);
   }
 
   void* current_stream(int32_t index) const override {
@@ -54,8 +59,12 @@ class CudaHooksImpl final : public CudaHooks {
       ST_CUDA_CHECK(cudaDeviceSynchronize());
     }
     // The device has run every copy queued on it: the storages they kept
-    // alive (and the pinned blocks under them) can go.
+    // alive (and the pinned blocks under them) can go, and the free blocks
+    // beyond the pool's cap with them (Note [Pinned block pool]).
     release_completed_keepalives();
+    device_frees().free_set_aside();  // Note [Releasing memory during stream capture]
+    DeviceGuard guard(index);
+    pinned_pool().trim_to_cap();
   }
 
   void empty_cache(int32_t index) const override {

@@ -1,60 +1,65 @@
 #include "cuda/host_keepalive.h"
 
-#include <mutex>
 #include <utility>
-#include <vector>
 
 #include "cuda/cuda_error.h"
-#include "cuda/device_guard.h"
 #include "cuda/stream_capture.h"
 
 namespace st {
 namespace cuda {
 namespace {
 
-struct Pending {
-  cudaEvent_t event;
-  Storage storage;
-};
-
-struct Keepalives {
-  std::mutex mutex;
-  std::vector<Pending> pending;
-};
-
 // Never destroyed: storages released during exit would call into a runtime
 // that is already unloading.
-Keepalives& keepalives() {
-  static Keepalives* k = new Keepalives();
+KeepaliveList& keepalives() {
+  static KeepaliveList* k = new KeepaliveList(KeepaliveList::Runtime{cudaEventQuery, cudaEventDestroy, cuda_device_runtime()});
   return *k;
 }
 
-// With the mutex held. An event that reports an error (a failed device)
-// will never complete; the device no longer reads the memory, so it is
-// dropped as well.
-void drop_completed(std::vector<Pending>& pending, std::vector<Storage>& released) {
-  if (pending.empty()) return;
+}  // namespace
+
+void KeepaliveList::add(cudaEvent_t event, int device, Storage storage) {
+  std::vector<Storage> released;  // freed outside the lock
+  std::lock_guard<std::mutex> lock(mutex_);
+  drop_completed_locked(released);
+  pending_.push_back(Pending{event, device, std::move(storage)});
+}
+
+void KeepaliveList::drop_completed() {
+  std::vector<Storage> released;
+  std::lock_guard<std::mutex> lock(mutex_);
+  drop_completed_locked(released);
+}
+
+size_t KeepaliveList::pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pending_.size();
+}
+
+// An event that reports an error (a failed device) will never complete;
+// the device no longer reads the memory, so it is dropped as well.
+void KeepaliveList::drop_completed_locked(std::vector<Storage>& released) {
+  if (pending_.empty()) return;
   // Note [Copies during stream capture]: a query must not break another thread's capture.
   CaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
   size_t kept = 0;
-  for (Pending& p : pending) {
-    const cudaError_t err = cudaEventQuery(p.event);
+  for (Pending& p : pending_) {
+    DeviceGuard guard(p.device, std::nothrow, runtime_.devices);
+    const cudaError_t err = guard.entered() ? runtime_.query(p.event) : cudaErrorInvalidDevice;
     if (err == cudaErrorNotReady) {
       // Not an error, but the runtime may still record it as the last one
       // (PyTorch's CUDAEvent::query clears it too); later launch checks read that.
       (void)cudaGetLastError();
-      if (&pending[kept] != &p) pending[kept] = std::move(p);
+      if (&pending_[kept] != &p) pending_[kept] = std::move(p);
       ++kept;
       continue;
     }
     if (err != cudaSuccess) (void)cudaGetLastError();
-    if (cudaEventDestroy(p.event) != cudaSuccess) (void)cudaGetLastError();
+    if (runtime_.destroy(p.event) != cudaSuccess) (void)cudaGetLastError();
     released.push_back(std::move(p.storage));
   }
-  pending.resize(kept);
+  pending_.resize(kept);
 }
-
-}  // namespace
 
 void keep_until_done(Storage storage, int device, cudaStream_t stream) {
   cudaEvent_t event = nullptr;
@@ -67,19 +72,10 @@ void keep_until_done(Storage storage, int device, cudaStream_t stream) {
       throw_cuda_error(err, "cudaEventRecord(event, stream)");
     }
   }
-  std::vector<Storage> released;  // freed outside the lock
-  Keepalives& k = keepalives();
-  std::lock_guard<std::mutex> lock(k.mutex);
-  drop_completed(k.pending, released);
-  k.pending.push_back(Pending{event, std::move(storage)});
+  keepalives().add(event, device, std::move(storage));
 }
 
-void release_completed_keepalives() {
-  std::vector<Storage> released;
-  Keepalives& k = keepalives();
-  std::lock_guard<std::mutex> lock(k.mutex);
-  drop_completed(k.pending, released);
-}
+void release_completed_keepalives() { keepalives().drop_completed(); }
 
 }  // namespace cuda
 }  // namespace st

@@ -1,7 +1,6 @@
 #include "cuda/pinned_pool.h"
 
 #include <cstdint>
-#include <utility>
 
 #include "cuda/cuda_error.h"
 
@@ -46,37 +45,48 @@ void* PinnedPool::allocate(size_t nbytes, size_t* block_bytes) {
   return ptr;
 }
 
-void PinnedPool::release(void* ptr, size_t block_bytes) noexcept {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (block_bytes <= cap_ && cached_ + block_bytes <= cap_) {
-      try {
-        free_[block_bytes].push_back(ptr);
-        cached_ += block_bytes;
-        return;
-      } catch (...) {
-        // No memory for the list entry: free the block instead.
-      }
-    }
+bool PinnedPool::release(void* ptr, size_t block_bytes) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    free_[block_bytes].push_back(ptr);
+    cached_ += block_bytes;
+    return true;
+  } catch (...) {
+    return false;  // no memory for the list entry
   }
+}
+
+void PinnedPool::free_block(void* ptr) noexcept {
   if (backend_.free(ptr) != cudaSuccess) (void)cudaGetLastError();
 }
 
-size_t PinnedPool::trim() noexcept {
-  std::map<size_t, std::vector<void*>> blocks;
+size_t PinnedPool::trim_to(size_t keep) noexcept {
+  std::vector<void*> blocks;
   size_t bytes = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    blocks.swap(free_);
-    bytes = std::exchange(cached_, 0);
-  }
-  for (auto& size_blocks : blocks) {
-    for (void* ptr : size_blocks.second) {
-      if (backend_.free(ptr) != cudaSuccess) (void)cudaGetLastError();
+    // Largest first: the fewest cudaFreeHost calls for the bytes given back.
+    for (auto it = free_.rbegin(); it != free_.rend() && cached_ > keep; ++it) {
+      std::vector<void*>& of_size = it->second;
+      while (!of_size.empty() && cached_ > keep) {
+        try {
+          blocks.push_back(of_size.back());
+        } catch (...) {
+          break;  // no memory for the list: keep the rest for now
+        }
+        of_size.pop_back();
+        cached_ -= it->first;
+        bytes += it->first;
+      }
     }
   }
+  for (void* ptr : blocks) free_block(ptr);
   return bytes;
 }
+
+size_t PinnedPool::trim() noexcept { return trim_to(0); }
+
+size_t PinnedPool::trim_to_cap() noexcept { return trim_to(cap_); }
 
 size_t PinnedPool::cached_bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -8,16 +8,22 @@
 // from a pool of blocks, as PyTorch's CachingHostAllocator:
 //  - a request is rounded up to a power of two (at least 4 KiB) and served
 //    from the free blocks of that size, or else by cudaHostAlloc;
-//  - a released block goes back to the free blocks of its size unless the
-//    pool would then hold more than its cap of free bytes (kPinnedCacheCap,
-//    256 MiB); then, and for blocks larger than the cap, it is freed with
-//    cudaFreeHost;
+//  - a released block goes back to the free blocks of its size, whatever
+//    its size: freeing it there would synchronize the device inside the
+//    non_blocking copy (or the tensor release) that let go of it, and the
+//    next copy of that size would pin a new block, synchronizing again;
+//  - the free blocks beyond the cap (kPinnedCacheCap, 256 MiB of free
+//    bytes), largest first, are freed with cudaFreeHost by
+//    st_cuda_synchronize, which waits for the device anyway; between two
+//    synchronizations the pool keeps every block it made (as PyTorch's
+//    keeps them until empty_cache);
 //  - a block is released when its storage dies, which is after every copy
 //    that used it has run: a blocking copy synchronizes its stream before
 //    returning, and a non_blocking one keeps the storages it reads or
 //    writes alive until an event after it has completed
 //    (cuda/host_keepalive.h). A free block is never in use by a device;
-//  - st_cuda_empty_cache frees every free block.
+//  - st_cuda_empty_cache frees every free block, and so does an allocation
+//    that cudaHostAlloc refuses, before it asks again.
 // Memory in use is not capped: that is the tensors the program holds.
 #pragma once
 
@@ -55,14 +61,28 @@ class PinnedPool {
   // which release() wants back. Throws ST_ERROR_OUT_OF_MEMORY or
   // ST_ERROR_DEVICE_FAILURE.
   void* allocate(size_t nbytes, size_t* block_bytes);
-  // The block is no longer used by anyone, the device included.
-  void release(void* ptr, size_t block_bytes) noexcept;
+  // The block is no longer used by anyone, the device included. Kept for
+  // reuse: nothing is freed here. False when there was no memory to keep
+  // it: then the caller frees it with free_block.
+  bool release(void* ptr, size_t block_bytes) noexcept;
+
+  // These free blocks (cudaFreeHost), which needs a current device whose
+  // context exists: on a thread with none, the runtime would make one on
+  // device 0. Callers hold a DeviceGuard of the device they work for.
+  //
+  // Frees free blocks, largest first, until at most the cap's bytes are
+  // free; returns how many bytes that gave back.
+  size_t trim_to_cap() noexcept;
   // Frees every free block; returns how many bytes that gave back.
   size_t trim() noexcept;
+  // Frees one block that is not in the pool.
+  void free_block(void* ptr) noexcept;
 
   size_t cached_bytes() const;
 
  private:
+  size_t trim_to(size_t keep) noexcept;
+
   const size_t cap_;
   const Backend backend_;
   mutable std::mutex mutex_;

@@ -11,9 +11,9 @@ namespace cuda {
 
 // ss's 2 × n compute values (scales, then shifts), 1-d and contiguous, in
 // the memory of CUDA device `device` (a checked device), allocated and
-// uploaded on this thread's current stream there; the upload has finished
-// when this returns. A stream capturing a graph refuses the upload
-// (Note [Copies during stream capture]).
+// written on this thread's current stream there (cuda/word_upload.h):
+// queued, not waited for, so work queued after it on that stream sees the
+// values, and a stream capturing a graph records the writes with them.
 Tensor scale_shift_values(const ScaleShift& ss, Device device);
 
 }  // namespace cuda

@@ -6,9 +6,17 @@
 // cudaDeviceSynchronize) or that implicitly synchronize (cudaEventQuery,
 // cudaMalloc and the like, in the default "global" capture mode, from any
 // thread) invalidate the capture. So:
-//  - a copy within a device (or between two devices) on a capturing
-//    stream is recorded and st_copy returns at once, whatever
-//    non_blocking says: there is nothing to wait for until the graph runs;
+//  - a copy within a device on a capturing stream is recorded and st_copy
+//    returns at once, whatever non_blocking says: there is nothing to wait
+//    for until the graph runs;
+//  - a copy between two devices while the current stream of either is
+//    capturing is refused (ST_ERROR_INVALID_ARGUMENT): its event barriers
+//    would pull the other device's stream into the capture (a stream that
+//    waits on an event recorded in a capture joins it), which then must be
+//    rejoined before cudaStreamEndCapture (else cudaErrorStreamCaptureUnjoined),
+//    its staging copy of src would run at once instead of being recorded,
+//    and its staging buffers, allocated outside the capture, would be
+//    freed inside it (cudaFreeAsync takes only graph allocations there);
 //  - a copy between host and device memory on a capturing stream is
 //    refused (ST_ERROR_INVALID_ARGUMENT): its host-side steps would run at
 //    capture time, and its host memory would have to outlive every replay

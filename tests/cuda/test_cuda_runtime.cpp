@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -18,12 +19,16 @@
 
 #include "core/cuda_hooks.h"
 #include "core/error.h"
+#include "core/foreign.h"
 #include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_frees.h"
 #include "cuda/device_guard.h"
 #include "cuda/device_status.h"
 #include "cuda/empty.h"
 #include "cuda/foreign_memory.h"
+#include "cuda/host_keepalive.h"
+#include "cuda/peer_access.h"
 #include "cuda/pinned_pool.h"
 #include "cuda/stream.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
@@ -212,6 +217,174 @@ void a_guard_that_cannot_enter_throws_or_says_so(void**) {
   assert_int_equal(g_fake.current, 0);
 }
 
+// ---- The keep-alive list (cuda/host_keepalive.h): each event is queried
+// and destroyed with its own device current, never on whatever the thread
+// had (a fresh thread has none: a call there would make a context on 0).
+
+struct FakeEvents {
+  std::set<uintptr_t> done;
+  std::vector<std::pair<uintptr_t, int>> queried, destroyed;  // the event, and the device current then
+  int storages_released = 0;
+};
+FakeEvents g_events;
+
+cudaEvent_t fake_event(uintptr_t id) { return reinterpret_cast<cudaEvent_t>(id); }
+
+const st::cuda::KeepaliveList::Runtime kFakeEventRuntime{
+    [](cudaEvent_t e) {
+      const uintptr_t id = reinterpret_cast<uintptr_t>(e);
+      g_events.queried.emplace_back(id, g_fake.current);
+      return g_events.done.count(id) ? cudaSuccess : cudaErrorNotReady;
+    },
+    [](cudaEvent_t e) {
+      g_events.destroyed.emplace_back(reinterpret_cast<uintptr_t>(e), g_fake.current);
+      return cudaSuccess;
+    },
+    kFakeRuntime};
+
+st::Storage counted_storage() {
+  st::MemoryRelease release;
+  release.run = [](const st::MemoryRelease&) { ++g_events.storages_released; };
+  static char byte;
+  return st::Storage::make(&byte, 1, st::cpu_device(), release);
+}
+
+void keepalive_events_are_asked_about_on_their_own_device(void**) {
+  g_fake = FakeDevices{};  // a thread that never chose a device
+  g_events = FakeEvents{};
+  st::cuda::KeepaliveList list(kFakeEventRuntime);
+  list.add(fake_event(11), 1, counted_storage());
+  list.add(fake_event(12), 2, counted_storage());  // 11 is asked about first, on device 1
+  assert_true(g_events.queried == (std::vector<std::pair<uintptr_t, int>>{{11, 1}}));
+  g_events.done = {12};
+  list.drop_completed();
+  assert_true(g_events.destroyed == (std::vector<std::pair<uintptr_t, int>>{{12, 2}}));
+  assert_int_equal(g_events.storages_released, 1);
+  assert_int_equal(list.pending(), 1);
+  g_events.done = {11};
+  list.drop_completed();
+  assert_int_equal(g_events.storages_released, 2);
+  assert_int_equal(list.pending(), 0);
+  for (const auto& call : g_events.queried) assert_int_equal(call.second, static_cast<int>(call.first) - 10);
+  for (const auto& call : g_events.destroyed) assert_int_equal(call.second, static_cast<int>(call.first) - 10);
+  assert_true(g_fake.contexts.count(0) == 0);  // nothing ran with device 0 current
+}
+
+// ---- Peer access (Note [Peer access between devices]) on made-up devices:
+// 0, 1 and 2, where 0 and 1 reach each other and 2 reaches nobody.
+
+struct FakePeers {
+  std::vector<std::pair<int, int>> enabled, granted;  // (current device, peer), (pool owner, accessor)
+  int queries = 0;
+  cudaError_t enable_answer = cudaSuccess;
+};
+FakePeers g_peers;
+
+const st::cuda::PeerAccess::Runtime kFakePeerRuntime{
+    [](int* can, int device, int peer) {
+      ++g_peers.queries;
+      *can = device != 2 && peer != 2;
+      return cudaSuccess;
+    },
+    [](int peer) {
+      g_peers.enabled.emplace_back(g_fake.current, peer);
+      return g_peers.enable_answer;
+    },
+    [](int owner, int accessor) {
+      assert_int_equal(g_fake.current, owner);  // the pool is looked up on its own device
+      g_peers.granted.emplace_back(owner, accessor);
+      return cudaSuccess;
+    },
+    kFakeRuntime};
+
+void peer_access_is_enabled_both_ways_once_per_pair(void**) {
+  g_fake = FakeDevices{};
+  g_peers = FakePeers{};
+  st::cuda::PeerAccess peers(3, kFakePeerRuntime);
+  assert_true(peers.enable(0, 1));
+  using Pairs = std::vector<std::pair<int, int>>;
+  assert_true(g_peers.enabled == (Pairs{{0, 1}, {1, 0}}));  // from each device to the other
+  assert_true(g_peers.granted == (Pairs{{0, 1}, {1, 0}}));  // and each pool to the other
+  const int queries = g_peers.queries;
+  assert_true(peers.enable(1, 0));  // remembered, either way round
+  assert_true(peers.enable(0, 1));
+  assert_int_equal(g_peers.queries, queries);
+  assert_int_equal(g_peers.enabled.size(), 2);
+  assert_false(peers.enable(2, 0));  // the hardware says no: nothing enabled, and the answer is kept
+  assert_false(peers.enable(0, 2));
+  assert_int_equal(g_peers.enabled.size(), 2);
+}
+
+void peer_access_the_application_enabled_counts_as_enabled(void**) {
+  g_fake = FakeDevices{};
+  g_peers = FakePeers{};
+  g_peers.enable_answer = cudaErrorPeerAccessAlreadyEnabled;
+  st::cuda::PeerAccess peers(2, kFakePeerRuntime);
+  assert_true(peers.enable(1, 0));
+  assert_int_equal(g_peers.granted.size(), 2);  // the pools still grant access: they do not follow it
+  g_peers = FakePeers{};
+  g_peers.enable_answer = cudaErrorInvalidDevice;
+  st::cuda::PeerAccess refused(2, kFakePeerRuntime);
+  assert_false(refused.enable(0, 1));  // copies go through the host, without an error
+  assert_true(g_peers.granted.empty());
+}
+
+// ---- Releases during stream capture (Note [Releasing memory during
+// stream capture]), with made-up captures: a stream's capture id, 0 for none.
+
+struct FakeCaptures {
+  std::map<cudaStream_t, unsigned long long> capture;
+  std::vector<std::pair<void*, int>> freed;  // the block, and the device current then
+};
+FakeCaptures g_captures;
+
+const st::cuda::DeviceFrees::Runtime kFakeFreeRuntime{
+    [](cudaStream_t s, unsigned long long* id) {
+      *id = g_captures.capture[s];
+      return cudaSuccess;
+    },
+    [](void* p, cudaStream_t) {
+      g_captures.freed.emplace_back(p, g_fake.current);
+      return cudaSuccess;
+    },
+    kFakeRuntime};
+
+void blocks_released_during_a_capture_that_does_not_own_them_wait_for_its_end(void**) {
+  g_fake = FakeDevices{};
+  g_captures = FakeCaptures{};
+  st::cuda::DeviceFrees frees(kFakeFreeRuntime);
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(uintptr_t{0x100});
+  int before_capture = 0, in_capture = 0, in_another = 0;  // made-up blocks
+  frees.allocated(&before_capture, s);
+  g_captures.capture[s] = 7;  // cudaStreamBeginCapture
+  frees.allocated(&in_capture, s);
+  frees.release(&before_capture, 1, s);  // not the graph's: a free node would refuse it
+  assert_true(g_captures.freed.empty());
+  assert_int_equal(frees.set_aside(), 1);
+  frees.release(&in_capture, 1, s);  // the graph's own: a free node, now
+  using Freed = std::vector<std::pair<void*, int>>;
+  assert_true(g_captures.freed == (Freed{{&in_capture, 1}}));
+  frees.free_set_aside();  // still capturing: still set aside
+  assert_int_equal(frees.set_aside(), 1);
+  g_captures.capture[s] = 0;  // cudaStreamEndCapture
+  frees.free_set_aside();
+  assert_true(g_captures.freed == (Freed{{&in_capture, 1}, {&before_capture, 1}}));  // on its device
+  assert_int_equal(frees.set_aside(), 0);
+  // A block of one capture released during the next waits as well.
+  g_captures.capture[s] = 8;
+  frees.allocated(&in_another, s);
+  g_captures.capture[s] = 9;
+  frees.release(&in_another, 1, s);
+  assert_int_equal(frees.set_aside(), 1);
+  g_captures.capture[s] = 0;
+  int later = 0;
+  frees.allocated(&later, s);
+  frees.release(&later, 1, s);  // any release frees what no longer waits
+  assert_int_equal(frees.set_aside(), 0);
+  assert_int_equal(g_captures.freed.size(), 4);
+  assert_true(g_fake.contexts.count(0) == 0);
+}
+
 // ---- Frees of blocks allocated on cudaStreamPerThread (Note [Freeing on the per-thread stream]).
 
 void per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream(void**) {
@@ -287,7 +460,10 @@ void released_pinned_blocks_are_reused_without_a_new_allocation(void**) {
   assert_int_equal(pool.cached_bytes(), 0);
 }
 
-void the_pinned_pool_caches_no_more_than_its_cap(void**) {
+// Releasing frees nothing, whatever the size (cudaFreeHost would wait for
+// the device inside a non_blocking copy); the cap applies at trim_to_cap,
+// which st_cuda_synchronize calls.
+void the_pinned_pool_frees_beyond_its_cap_only_when_trimmed(void**) {
   g_host = FakeHost{};
   const size_t cap = 64 << 10;
   st::cuda::PinnedPool pool(cap, fake_host_backend());
@@ -295,20 +471,44 @@ void the_pinned_pool_caches_no_more_than_its_cap(void**) {
   size_t size = 0;
   for (int i = 0; i < 20; ++i) blocks.push_back(pool.allocate(8 << 10, &size));  // 20 × 8 KiB in use: not capped
   for (void* p : blocks) pool.release(p, size);
-  assert_int_equal(pool.cached_bytes(), cap);  // 8 kept, 12 freed
+  assert_int_equal(g_host.frees, 0);
+  assert_int_equal(pool.cached_bytes(), 20 * (8 << 10));
+  assert_int_equal(pool.trim_to_cap(), 12 * (8 << 10));  // 8 kept, 12 freed
   assert_int_equal(g_host.frees, 12);
-  void* big = pool.allocate(cap + 1, &size);  // larger than the cap: never cached
-  pool.release(big, size);
-  assert_int_equal(g_host.frees, 13);
+  assert_int_equal(pool.cached_bytes(), cap);
   assert_int_equal(pool.trim(), cap);
-  assert_int_equal(g_host.frees, 21);
+  assert_int_equal(g_host.frees, 20);
+}
+
+// A staging block larger than the cap (a non-dense pinned copy of more than
+// 256 MiB) is reused by the next copy of that size: one cudaHostAlloc, and
+// no cudaFreeHost until the pool is trimmed, largest blocks first.
+void a_pinned_block_larger_than_the_cap_is_reused(void**) {
+  g_host = FakeHost{};
+  const size_t cap = 64 << 10;
+  st::cuda::PinnedPool pool(cap, fake_host_backend());
+  size_t size = 0, small_size = 0;
+  for (int copy = 0; copy < 3; ++copy) {
+    void* big = pool.allocate(cap + 1, &size);
+    assert_int_equal(size, 2 * cap);
+    pool.release(big, size);
+  }
+  assert_int_equal(g_host.allocs, 1);
+  assert_int_equal(g_host.frees, 0);
+  void* small = pool.allocate(100, &small_size);  // before release() reads small_size
+  pool.release(small, small_size);
+  assert_int_equal(pool.trim_to_cap(), 2 * cap);  // the large block goes, the 4 KiB one stays
+  assert_int_equal(g_host.frees, 1);
+  assert_int_equal(pool.cached_bytes(), small_size);
+  assert_int_equal(pool.trim(), small_size);
 }
 
 void out_of_pinned_memory_trims_the_pool_and_then_says_so(void**) {
   g_host = FakeHost{};
   st::cuda::PinnedPool pool(1 << 20, fake_host_backend());
   size_t size = 0;
-  pool.release(pool.allocate(100, &size), size);
+  void* block = pool.allocate(100, &size);  // before release() reads size
+  pool.release(block, size);
   g_host.out_of_memory = true;
   assert_true(throws([&] { pool.allocate(1 << 16, &size); }, ST_ERROR_OUT_OF_MEMORY, "cudaHostAlloc"));
   assert_int_equal(g_host.frees, 1);  // the cached block went back first
@@ -345,6 +545,53 @@ void wrapped_memory_must_be_of_the_labelled_device(void**) {
   assert_non_null(std::strstr(why.c_str(), "is memory of device cuda:0, not page-locked host memory"));
   why = foreign_memory_mismatch(attributes(cudaMemoryTypeUnregistered, 0), pinned, "data", p);
   assert_non_null(std::strstr(why.c_str(), "is not page-locked: pin it with cudaHostRegister"));
+}
+
+// Labelled cpu: the host reads anything but device memory.
+void memory_labelled_cpu_may_be_anything_but_device_memory(void**) {
+  using st::cuda::foreign_memory_mismatch;
+  const Device cpu = st::cpu_device();
+  int x = 0;
+  const void* p = &x;
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeUnregistered, 0), cpu, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeHost, 0), cpu, "data", p).empty());
+  assert_true(foreign_memory_mismatch(attributes(cudaMemoryTypeManaged, 0), cpu, "data", p).empty());
+  const std::string why = foreign_memory_mismatch(attributes(cudaMemoryTypeDevice, 2), cpu, "data", p);
+  assert_non_null(std::strstr(why.c_str(), "data = 0x"));
+  assert_non_null(std::strstr(why.c_str(), "is memory of device cuda:2, not host memory (device type cpu)"));
+}
+
+// Memory wrapped as cpu goes through the hooks' check_host_memory (core
+// reaches CUDA only through them): hooks that say "device memory" make
+// the wrap fail with their status, and nothing is wrapped.
+struct RefusingHooks final : st::CudaHooks {
+  mutable int host_checks = 0;
+  void check_host_memory(const void* base, size_t nbytes, const char* name) const override {
+    ++host_checks;
+    (void)base;
+    (void)nbytes;
+    throw st::Error(ST_ERROR_INVALID_ARGUMENT, std::string(name) + " = ... is memory of device cuda:0");
+  }
+};
+
+void wrapping_memory_as_cpu_asks_the_cuda_hooks(void**) {
+  static float host[6];
+  const RefusingHooks refusing;
+  const st::CudaHooks& real = st::cuda_hooks();
+  st::install_cuda_hooks(&refusing);
+  const st::DimVector sizes{2, 3};
+  const bool refused = throws([&] { st::wrap_foreign(host, sizes, nullptr, st::ScalarType::Float32, st::cpu_device()); },
+                              ST_ERROR_INVALID_ARGUMENT, "data = ");
+  const bool refused_bytes = throws(
+      [&] { st::wrap_foreign(host, sizes, nullptr, st::ScalarType::Float32, st::cpu_device(), false, "src_data"); },
+      ST_ERROR_INVALID_ARGUMENT, "src_data = ");
+  st::install_cuda_hooks(&real);
+  assert_true(refused);
+  assert_true(refused_bytes);
+  assert_int_equal(refusing.host_checks, 2);
+  // The installed hooks again: host memory is taken, with or without a GPU.
+  const st::Tensor t = st::wrap_foreign(host, sizes, nullptr, st::ScalarType::Float32, st::cpu_device());
+  assert_ptr_equal(t.data(), host);
 }
 
 // Without a GPU the device is refused before the pointer is looked at; with
@@ -453,14 +700,21 @@ int main() {
       cmocka_unit_test(a_guard_restores_a_device_whose_context_exists),
       cmocka_unit_test(a_guard_on_the_current_device_calls_nothing),
       cmocka_unit_test(a_guard_that_cannot_enter_throws_or_says_so),
+      cmocka_unit_test(keepalive_events_are_asked_about_on_their_own_device),
+      cmocka_unit_test(peer_access_is_enabled_both_ways_once_per_pair),
+      cmocka_unit_test(peer_access_the_application_enabled_counts_as_enabled),
+      cmocka_unit_test(blocks_released_during_a_capture_that_does_not_own_them_wait_for_its_end),
       cmocka_unit_test(per_thread_stream_blocks_released_elsewhere_are_freed_on_the_legacy_stream),
       cmocka_unit_test(thread_ids_differ_between_threads_and_stay_within_one),
       cmocka_unit_test(pinned_blocks_are_powers_of_two_from_4_kib),
       cmocka_unit_test(released_pinned_blocks_are_reused_without_a_new_allocation),
-      cmocka_unit_test(the_pinned_pool_caches_no_more_than_its_cap),
+      cmocka_unit_test(the_pinned_pool_frees_beyond_its_cap_only_when_trimmed),
+      cmocka_unit_test(a_pinned_block_larger_than_the_cap_is_reused),
       cmocka_unit_test(out_of_pinned_memory_trims_the_pool_and_then_says_so),
       cmocka_unit_test(wrapped_memory_must_be_of_the_labelled_device),
       cmocka_unit_test(wrapping_host_memory_as_device_memory_is_refused),
+      cmocka_unit_test(memory_labelled_cpu_may_be_anything_but_device_memory),
+      cmocka_unit_test(wrapping_memory_as_cpu_asks_the_cuda_hooks),
       cmocka_unit_test(images_run_on_the_devices_their_architecture_reaches),
       cmocka_unit_test(a_forked_child_says_why_it_has_no_device),
       cmocka_unit_test(with_a_gpu_empty_cache_gives_memory_back),

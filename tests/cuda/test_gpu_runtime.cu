@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -18,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda/allocator.h"
 #include "cuda/cuda_error.h"
 #include "cuda/device_status.h"
 #include "cuda/pinned_pool.h"
@@ -171,7 +173,13 @@ void a_non_blocking_pinned_copy_does_not_wait_for_other_streams(void**) {
   OK(st_slice(src, 1, 0, 1024, 2, &view));  // every other column: not dense, packed into a pinned block
   st_tensor dst = create({256, 512}, ST_FLOAT32, kGpu);
   OK(st_copy(dst, view, 1));  // once, so that the pinned pool holds a staging block
-  OK(st_cuda_synchronize(0));
+  // And a free block of the size the timed region's pinned tensor takes
+  // (8,000 bytes: an 8 KiB block), so that it comes from the pool there
+  // with no cudaHostAlloc, whatever ran before this test.
+  const size_t kept_before = st::cuda::pinned_pool().cached_bytes();
+  OK(st_tensor_release(create({1000}, ST_INT64, kPinned)));
+  OK(st_cuda_synchronize(0));  // the staging block goes back to the pool too
+  assert_true(st::cuda::pinned_pool().cached_bytes() >= kept_before + 8192);
 
   int clock_khz = 0;
   ST_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
@@ -179,7 +187,9 @@ void a_non_blocking_pinned_copy_does_not_wait_for_other_streams(void**) {
   ST_CUDA_CHECK(cudaGetLastError());
   const auto t0 = std::chrono::steady_clock::now();
   OK(st_copy(dst, view, 1));
+  const size_t kept = st::cuda::pinned_pool().cached_bytes();
   st_tensor another = create({1000}, ST_INT64, kPinned);  // from the pool: no cudaHostAlloc
+  const bool from_the_pool = st::cuda::pinned_pool().cached_bytes() + 8192 == kept;
   OK(st_tensor_release(another));
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   const cudaError_t still = cudaStreamQuery(b);
@@ -190,6 +200,7 @@ void a_non_blocking_pinned_copy_does_not_wait_for_other_streams(void**) {
                 "another stream (%s)\n",
                 us, still == cudaErrorNotReady ? "still running: nothing waited" : "it had finished: something waited");
   assert_int_equal(still, cudaErrorNotReady);
+  assert_true(from_the_pool);
   st_tensor back = create({256, 512}, ST_FLOAT32, kCpu);
   OK(st_copy(back, dst, 0));
   const float* p = data_of<float>(back);
@@ -199,6 +210,41 @@ void a_non_blocking_pinned_copy_does_not_wait_for_other_streams(void**) {
   ST_CUDA_CHECK(cudaFreeHost(flag));
   ST_CUDA_CHECK(cudaStreamDestroy(a));
   ST_CUDA_CHECK(cudaStreamDestroy(b));
+}
+
+// A scaled copy within a device is queued like st_copy: its scales and
+// shifts travel in a kernel's arguments, with no wait for the stream.
+void a_non_blocking_scaled_copy_on_a_device_is_only_queued(void**) {
+  cudaStream_t a = nullptr;
+  ST_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  int* flag = nullptr;
+  ST_CUDA_CHECK(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped));
+  *flag = 0;
+  OK(st_cuda_set_stream(0, a));
+  st_tensor src = create({64, 3}, ST_FLOAT32, kGpu), dst = create({64, 3}, ST_FLOAT32, kGpu);
+  OK(st_fill(src, 2.0));
+  const double scale[3] = {0.5, 1.0, 4.0}, shift[3] = {1.0, -1.0, 0.25};
+  const st_scale_shift ss = {scale, shift, 3, 1, 0};
+  int clock_khz = 0;
+  ST_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  spin<<<1, 1, 0, a>>>(flag, static_cast<long long>(clock_khz) * 10000);  // on the copy's own stream
+  ST_CUDA_CHECK(cudaGetLastError());
+  OK(st_copy_scaled(dst, src, &ss, 1));
+  const cudaError_t still = cudaStreamQuery(a);
+  (void)cudaGetLastError();
+  *flag = 1;
+  OK(st_cuda_synchronize(0));
+  print_message("st_copy_scaled(non_blocking) on one device returned while its stream ran a kernel (%s)\n",
+                still == cudaErrorNotReady ? "still running: nothing waited" : "it had finished: the copy waited");
+  assert_int_equal(still, cudaErrorNotReady);
+  st_tensor back = create({64, 3}, ST_FLOAT32, kCpu);
+  OK(st_copy(back, dst, 0));
+  const float* p = data_of<float>(back);
+  for (int i = 0; i < 64 * 3; ++i) assert_true(p[i] == static_cast<float>(2.0 * scale[i % 3] + shift[i % 3]));
+  for (st_tensor t : {src, dst, back}) OK(st_tensor_release(t));
+  OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaFreeHost(flag));
+  ST_CUDA_CHECK(cudaStreamDestroy(a));
 }
 
 // ---- Graph capture (Note [Copies during stream capture]).
@@ -234,6 +280,182 @@ void copies_within_a_device_are_captured_and_host_copies_refused(void**) {
   ST_CUDA_CHECK(cudaStreamDestroy(s));
 }
 
+// A scaled copy within a device is recorded with its scales and shifts,
+// which each replay writes again (the graph holds them): changing nothing
+// on the host between replays, the graph gives the same result.
+void scaled_copies_within_a_device_are_captured(void**) {
+  cudaStream_t s = nullptr;
+  ST_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  OK(st_cuda_set_stream(0, s));
+  st_tensor src = create({1000, 40}, ST_UINT8, kGpu), dst = create({1000, 40}, ST_FLOAT32, kGpu);
+  st_tensor host = create({1000, 40}, ST_FLOAT32, kCpu);
+  OK(st_fill(src, 200.0));
+  OK(st_fill(dst, 0.0));
+  OK(st_cuda_synchronize(0));
+  std::vector<double> scale(40), shift(40);
+  for (int c = 0; c < 40; ++c) {
+    scale[c] = 1.0 / (c + 1);
+    shift[c] = -c;
+  }
+  const st_scale_shift ss = {scale.data(), shift.data(), 40, 1, 0};
+  ST_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  const st_status captured = st_copy_scaled(dst, src, &ss, 0);
+  if (captured != ST_OK) print_message("%s\n", st_last_error_message());
+  cudaGraph_t graph = nullptr;
+  ST_CUDA_CHECK(cudaStreamEndCapture(s, &graph));  // the capture is still valid
+  assert_int_equal(captured, ST_OK);
+  for (double& v : scale) v = 0.0;  // the caller's arrays are no longer read
+  cudaGraphExec_t exec = nullptr;
+  ST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  OK(st_copy(host, dst, 0));
+  const float* h = data_of<float>(host);
+  assert_true(h[0] == 0.0f);  // captured, not run
+  for (int replay = 0; replay < 2; ++replay) {
+    ST_CUDA_CHECK(cudaGraphLaunch(exec, s));
+    OK(st_copy(host, dst, 0));
+    for (int i = 0; i < 1000 * 40; ++i) {
+      const int c = i % 40;
+      // float32 compute: one fused multiply-add of the rounded values (include/stride.h).
+      assert_true(h[i] == std::fmaf(200.0f, static_cast<float>(1.0 / (c + 1)), static_cast<float>(-c)));
+    }
+    OK(st_fill(dst, 0.0));
+  }
+  ST_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  ST_CUDA_CHECK(cudaGraphDestroy(graph));
+  for (st_tensor t : {src, dst, host}) OK(st_tensor_release(t));
+  OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+// A copy between two devices while either current stream captures is
+// refused and leaves the capture valid (Note [Copies during stream
+// capture]); outside a capture the same copy works.
+void copies_between_two_devices_are_refused_during_capture(void**) {
+  if (st::cuda::device_status().count < 2) {
+    print_message("skipped: this case needs two CUDA devices, this machine has %d\n", st::cuda::device_status().count);
+    skip();
+  }
+  const st_device gpu1 = {ST_DEVICE_CUDA, 1};
+  cudaStream_t streams[2] = {nullptr, nullptr};
+  for (int d = 0; d < 2; ++d) {
+    ST_CUDA_CHECK(cudaSetDevice(d));
+    ST_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[d], cudaStreamNonBlocking));
+    OK(st_cuda_set_stream(d, streams[d]));
+  }
+  ST_CUDA_CHECK(cudaSetDevice(0));
+  st_tensor a = create({100, 30}, ST_FLOAT32, kGpu), b = create({100, 30}, ST_FLOAT32, gpu1);
+  st_tensor host = create({100, 30}, ST_FLOAT32, kCpu), half = create({100, 30}, ST_FLOAT16, gpu1);
+  OK(st_fill(a, 5.0));
+  OK(st_fill(b, 0.0));
+  OK(st_cuda_synchronize(0));
+  OK(st_cuda_synchronize(1));
+  for (int capturing = 0; capturing < 2; ++capturing) {  // src's stream, then dst's
+    ST_CUDA_CHECK(cudaSetDevice(capturing));
+    ST_CUDA_CHECK(cudaStreamBeginCapture(streams[capturing], cudaStreamCaptureModeGlobal));
+    const st_status dense = st_copy(b, a, 0);
+    const st_status staged = st_copy(half, a, 1);  // a conversion: staged on src's device
+    print_message("%s\n", st_last_error_message());
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(streams[capturing], &graph);
+    if (graph) ST_CUDA_CHECK(cudaGraphDestroy(graph));
+    assert_int_equal(dense, ST_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(staged, ST_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(ended, cudaSuccess);  // the capture was not broken
+  }
+  ST_CUDA_CHECK(cudaSetDevice(0));
+  OK(st_copy(b, a, 0));
+  OK(st_copy(host, b, 0));
+  const float* h = data_of<float>(host);
+  for (int i = 0; i < 100 * 30; ++i) assert_true(h[i] == 5.0f);
+  for (st_tensor t : {a, b, host, half}) OK(st_tensor_release(t));
+  for (int d = 0; d < 2; ++d) {
+    OK(st_cuda_synchronize(d));
+    OK(st_cuda_set_stream(d, nullptr));
+    ST_CUDA_CHECK(cudaStreamDestroy(streams[d]));
+  }
+}
+
+// After a copy between two devices that can reach each other, each has
+// peer access to the other and each stride pool grants it to the other
+// (Note [Peer access between devices]): the transfer goes direct, not
+// through the host.
+void copies_between_two_devices_enable_peer_access(void**) {
+  if (st::cuda::device_status().count < 2) {
+    print_message("skipped: this case needs two CUDA devices, this machine has %d\n", st::cuda::device_status().count);
+    skip();
+  }
+  int can01 = 0, can10 = 0;
+  ST_CUDA_CHECK(cudaDeviceCanAccessPeer(&can01, 0, 1));
+  ST_CUDA_CHECK(cudaDeviceCanAccessPeer(&can10, 1, 0));
+  if (!can01 || !can10) {
+    print_message("skipped: cuda:0 and cuda:1 cannot access each other's memory (cudaDeviceCanAccessPeer)\n");
+    skip();
+  }
+  const st_device gpu1 = {ST_DEVICE_CUDA, 1};
+  st_tensor a = create({256, 256}, ST_FLOAT32, kGpu), b = create({256, 256}, ST_FLOAT32, gpu1);
+  st_tensor host = create({256, 256}, ST_FLOAT32, kCpu);
+  OK(st_fill(a, 7.0));
+  OK(st_copy(b, a, 0));
+  for (int owner = 0; owner < 2; ++owner) {
+    ST_CUDA_CHECK(cudaSetDevice(owner));
+    cudaMemLocation other = {};
+    other.type = cudaMemLocationTypeDevice;
+    other.id = 1 - owner;
+    cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+    ST_CUDA_CHECK(cudaMemPoolGetAccess(&flags, st::cuda::device_pool(owner), &other));
+    assert_int_equal(flags, cudaMemAccessFlagsProtReadWrite);
+    const cudaError_t again = cudaDeviceEnablePeerAccess(1 - owner, 0);
+    (void)cudaGetLastError();
+    assert_int_equal(again, cudaErrorPeerAccessAlreadyEnabled);
+  }
+  ST_CUDA_CHECK(cudaSetDevice(0));
+  OK(st_copy(host, b, 0));
+  const float* h = data_of<float>(host);
+  for (int i = 0; i < 256 * 256; ++i) assert_true(h[i] == 7.0f);
+  for (st_tensor t : {a, b, host}) OK(st_tensor_release(t));
+}
+
+// A tensor made before a capture and released inside it cannot be freed by
+// the graph (cudaFreeAsync takes only graph allocations there): the capture
+// stays valid, and the memory goes back to the pool once it has ended
+// (Note [Releasing memory during stream capture]).
+void a_tensor_released_during_a_capture_is_freed_after_it(void**) {
+  cudaStream_t s = nullptr;
+  ST_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  OK(st_cuda_set_stream(0, s));
+  constexpr size_t kBytes = size_t{4} << 20;
+  st_tensor before = create({static_cast<int64_t>(kBytes / 4)}, ST_FLOAT32, kGpu), u = create({1000}, ST_FLOAT32, kGpu);
+  OK(st_cuda_synchronize(0));
+  const cudaMemPool_t pool = st::cuda::device_pool(0);
+  uint64_t used_before = 0, used_after = 0;
+  ST_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used_before));
+  ST_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  OK(st_fill(u, 4.0));
+  OK(st_tensor_release(before));  // made before the capture: set aside, not a free node
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(s, &graph);
+  (void)cudaGetLastError();
+  assert_int_equal(ended, cudaSuccess);
+  assert_non_null(graph);
+  OK(st_cuda_synchronize(0));  // frees what was set aside, now that the capture is over
+  ST_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used_after));
+  print_message("pool memory in use: %llu bytes before, %llu after the release and the capture\n",
+                static_cast<unsigned long long>(used_before), static_cast<unsigned long long>(used_after));
+  assert_true(used_after + kBytes <= used_before);
+  cudaGraphExec_t exec = nullptr;
+  ST_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  ST_CUDA_CHECK(cudaGraphLaunch(exec, s));
+  st_tensor host = create({1000}, ST_FLOAT32, kCpu);
+  OK(st_copy(host, u, 0));
+  const float* h = data_of<float>(host);
+  for (int i = 0; i < 1000; ++i) assert_true(h[i] == 4.0f);
+  ST_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  ST_CUDA_CHECK(cudaGraphDestroy(graph));
+  for (st_tensor t : {u, host}) OK(st_tensor_release(t));
+  OK(st_cuda_set_stream(0, nullptr));
+  ST_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
 }  // namespace
 
 // An argument runs only the tests it names (a cmocka pattern), as
@@ -254,7 +476,12 @@ int main(int argc, char** argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_with_their_own_streams_share_tensors),
       cmocka_unit_test(a_non_blocking_pinned_copy_does_not_wait_for_other_streams),
+      cmocka_unit_test(a_non_blocking_scaled_copy_on_a_device_is_only_queued),
       cmocka_unit_test(copies_within_a_device_are_captured_and_host_copies_refused),
+      cmocka_unit_test(scaled_copies_within_a_device_are_captured),
+      cmocka_unit_test(a_tensor_released_during_a_capture_is_freed_after_it),
+      cmocka_unit_test(copies_between_two_devices_are_refused_during_capture),
+      cmocka_unit_test(copies_between_two_devices_enable_peer_access),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
