@@ -2,11 +2,14 @@
 // that instantiate them. Each kernel reads blockIdx and threadIdx and runs
 // the thread body of cuda/copy_loops.h; launch shapes come from
 // cuda/launch_shape.h and are checked before each launch (Note [Launch
-// shapes]). Every launch is checked at once (cudaGetLastError), so a bad
-// configuration fails the copy that caused it.
+// shapes]). Every launch is checked at once, so a bad configuration fails
+// the copy that caused it, and only that copy (Note [A launch reports its
+// own error]).
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <string>
 
 #include "cuda/copy_args.h"
 #include "cuda/copy_loops.h"
@@ -79,18 +82,45 @@ __global__ void __launch_bounds__(kCopyThreads) fill_strided_kernel(FillStridedA
 }
 
 // ---- Launches.
-
-inline void check_launch() { ST_CUDA_CHECK(cudaGetLastError()); }
+//
+// Note [A launch reports its own error]
+// The CUDA runtime keeps one last error per host thread: a failing call
+// sets it, a successful one leaves it as it was, cudaGetLastError returns
+// and clears it, cudaPeekAtLastError returns it. Read after a <<<>>>
+// launch, it would blame a copy for an error the application left pending
+// (a launch of its own with a bad configuration, say), and take that error
+// away from the application. So each kernel is launched with
+// cudaLaunchKernelEx, whose status is the launch's own: the copy fails only
+// when its launch failed, or when the context is broken (a sticky error,
+// which every call returns), and a pending error stays for the application
+// to read, as if the copy had not run. When the launch fails, the runtime
+// has already put the launch's error in place of a pending one; stride
+// clears it (throw_cuda_error) and returns it as the call's status, so it
+// cannot surface later as the application's own.
+// (tests/cuda/test_copy_kernels_gpu.cu leaves such an error pending
+// before copies of every kind, and reads it back afterwards.)
 
 inline dim3 grid_of(const LaunchShape& s) { return dim3(s.grid[0], s.grid[1], s.grid[2]); }
 inline dim3 block_of(const LaunchShape& s) { return dim3(s.block[0], s.block[1], s.block[2]); }
 
+// Launches `kernel` over shape `s` on `stream` after check_launch_shape
+// (`max_threads`: the kernel's launch bounds); throws with the runtime's
+// error if the launch fails (Note [A launch reports its own error]).
+template <typename Args>
+void launch_kernel(void (*kernel)(Args), const LaunchShape& s, uint32_t max_threads, const char* name,
+                   const Args& args, cudaStream_t stream) {
+  check_launch_shape(s, max_threads, name);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid_of(s);
+  config.blockDim = block_of(s);
+  config.stream = stream;
+  const cudaError_t err = cudaLaunchKernelEx(&config, kernel, args);
+  if (ST_UNLIKELY(err != cudaSuccess)) throw_cuda_error(err, (std::string("launching ") + name).c_str());
+}
+
 template <int W>
 void launch_bytes(const BytesCopyArgs& args, cudaStream_t stream) {
-  const LaunchShape s = bytes_shape(args);
-  check_launch_shape(s, kCopyThreads, "copy_bytes_kernel");
-  copy_bytes_kernel<W><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_bytes_kernel<W>, bytes_shape(args), kCopyThreads, "copy_bytes_kernel", args, stream);
 }
 
 template <typename D, typename S>
@@ -98,35 +128,27 @@ void launch_vectorized(const VectorCopyArgs& args, cudaStream_t stream) {
   constexpr int kVec = VectorShape<D, S>::kVec;
   ST_CHECK(args.plan.vec == kVec, ST_ERROR_INTERNAL, "vectorized copy planned with %d elements per vector, the kernel moves %d",
            args.plan.vec, kVec);
-  const LaunchShape s = vectorized_shape(args);
-  check_launch_shape(s, kCopyThreads, "convert_vectorized_kernel");
-  convert_vectorized_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(convert_vectorized_kernel<D, S>, vectorized_shape(args), kCopyThreads, "convert_vectorized_kernel",
+                args, stream);
 }
 
 template <typename D, typename S>
 void launch_strided(const StridedCopyArgs& args, cudaStream_t stream) {
-  const LaunchShape s = strided_shape(args.numel);
-  check_launch_shape(s, kCopyThreads, "copy_strided_kernel");
-  copy_strided_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_strided_kernel<D, S>, strided_shape(args.numel), kCopyThreads, "copy_strided_kernel", args,
+                stream);
 }
 
 template <typename D, typename S>
 void launch_scaled(const ScaledCopyArgs& args, cudaStream_t stream) {
-  const LaunchShape s = strided_shape(args.numel);
-  check_launch_shape(s, kCopyThreads, "copy_scaled_kernel");
-  copy_scaled_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_scaled_kernel<D, S>, strided_shape(args.numel), kCopyThreads, "copy_scaled_kernel", args,
+                stream);
 }
 
 template <typename D, typename S>
 void launch_transpose(const TransposeCopyArgs& args, cudaStream_t stream) {
   using Tile = TileOf<D>;
-  const LaunchShape s = transpose_shape<D>(args);
-  check_launch_shape(s, Tile::kTile * Tile::kBlockRows, "copy_transpose_kernel");
-  copy_transpose_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_transpose_kernel<D, S>, transpose_shape<D>(args), Tile::kTile * Tile::kBlockRows,
+                "copy_transpose_kernel", args, stream);
 }
 
 }  // namespace cuda
