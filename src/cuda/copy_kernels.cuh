@@ -50,17 +50,18 @@ __global__ void __launch_bounds__(kCopyThreads) copy_strided_kernel(StridedCopyA
 }
 
 template <typename D, typename S>
-__global__ void __launch_bounds__(TileOf<D>::kTile * TileOf<D>::kBlockRows) copy_transpose_kernel(
-    TransposeCopyArgs args) {
+__global__ void __launch_bounds__(kTransposeThreads) copy_transpose_kernel(TransposeCopyArgs args) {
   __shared__ memory_t<D> tile[TileOf<D>::kSharedElements];
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int thread = static_cast<int>(threadIdx.x);
   // Every thread of a block runs the same iterations, so the barriers are uniform.
-  for (uint32_t batch = blockIdx.z; batch < args.batches; batch += gridDim.z) {
-    const auto offsets = args.batch_offsets.get(batch);
-    for (uint32_t tile_row = blockIdx.y; tile_row < args.row_tiles; tile_row += gridDim.y) {
-      transpose_load_phase<D, S>(args, tile, offsets[1], tile_row, blockIdx.x, tx, ty);
+  for (uint32_t batch_tile = blockIdx.z; batch_tile < args.batch_tiles; batch_tile += gridDim.z) {
+    TransposeOffsets offsets[kTransposeSteps];
+    transpose_batch_offsets(args, batch_tile, thread, offsets);
+    for (uint32_t row_tile = blockIdx.y; row_tile < args.row_tiles; row_tile += gridDim.y) {
+      const TileAt<uint32_t> at = transpose_tile_at(args, batch_tile, row_tile, blockIdx.x);
+      transpose_load_phase<D, S>(args, tile, offsets, at, thread);
       __syncthreads();
-      transpose_store_phase<D>(args, tile, offsets[0], tile_row, blockIdx.x, tx, ty);
+      transpose_store_phase<D>(args, tile, offsets, at, thread);
       __syncthreads();
     }
   }
@@ -146,9 +147,8 @@ void launch_scaled(const ScaledCopyArgs& args, cudaStream_t stream) {
 
 template <typename D, typename S>
 void launch_transpose(const TransposeCopyArgs& args, cudaStream_t stream) {
-  using Tile = TileOf<D>;
-  launch_kernel(copy_transpose_kernel<D, S>, transpose_shape<D>(args), Tile::kTile * Tile::kBlockRows,
-                "copy_transpose_kernel", args, stream);
+  launch_kernel(copy_transpose_kernel<D, S>, transpose_shape(args), kTransposeThreads, "copy_transpose_kernel", args,
+                stream);
 }
 
 }  // namespace cuda

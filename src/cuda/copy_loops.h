@@ -191,42 +191,67 @@ ST_HOST_DEVICE ST_FORCE_INLINE void copy_scaled_thread(const ScaledCopyArgs& a, 
 }
 
 // ---- Transpose: a grid of (col_tiles, min(row_tiles, 65535),
-// min(batches, 65535)) blocks of TransposeTile::kTile × kBlockRows threads;
-// each block loops over row tiles and batches, and for each runs the load
-// phase, a barrier, the store phase and a barrier. The shared tile holds
-// dst elements (converted while loaded).
+// min(batch_tiles, 65535)) blocks of kTransposeThreads threads; each block
+// loops over row tiles and batch tiles, and for each runs the load phase, a
+// barrier, the store phase and a barrier. The shared tile holds dst
+// elements (converted while loaded).
 
 template <typename D>
 using TileOf = TransposeTile<static_cast<int>(sizeof(memory_t<D>))>;
 
+// The (dst, src) byte offsets of the matrix each of a thread's steps falls
+// in: one matrix per tile, or several side by side (Note [Transpose tiles
+// for small extents]). The same in both phases, so computed once per batch tile.
+using TransposeOffsets = OffsetCalculator<2>::Offsets;
+
+ST_HOST_DEVICE ST_FORCE_INLINE void transpose_batch_offsets(const TransposeCopyArgs& a, uint32_t batch_tile,
+                                                            int thread, TransposeOffsets (&out)[kTransposeSteps]) {
+  if (a.tile.log_batches == 0) {
+    const TransposeOffsets o = a.batch_offsets.get(batch_tile);
+    ST_UNROLL
+    for (int step = 0; step < kTransposeSteps; ++step) out[step] = o;
+    return;
+  }
+  ST_UNROLL
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const uint32_t batch = transpose_batch(a.tile, batch_tile, thread, step);
+    out[step] = a.batch_offsets.get(batch < a.batches ? batch : 0);  // beyond the last: the step is skipped
+  }
+}
+
+ST_HOST_DEVICE ST_FORCE_INLINE TileAt<uint32_t> transpose_tile_at(const TransposeCopyArgs& a, uint32_t batch_tile,
+                                                                  uint32_t row_tile, uint32_t col_tile) {
+  return TileAt<uint32_t>{a.tile, batch_tile, row_tile, col_tile, a.batches, a.rows, a.cols};
+}
+
 template <typename D, typename S>
 ST_HOST_DEVICE ST_FORCE_INLINE void transpose_load_phase(const TransposeCopyArgs& a, memory_t<D>* tile,
-                                                         int64_t src_offset, uint32_t tile_row, uint32_t tile_col,
-                                                         int tx, int ty) {
+                                                         const TransposeOffsets (&offsets)[kTransposeSteps],
+                                                         const TileAt<uint32_t>& at, int thread) {
   constexpr int kItem = static_cast<int>(sizeof(memory_t<D>));
   ST_UNROLL
-  for (int step = 0; step < TileOf<D>::kSteps; ++step) {
-    const TileElement<uint32_t> e = transpose_load<kItem, uint32_t>(tile_row, tile_col, tx, ty, step, a.rows, a.cols);
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const TileElement<uint32_t> e = transpose_load<kItem>(at, thread, step);
     if (e.inside) {
-      const int64_t at = src_offset + static_cast<int64_t>(e.row) * a.src_row_stride +
-                         static_cast<int64_t>(e.col) * a.src_col_stride;
-      tile[e.shared] = to_memory<D>(convert<D>(load_value<S>(a.src + at)));
+      const int64_t from = offsets[step][1] + static_cast<int64_t>(e.row) * a.src_row_stride +
+                           static_cast<int64_t>(e.col) * a.src_col_stride;
+      tile[e.shared] = to_memory<D>(convert<D>(load_value<S>(a.src + from)));
     }
   }
 }
 
 template <typename D>
 ST_HOST_DEVICE ST_FORCE_INLINE void transpose_store_phase(const TransposeCopyArgs& a, const memory_t<D>* tile,
-                                                          int64_t dst_offset, uint32_t tile_row, uint32_t tile_col,
-                                                          int tx, int ty) {
+                                                          const TransposeOffsets (&offsets)[kTransposeSteps],
+                                                          const TileAt<uint32_t>& at, int thread) {
   constexpr int kItem = static_cast<int>(sizeof(memory_t<D>));
   ST_UNROLL
-  for (int step = 0; step < TileOf<D>::kSteps; ++step) {
-    const TileElement<uint32_t> e = transpose_store<kItem, uint32_t>(tile_row, tile_col, tx, ty, step, a.rows, a.cols);
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const TileElement<uint32_t> e = transpose_store<kItem>(at, thread, step);
     if (e.inside) {
-      const int64_t at = dst_offset + static_cast<int64_t>(e.row) * a.dst_row_stride +
+      const int64_t to = offsets[step][0] + static_cast<int64_t>(e.row) * a.dst_row_stride +
                          static_cast<int64_t>(e.col) * a.dst_col_stride;
-      store_as<memory_t<D>>(a.dst + at, tile[e.shared]);
+      store_as<memory_t<D>>(a.dst + to, tile[e.shared]);
     }
   }
 }

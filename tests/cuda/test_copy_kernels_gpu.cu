@@ -1,22 +1,149 @@
-// The copy kernels on a GPU where only a device shows their behaviour: a
-// launch reports its own error only (Note [A launch reports its own
-// error]): an error the application left pending fails no copy, and is
-// still pending afterwards.
+// The copy kernels on a GPU where only a device shows their behaviour:
+//  - transposes with short extents through tiles shaped to them (Note
+//    [Transpose tiles for small extents]): NCHW <-> NHWC with 3 channels,
+//    batches of 16 × 16 and other small matrices, each result compared
+//    with a reference loop over the elements;
+//  - a launch reports its own error only (Note [A launch reports its own
+//    error]): an error the application left pending fails no copy, and is
+//    still pending afterwards.
 //
 // Needs a GPU; without one it prints why and exits 77 (ctest: skipped).
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
 #include <vector>
 
+#include "core/contiguity.h"
+#include "core/empty.h"
+#include "core/views.h"
+#include "cuda/copy_part.h"
 #include "cuda/cuda_error.h"
+#include "cuda/device_copy_plan.h"
+#include "iter/tensor_iterator.h"
+#include "ops/copy.h"
+#include "copy_cases.h"
 #include "gpu_support.h"
+#include "test_seed.h"
 #include "stride.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
 
+using namespace st;
+using copy_cases::describe;
+using gpu_support::mirror;
+using gpu_support::read_back;
+
 namespace {
+
+const Device kGpu0{DeviceType::CUDA, 0};
+
+// ---- Small-extent transposes against a reference loop.
+
+// dst element ← src element for the pairs these cases use: the same dtype
+// (its bytes), or a widening whose every value is exact.
+void reference_element(ScalarType dt, ScalarType st_, unsigned char* d, const unsigned char* s) {
+  if (dt == st_) {
+    std::memcpy(d, s, itemsize(dt));
+  } else if (dt == ScalarType::Float32 && st_ == ScalarType::UInt8) {
+    const float v = static_cast<float>(*s);
+    std::memcpy(d, &v, sizeof v);
+  } else if (dt == ScalarType::Float64 && st_ == ScalarType::Float32) {
+    float f;
+    std::memcpy(&f, s, sizeof f);
+    const double v = f;
+    std::memcpy(d, &v, sizeof v);
+  } else if (dt == ScalarType::Int32 && st_ == ScalarType::Int16) {
+    int16_t i;
+    std::memcpy(&i, s, sizeof i);
+    const int32_t v = i;
+    std::memcpy(d, &v, sizeof v);
+  } else {
+    (st::fail)(ST_ERROR_INTERNAL, "no reference for this pair");
+  }
+}
+
+// The whole dst storage after dst ← src, computed element by element.
+std::vector<unsigned char> reference_copy(const Tensor& dst, const Tensor& src) {
+  std::vector<unsigned char> want = copy_cases::storage_bytes(dst);
+  const std::vector<unsigned char> from = copy_cases::storage_bytes(src);
+  const std::vector<int64_t> d = copy_cases::element_byte_offsets(dst), s = copy_cases::element_byte_offsets(src);
+  for (size_t i = 0; i < d.size(); ++i)
+    reference_element(dst.dtype(), src.dtype(), &want[static_cast<size_t>(d[i])], &from[static_cast<size_t>(s[i])]);
+  return want;
+}
+
+// dst ← src on the GPU (both mirrored there) must equal the reference, and
+// the copy must have gone through the tiled transpose kernel.
+bool check_transpose(const Tensor& dst, const Tensor& src) {
+  bool tiled = true;
+  TensorIterator::copy(dst, src).with_32bit_indexing([&](const TensorIterator& part) {
+    tiled = tiled && cuda::plan_device_copy(cuda::CopyPart(part)).kernel == cuda::CopyKernel::Transpose;
+  });
+  if (!tiled) {
+    print_error("dst %s <- src %s: not planned as a tiled transpose\n", describe(dst).c_str(), describe(src).c_str());
+    return false;
+  }
+  const Tensor gdst = mirror(dst, kGpu0), gsrc = mirror(src, kGpu0);
+  ops::copy_(gdst, gsrc, false);
+  if (read_back(gdst) == reference_copy(dst, src)) return true;
+  print_error("dst %s <- src %s on the GPU differs from the reference loop\n", describe(dst).c_str(),
+              describe(src).c_str());
+  return false;
+}
+
+Tensor random_tensor(const DimVector& sizes, const DimVector& strides, ScalarType dtype, std::mt19937_64& rng) {
+  const Tensor t = empty_cpu(sizes, strides, dtype);
+  copy_cases::fill_random_bytes(t, rng);
+  return t;
+}
+
+struct Pair {
+  ScalarType dst, src;
+};
+const Pair kPairs[] = {{ScalarType::UInt8, ScalarType::UInt8},       {ScalarType::Float16, ScalarType::Float16},
+                       {ScalarType::Float32, ScalarType::Float32},   {ScalarType::Float64, ScalarType::Float64},
+                       {ScalarType::Complex128, ScalarType::Complex128},
+                       {ScalarType::Float32, ScalarType::UInt8},     {ScalarType::Float64, ScalarType::Float32},
+                       {ScalarType::Int32, ScalarType::Int16}};
+
+void three_channels_between_nchw_and_nhwc(void**) {
+  std::mt19937_64 rng(test_seed("three_channels_between_nchw_and_nhwc"));
+  for (const Pair& p : kPairs) {
+    for (const DimVector& sizes : {DimVector{2, 3, 37, 41}, DimVector{1, 3, 224, 224}, DimVector{5, 3, 1, 7}}) {
+      const DimVector nchw = contiguous_strides(sizes), nhwc = channels_last_strides_2d(sizes);
+      if (!check_transpose(random_tensor(sizes, nhwc, p.dst, rng), random_tensor(sizes, nchw, p.src, rng))) fail();
+      if (!check_transpose(random_tensor(sizes, nchw, p.dst, rng), random_tensor(sizes, nhwc, p.src, rng))) fail();
+    }
+  }
+}
+
+// Batches of rows × cols matrices, transposed: 16 × 16 (four to a tile),
+// and other small extents, some of them dims of a larger permutation.
+void small_matrices_in_batches(void**) {
+  std::mt19937_64 rng(test_seed("small_matrices_in_batches"));
+  const DimVector shapes[] = {{70, 16, 16}, {3, 16, 16}, {9, 2, 2}, {33, 3, 5}, {4, 7, 100}, {4, 100, 7},
+                              {2, 2, 5000}, {1, 5000, 2}, {40, 17, 17}, {1, 16, 1000}, {1, 1000, 16}};
+  for (const Pair& p : kPairs) {
+    for (const DimVector& sizes : shapes) {
+      const Tensor src = random_tensor(sizes, contiguous_strides(sizes), p.src, rng);
+      const DimVector swapped{sizes[0], sizes[2], sizes[1]};
+      const Tensor dst = transpose(random_tensor(swapped, contiguous_strides(swapped), p.dst, rng), 1, 2);
+      if (!check_transpose(dst, src)) fail();
+    }
+    // Bench case F's permutation, at extent 4: every dim short.
+    const DimVector six{4, 4, 4, 4, 4, 4};
+    const Tensor src = random_tensor(six, contiguous_strides(six), p.src, rng);
+    const Tensor dst_base = random_tensor(six, contiguous_strides(six), p.dst, rng);
+    const Tensor dst = permute(dst_base, {0, 3, 1, 5, 2, 4});
+    if (!check_transpose(dst, src)) fail();
+  }
+}
+
+// ---- Launch errors.
 
 __global__ void application_kernel() {}
 
@@ -71,6 +198,8 @@ void pending_application_error_fails_no_copy(void**) {
 int main() {
   gpu_support::exit_unless_a_device();
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(three_channels_between_nchw_and_nhwc),
+      cmocka_unit_test(small_matrices_in_batches),
       cmocka_unit_test(pending_application_error_fails_no_copy),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
