@@ -33,6 +33,16 @@
 #define ST_UNROLL
 #endif
 
+// C99's restrict on a pointer: while it is in scope, what is written
+// through it is reached through it alone, so the compiler may keep loads
+// from other pointers in flight across its stores (and, on the device, read
+// through the non-coherent cache).
+#if ST_COMPILER_MSVC
+#define ST_RESTRICT __restrict
+#else
+#define ST_RESTRICT __restrict__
+#endif
+
 #if ST_COMPILER_MSVC
 #define ST_LIKELY(x) (x)
 #define ST_UNLIKELY(x) (x)

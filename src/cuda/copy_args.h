@@ -8,6 +8,7 @@
 
 #include "cuda/element_io.h"
 #include "cuda/offset_calculator.h"
+#include "cuda/transpose_tile.h"
 #include "cuda/vectorize.h"
 
 namespace st {
@@ -49,8 +50,9 @@ struct ScaledCopyArgs {
 };
 
 // A batch of rows × cols matrices, dst fastest along rows and src fastest
-// along cols (cuda/transpose_tile.h). Strides in bytes; batch_offsets gives
-// the (dst, src) byte offset of each matrix.
+// along cols, moved in tiles of shape `tile` (cuda/transpose_tile.h).
+// Strides in bytes; batch_offsets gives the (dst, src) byte offset of each
+// matrix.
 struct TransposeCopyArgs {
   char* dst;
   const char* src;
@@ -60,9 +62,11 @@ struct TransposeCopyArgs {
   int64_t dst_col_stride;
   int64_t src_row_stride;
   int64_t src_col_stride;
+  TransposeTileShape tile;
   uint32_t row_tiles;
   uint32_t col_tiles;
   uint32_t batches;
+  uint32_t batch_tiles;
   OffsetCalculator<2> batch_offsets;
 };
 

@@ -2,11 +2,14 @@
 // that instantiate them. Each kernel reads blockIdx and threadIdx and runs
 // the thread body of cuda/copy_loops.h; launch shapes come from
 // cuda/launch_shape.h and are checked before each launch (Note [Launch
-// shapes]). Every launch is checked at once (cudaGetLastError), so a bad
-// configuration fails the copy that caused it.
+// shapes]). Every launch is checked at once, so a bad configuration fails
+// the copy that caused it, and only that copy (Note [A launch reports its
+// own error]).
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <string>
 
 #include "cuda/copy_args.h"
 #include "cuda/copy_loops.h"
@@ -47,17 +50,18 @@ __global__ void __launch_bounds__(kCopyThreads) copy_strided_kernel(StridedCopyA
 }
 
 template <typename D, typename S>
-__global__ void __launch_bounds__(TileOf<D>::kTile * TileOf<D>::kBlockRows) copy_transpose_kernel(
-    TransposeCopyArgs args) {
+__global__ void __launch_bounds__(kTransposeThreads) copy_transpose_kernel(TransposeCopyArgs args) {
   __shared__ memory_t<D> tile[TileOf<D>::kSharedElements];
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int thread = static_cast<int>(threadIdx.x);
   // Every thread of a block runs the same iterations, so the barriers are uniform.
-  for (uint32_t batch = blockIdx.z; batch < args.batches; batch += gridDim.z) {
-    const auto offsets = args.batch_offsets.get(batch);
-    for (uint32_t tile_row = blockIdx.y; tile_row < args.row_tiles; tile_row += gridDim.y) {
-      transpose_load_phase<D, S>(args, tile, offsets[1], tile_row, blockIdx.x, tx, ty);
+  for (uint32_t batch_tile = blockIdx.z; batch_tile < args.batch_tiles; batch_tile += gridDim.z) {
+    TransposeOffsets offsets[kTransposeSteps];
+    transpose_batch_offsets(args, batch_tile, thread, offsets);
+    for (uint32_t row_tile = blockIdx.y; row_tile < args.row_tiles; row_tile += gridDim.y) {
+      const TileAt<uint32_t> at = transpose_tile_at(args, batch_tile, row_tile, blockIdx.x);
+      transpose_load_phase<D, S>(args, tile, offsets, at, thread);
       __syncthreads();
-      transpose_store_phase<D>(args, tile, offsets[0], tile_row, blockIdx.x, tx, ty);
+      transpose_store_phase<D>(args, tile, offsets, at, thread);
       __syncthreads();
     }
   }
@@ -79,18 +83,49 @@ __global__ void __launch_bounds__(kCopyThreads) fill_strided_kernel(FillStridedA
 }
 
 // ---- Launches.
-
-inline void check_launch() { ST_CUDA_CHECK(cudaGetLastError()); }
+//
+// Note [A launch reports its own error]
+// The CUDA runtime keeps one last error per host thread and per copy of
+// the runtime library: a failing call sets it, a successful one leaves it
+// as it was, cudaGetLastError returns and clears it, cudaPeekAtLastError
+// returns it. libstride.so links its own copy, whose last error a program
+// using it never sees; code built together with stride's objects (its
+// tests, a static link) shares one. Read after a <<<>>> launch, a shared
+// last error would blame a copy for an error the code around it left
+// pending (a launch of its own with a bad configuration, say), and take
+// that error away from it. So each kernel is launched with
+// cudaLaunchKernelEx, whose status is the launch's own: the copy fails only
+// when its launch failed, or when the context is broken (a sticky error,
+// which every call of every runtime copy returns), and a pending error
+// stays for its owner to read, as if the copy had not run. When the launch
+// fails, the runtime has already put the launch's error in place of a
+// pending one; stride clears it (throw_cuda_error) and returns it as the
+// call's status, so it cannot surface later as another's.
+// (tests/cuda/test_copy_kernels_gpu.cu, which shares stride's runtime,
+// leaves such an error pending before copies of every kind, and reads it
+// back afterwards.)
 
 inline dim3 grid_of(const LaunchShape& s) { return dim3(s.grid[0], s.grid[1], s.grid[2]); }
 inline dim3 block_of(const LaunchShape& s) { return dim3(s.block[0], s.block[1], s.block[2]); }
 
+// Launches `kernel` over shape `s` on `stream` after check_launch_shape
+// (`max_threads`: the kernel's launch bounds); throws with the runtime's
+// error if the launch fails (Note [A launch reports its own error]).
+template <typename Args>
+void launch_kernel(void (*kernel)(Args), const LaunchShape& s, uint32_t max_threads, const char* name,
+                   const Args& args, cudaStream_t stream) {
+  check_launch_shape(s, max_threads, name);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid_of(s);
+  config.blockDim = block_of(s);
+  config.stream = stream;
+  const cudaError_t err = cudaLaunchKernelEx(&config, kernel, args);
+  if (ST_UNLIKELY(err != cudaSuccess)) throw_cuda_error(err, (std::string("launching ") + name).c_str());
+}
+
 template <int W>
 void launch_bytes(const BytesCopyArgs& args, cudaStream_t stream) {
-  const LaunchShape s = bytes_shape(args);
-  check_launch_shape(s, kCopyThreads, "copy_bytes_kernel");
-  copy_bytes_kernel<W><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_bytes_kernel<W>, bytes_shape(args), kCopyThreads, "copy_bytes_kernel", args, stream);
 }
 
 template <typename D, typename S>
@@ -98,35 +133,26 @@ void launch_vectorized(const VectorCopyArgs& args, cudaStream_t stream) {
   constexpr int kVec = VectorShape<D, S>::kVec;
   ST_CHECK(args.plan.vec == kVec, ST_ERROR_INTERNAL, "vectorized copy planned with %d elements per vector, the kernel moves %d",
            args.plan.vec, kVec);
-  const LaunchShape s = vectorized_shape(args);
-  check_launch_shape(s, kCopyThreads, "convert_vectorized_kernel");
-  convert_vectorized_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(convert_vectorized_kernel<D, S>, vectorized_shape(args), kCopyThreads, "convert_vectorized_kernel",
+                args, stream);
 }
 
 template <typename D, typename S>
 void launch_strided(const StridedCopyArgs& args, cudaStream_t stream) {
-  const LaunchShape s = strided_shape(args.numel);
-  check_launch_shape(s, kCopyThreads, "copy_strided_kernel");
-  copy_strided_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_strided_kernel<D, S>, strided_shape(args.numel), kCopyThreads, "copy_strided_kernel", args,
+                stream);
 }
 
 template <typename D, typename S>
 void launch_scaled(const ScaledCopyArgs& args, cudaStream_t stream) {
-  const LaunchShape s = strided_shape(args.numel);
-  check_launch_shape(s, kCopyThreads, "copy_scaled_kernel");
-  copy_scaled_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_scaled_kernel<D, S>, strided_shape(args.numel), kCopyThreads, "copy_scaled_kernel", args,
+                stream);
 }
 
 template <typename D, typename S>
 void launch_transpose(const TransposeCopyArgs& args, cudaStream_t stream) {
-  using Tile = TileOf<D>;
-  const LaunchShape s = transpose_shape<D>(args);
-  check_launch_shape(s, Tile::kTile * Tile::kBlockRows, "copy_transpose_kernel");
-  copy_transpose_kernel<D, S><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(copy_transpose_kernel<D, S>, transpose_shape(args), kTransposeThreads, "copy_transpose_kernel", args,
+                stream);
 }
 
 }  // namespace cuda

@@ -25,7 +25,21 @@ namespace cuda {
 
 // Threads per block of the elementwise kernels, and elements (or words)
 // each thread moves: four independent accesses in flight per thread (as
-// PyTorch's thread_work_size).
+// PyTorch's thread_work_size; Note [Loads before stores]).
+//
+// Note [Loads before stores]
+// A thread of the bytes, strided and scaled kernels issues the loads of all
+// its kCopyUnroll elements into registers, then converts and stores them,
+// as PyTorch's unrolled elementwise loop (its policy's load, then compute
+// and store): the loads are in flight together, so a thread waits for
+// memory once rather than kCopyUnroll times. Written as load, store, load,
+// store, the compiler must keep that order, since a store may write what
+// the next load reads; tests/cuda/check_kernel_code.py reads the kernels'
+// PTX and fails when a store comes before the unroll's last load.
+// ST_RESTRICT says what is true: a copy's dst never overlaps its src (the
+// copy front stages overlapping copies, core/copy_preconditions.h), and a
+// scaled copy's scale and shift are values of their own; its src may be its
+// dst (in place), so that one pointer is left unqualified.
 constexpr int kCopyThreads = 128;
 constexpr int kCopyUnroll = 4;
 
@@ -48,17 +62,20 @@ ST_HOST_DEVICE ST_FORCE_INLINE void convert_element(char* dst, const char* src) 
 template <int W>
 ST_HOST_DEVICE ST_FORCE_INLINE void copy_bytes_thread(const BytesCopyArgs& a, uint32_t block, uint32_t tid) {
   const BytesPlan& p = a.plan;
-  char* dst = a.dst + p.head;
-  const char* src = a.src + p.head;
+  char* ST_RESTRICT dst = a.dst + p.head;
+  const char* ST_RESTRICT src = a.src + p.head;
   const uint32_t words = static_cast<uint32_t>(p.words);
   const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  Word<W> v[kCopyUnroll] = {};  // Note [Loads before stores]
   ST_UNROLL
   for (int j = 0; j < kCopyUnroll; ++j) {
     const uint32_t w = first + static_cast<uint32_t>(j * kCopyThreads);
-    if (w < words) {
-      const size_t at = static_cast<size_t>(w) * W;
-      store_as<Word<W>>(dst + at, load_as<Word<W>>(src + at));
-    }
+    if (w < words) v[j] = load_as<Word<W>>(src + static_cast<size_t>(w) * W);
+  }
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t w = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (w < words) store_as<Word<W>>(dst + static_cast<size_t>(w) * W, v[j]);
   }
   if (block == 0) {  // head and tail are shorter than a word, so shorter than a block
     if (tid < p.head) a.dst[tid] = a.src[tid];
@@ -121,14 +138,24 @@ ST_HOST_DEVICE ST_FORCE_INLINE void convert_vectorized_thread(const VectorCopyAr
 
 template <typename D, typename S>
 ST_HOST_DEVICE ST_FORCE_INLINE void copy_strided_thread(const StridedCopyArgs& a, uint32_t block, uint32_t tid) {
+  char* ST_RESTRICT dst = a.dst;
+  const char* ST_RESTRICT src = a.src;
   const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  S in[kCopyUnroll] = {};  // Note [Loads before stores]
+  OffsetCalculator<2>::Offset dst_at[kCopyUnroll] = {};
   ST_UNROLL
   for (int j = 0; j < kCopyUnroll; ++j) {
     const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
     if (i < a.numel) {
-      const auto offsets = a.offsets.get(i);
-      convert_element<D, S>(a.dst + offsets[0], a.src + offsets[1]);
+      const auto o = a.offsets.get(i);
+      dst_at[j] = o[0];
+      in[j] = load_value<S>(src + o[1]);
     }
+  }
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (i < a.numel) store_value<D>(dst + dst_at[j], convert<D>(in[j]));
   }
 }
 
@@ -139,55 +166,92 @@ ST_HOST_DEVICE ST_FORCE_INLINE void copy_strided_thread(const StridedCopyArgs& a
 template <typename D, typename S>
 ST_HOST_DEVICE ST_FORCE_INLINE void copy_scaled_thread(const ScaledCopyArgs& a, uint32_t block, uint32_t tid) {
   using C = scaled_compute_t<D, S>;
+  const char* ST_RESTRICT scale = a.scale;
+  const char* ST_RESTRICT shift = a.shift;
   const uint32_t first = block * (kCopyThreads * kCopyUnroll) + tid;
+  S in[kCopyUnroll] = {};  // Note [Loads before stores]
+  C scales[kCopyUnroll] = {}, shifts[kCopyUnroll] = {};
+  OffsetCalculator<4>::Offset dst_at[kCopyUnroll] = {};
   ST_UNROLL
   for (int j = 0; j < kCopyUnroll; ++j) {
     const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
     if (i < a.numel) {
       const auto o = a.offsets.get(i);
-      store_value<D>(a.dst + o[0], scaled_convert<D>(load_value<S>(a.src + o[1]), load_value<C>(a.scale + o[2]),
-                                                     load_value<C>(a.shift + o[3]), a.saturate));
+      dst_at[j] = o[0];
+      in[j] = load_value<S>(a.src + o[1]);
+      scales[j] = load_value<C>(scale + o[2]);
+      shifts[j] = load_value<C>(shift + o[3]);
     }
+  }
+  ST_UNROLL
+  for (int j = 0; j < kCopyUnroll; ++j) {
+    const uint32_t i = first + static_cast<uint32_t>(j * kCopyThreads);
+    if (i < a.numel) store_value<D>(a.dst + dst_at[j], scaled_convert<D>(in[j], scales[j], shifts[j], a.saturate));
   }
 }
 
 // ---- Transpose: a grid of (col_tiles, min(row_tiles, 65535),
-// min(batches, 65535)) blocks of TransposeTile::kTile × kBlockRows threads;
-// each block loops over row tiles and batches, and for each runs the load
-// phase, a barrier, the store phase and a barrier. The shared tile holds
-// dst elements (converted while loaded).
+// min(batch_tiles, 65535)) blocks of kTransposeThreads threads; each block
+// loops over row tiles and batch tiles, and for each runs the load phase, a
+// barrier, the store phase and a barrier. The shared tile holds dst
+// elements (converted while loaded).
 
 template <typename D>
 using TileOf = TransposeTile<static_cast<int>(sizeof(memory_t<D>))>;
 
+// The (dst, src) byte offsets of the matrix each of a thread's steps falls
+// in: one matrix per tile, or several side by side (Note [Transpose tiles
+// for small extents]). The same in both phases, so computed once per batch tile.
+using TransposeOffsets = OffsetCalculator<2>::Offsets;
+
+ST_HOST_DEVICE ST_FORCE_INLINE void transpose_batch_offsets(const TransposeCopyArgs& a, uint32_t batch_tile,
+                                                            int thread, TransposeOffsets (&out)[kTransposeSteps]) {
+  if (a.tile.log_batches == 0) {
+    const TransposeOffsets o = a.batch_offsets.get(batch_tile);
+    ST_UNROLL
+    for (int step = 0; step < kTransposeSteps; ++step) out[step] = o;
+    return;
+  }
+  ST_UNROLL
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const uint32_t batch = transpose_batch(a.tile, batch_tile, thread, step);
+    out[step] = a.batch_offsets.get(batch < a.batches ? batch : 0);  // beyond the last: the step is skipped
+  }
+}
+
+ST_HOST_DEVICE ST_FORCE_INLINE TileAt<uint32_t> transpose_tile_at(const TransposeCopyArgs& a, uint32_t batch_tile,
+                                                                  uint32_t row_tile, uint32_t col_tile) {
+  return TileAt<uint32_t>{a.tile, batch_tile, row_tile, col_tile, a.batches, a.rows, a.cols};
+}
+
 template <typename D, typename S>
 ST_HOST_DEVICE ST_FORCE_INLINE void transpose_load_phase(const TransposeCopyArgs& a, memory_t<D>* tile,
-                                                         int64_t src_offset, uint32_t tile_row, uint32_t tile_col,
-                                                         int tx, int ty) {
+                                                         const TransposeOffsets (&offsets)[kTransposeSteps],
+                                                         const TileAt<uint32_t>& at, int thread) {
   constexpr int kItem = static_cast<int>(sizeof(memory_t<D>));
   ST_UNROLL
-  for (int step = 0; step < TileOf<D>::kSteps; ++step) {
-    const TileElement<uint32_t> e = transpose_load<kItem, uint32_t>(tile_row, tile_col, tx, ty, step, a.rows, a.cols);
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const TileElement<uint32_t> e = transpose_load<kItem>(at, thread, step);
     if (e.inside) {
-      const int64_t at = src_offset + static_cast<int64_t>(e.row) * a.src_row_stride +
-                         static_cast<int64_t>(e.col) * a.src_col_stride;
-      tile[e.shared] = to_memory<D>(convert<D>(load_value<S>(a.src + at)));
+      const int64_t from = offsets[step][1] + static_cast<int64_t>(e.row) * a.src_row_stride +
+                           static_cast<int64_t>(e.col) * a.src_col_stride;
+      tile[e.shared] = to_memory<D>(convert<D>(load_value<S>(a.src + from)));
     }
   }
 }
 
 template <typename D>
 ST_HOST_DEVICE ST_FORCE_INLINE void transpose_store_phase(const TransposeCopyArgs& a, const memory_t<D>* tile,
-                                                          int64_t dst_offset, uint32_t tile_row, uint32_t tile_col,
-                                                          int tx, int ty) {
+                                                          const TransposeOffsets (&offsets)[kTransposeSteps],
+                                                          const TileAt<uint32_t>& at, int thread) {
   constexpr int kItem = static_cast<int>(sizeof(memory_t<D>));
   ST_UNROLL
-  for (int step = 0; step < TileOf<D>::kSteps; ++step) {
-    const TileElement<uint32_t> e = transpose_store<kItem, uint32_t>(tile_row, tile_col, tx, ty, step, a.rows, a.cols);
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const TileElement<uint32_t> e = transpose_store<kItem>(at, thread, step);
     if (e.inside) {
-      const int64_t at = dst_offset + static_cast<int64_t>(e.row) * a.dst_row_stride +
+      const int64_t to = offsets[step][0] + static_cast<int64_t>(e.row) * a.dst_row_stride +
                          static_cast<int64_t>(e.col) * a.dst_col_stride;
-      store_as<memory_t<D>>(a.dst + at, tile[e.shared]);
+      store_as<memory_t<D>>(a.dst + to, tile[e.shared]);
     }
   }
 }

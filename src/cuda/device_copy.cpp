@@ -30,7 +30,7 @@ void launch_copy_part(const CopyPart& part, cudaStream_t stream) {
       return;
     }
     case CopyKernel::Transpose: {
-      const TransposeCopyArgs args = make_transpose_args(part, plan.transpose_col, item_size);
+      const TransposeCopyArgs args = make_transpose_args(part, plan.transpose_col);
       if (same) {
         launch_copy_transpose_same(item_size, args, stream);
       } else {

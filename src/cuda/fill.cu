@@ -10,20 +10,15 @@ namespace {
 
 template <int N>
 void launch_contiguous(const FillContiguousArgs& args, cudaStream_t stream) {
-  const LaunchShape s = fill_contiguous_shape(args);
-  check_launch_shape(s, kCopyThreads, "fill_contiguous_kernel");
-  fill_contiguous_kernel<N><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(fill_contiguous_kernel<N>, fill_contiguous_shape(args), kCopyThreads, "fill_contiguous_kernel", args,
+                stream);
 }
 
 template <typename T>
 void launch_strided(char* dst, const OffsetCalculator<1>& offsets, uint32_t numel, const Word16& value,
                     cudaStream_t stream) {
   FillStridedArgs<T> args{dst, offsets, numel, load_as<T>(reinterpret_cast<const char*>(&value))};
-  const LaunchShape s = strided_shape(numel);
-  check_launch_shape(s, kCopyThreads, "fill_strided_kernel");
-  fill_strided_kernel<T><<<grid_of(s), block_of(s), 0, stream>>>(args);
-  check_launch();
+  launch_kernel(fill_strided_kernel<T>, strided_shape(numel), kCopyThreads, "fill_strided_kernel", args, stream);
 }
 
 }  // namespace

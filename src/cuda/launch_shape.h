@@ -64,14 +64,12 @@ inline LaunchShape fill_contiguous_shape(const FillContiguousArgs& a) {
   return linear_shape(a.plan.words, kCopyThreads * kCopyUnroll);
 }
 
-// (col_tiles, min(row_tiles, kMaxGridYZ), min(batches, kMaxGridYZ)) blocks
-// of kTile × kBlockRows threads; the kernel loops over what lies beyond.
-template <typename D>
-LaunchShape transpose_shape(const TransposeCopyArgs& a) {
-  using Tile = TileOf<D>;
+// (col_tiles, min(row_tiles, kMaxGridYZ), min(batch_tiles, kMaxGridYZ))
+// blocks of kTransposeThreads threads; the kernel loops over what lies beyond.
+inline LaunchShape transpose_shape(const TransposeCopyArgs& a) {
   return LaunchShape{{a.col_tiles, a.row_tiles < kMaxGridYZ ? a.row_tiles : kMaxGridYZ,
-                      a.batches < kMaxGridYZ ? a.batches : kMaxGridYZ},
-                     {static_cast<uint32_t>(Tile::kTile), static_cast<uint32_t>(Tile::kBlockRows), 1}};
+                      a.batch_tiles < kMaxGridYZ ? a.batch_tiles : kMaxGridYZ},
+                     {static_cast<uint32_t>(kTransposeThreads), 1, 1}};
 }
 
 }  // namespace cuda

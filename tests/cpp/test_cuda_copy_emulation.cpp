@@ -81,28 +81,28 @@ void run_strided(const StridedCopyArgs& a) {
 }
 
 // The grid of launch_transpose, with the kernel's loops over row tiles and
-// batches beyond 65535 blocks, and its two phases around the barrier.
+// batch tiles beyond 65535 blocks, and its two phases around the barrier.
 template <typename D, typename S>
 void run_transpose(const TransposeCopyArgs& a) {
-  using Tile = TileOf<D>;
-  const LaunchShape shape = transpose_shape<D>(a);
-  check_launch_shape(shape, Tile::kTile * Tile::kBlockRows, "emulated transpose");
-  assert_int_equal(shape.block[0], Tile::kTile);
-  assert_int_equal(shape.block[1], Tile::kBlockRows);
+  const LaunchShape shape = transpose_shape(a);
+  check_launch_shape(shape, kTransposeThreads, "emulated transpose");
+  assert_int_equal(shape.block[0], kTransposeThreads);
   const uint32_t grid_y = shape.grid[1], grid_z = shape.grid[2];
-  std::vector<memory_t<D>> tile(Tile::kSharedElements);
+  std::vector<memory_t<D>> tile(TileOf<D>::kSharedElements);
+  // Each thread's batch offsets, kept in its registers across the row tiles on a GPU.
+  struct ThreadOffsets {
+    TransposeOffsets step[kTransposeSteps];
+  };
+  std::vector<ThreadOffsets> offsets(kTransposeThreads);
   for (uint32_t bz = 0; bz < grid_z; ++bz)
     for (uint32_t by = 0; by < grid_y; ++by)
       for (uint32_t bx = 0; bx < shape.grid[0]; ++bx)
-        for (uint32_t batch = bz; batch < a.batches; batch += grid_z) {
-          const auto offsets = a.batch_offsets.get(batch);
-          for (uint32_t tile_row = by; tile_row < a.row_tiles; tile_row += grid_y) {
-            for (int ty = 0; ty < Tile::kBlockRows; ++ty)
-              for (int tx = 0; tx < Tile::kTile; ++tx)
-                transpose_load_phase<D, S>(a, tile.data(), offsets[1], tile_row, bx, tx, ty);
-            for (int ty = 0; ty < Tile::kBlockRows; ++ty)
-              for (int tx = 0; tx < Tile::kTile; ++tx)
-                transpose_store_phase<D>(a, tile.data(), offsets[0], tile_row, bx, tx, ty);
+        for (uint32_t batch_tile = bz; batch_tile < a.batch_tiles; batch_tile += grid_z) {
+          for (int t = 0; t < kTransposeThreads; ++t) transpose_batch_offsets(a, batch_tile, t, offsets[t].step);
+          for (uint32_t row_tile = by; row_tile < a.row_tiles; row_tile += grid_y) {
+            const TileAt<uint32_t> at = transpose_tile_at(a, batch_tile, row_tile, bx);
+            for (int t = 0; t < kTransposeThreads; ++t) transpose_load_phase<D, S>(a, tile.data(), offsets[t].step, at, t);
+            for (int t = 0; t < kTransposeThreads; ++t) transpose_store_phase<D>(a, tile.data(), offsets[t].step, at, t);
           }
         }
 }
@@ -164,7 +164,7 @@ void emulate_part(const CopyPart& part) {
     }
     case CopyKernel::Transpose: {
       ++g_coverage.transpose;
-      const TransposeCopyArgs a = make_transpose_args(part, plan.transpose_col, item);
+      const TransposeCopyArgs a = make_transpose_args(part, plan.transpose_col);
       if (same) {
         switch (item) {
           case 1: return run_transpose<Word<1>, Word<1>>(a);
@@ -320,17 +320,31 @@ void every_dtype_pair_contiguous_and_transposed(void**) {
       const Tensor nhwc_src = empty_cpu({2, 20, 5, 7}, channels_last_strides_2d({2, 20, 5, 7}), st_);
       copy_cases::fill_random_bytes(nhwc_src, rng);
       if (!check_case(back, nhwc_src, TensorIterator::k32BitLimit)) fail();
+      // Short extents in tiles of their own shape: 3 channels both ways
+      // (4 × 256 and 256 × 4 tiles), and 16 × 16 matrices four to a tile.
+      const auto filled = [&](const DimVector& sizes, const DimVector& strides, ScalarType dtype) {
+        const Tensor t = empty_cpu(sizes, strides, dtype);
+        copy_cases::fill_random_bytes(t, rng);
+        return t;
+      };
+      const DimVector rgb{2, 3, 9, 31}, planar = contiguous_strides(rgb), packed = channels_last_strides_2d(rgb);
+      if (!check_case(filled(rgb, packed, dt), filled(rgb, planar, st_), TensorIterator::k32BitLimit)) fail();
+      if (!check_case(filled(rgb, planar, dt), filled(rgb, packed, st_), TensorIterator::k32BitLimit)) fail();
+      const DimVector squares{5, 16, 16};
+      const Tensor squares_t = transpose(filled(squares, contiguous_strides(squares), dt), 1, 2);
+      if (!check_case(squares_t, filled(squares, contiguous_strides(squares), st_), TensorIterator::k32BitLimit)) fail();
     }
   }
 }
 
-// More batches than a grid's z dimension holds: the kernel's batch loop.
+// More batch tiles than a grid's z dimension holds: the kernel's batch
+// loop. 17 × 17 matrices take a 32 × 32 tile each (16 × 16 would share).
 void transpose_loops_over_more_batches_than_the_grid(void**) {
   std::mt19937_64 rng(test_seed("transpose_loops_over_more_batches_than_the_grid"));
-  const DimVector sizes{66000, 16, 16};
+  const DimVector sizes{66000, 17, 17};
   const Tensor src = empty_cpu(sizes, contiguous_strides(sizes), ScalarType::Int8);
   copy_cases::fill_random_bytes(src, rng);
-  const Tensor dst = transpose(empty_cpu({66000, 16, 16}, contiguous_strides({66000, 16, 16}), ScalarType::Int8), 1, 2);
+  const Tensor dst = transpose(empty_cpu(sizes, contiguous_strides(sizes), ScalarType::Int8), 1, 2);
   const int before = g_coverage.transpose;
   if (!check_case(dst, src, TensorIterator::k32BitLimit)) fail();
   assert_int_equal(g_coverage.transpose, before + 1);
@@ -448,10 +462,10 @@ void launch_shapes_beyond_the_hardware_limits_are_refused(void**) {
   // The transpose grid stays within y and z for any count of tiles and batches.
   const int64_t size = 1, stride = 0;
   const int64_t* strides[2] = {&stride, &stride};
-  const TransposeCopyArgs t{nullptr, nullptr, 1, 1, 0, 0, 0, 0, 1u << 20, 3, 1u << 30,
-                            OffsetCalculator<2>(1, &size, strides)};
-  const LaunchShape ts = transpose_shape<float>(t);
-  check_launch_shape(ts, 256, "transpose");
+  const TransposeCopyArgs t{nullptr, nullptr, 1, 1, 0, 0, 0, 0, TransposeTileShape{0, 5, 5}, 1u << 20, 3, 1u << 30,
+                            1u << 30, OffsetCalculator<2>(1, &size, strides)};
+  const LaunchShape ts = transpose_shape(t);
+  check_launch_shape(ts, kTransposeThreads, "transpose");
   assert_int_equal(ts.grid[1], kMaxGridYZ);
   assert_int_equal(ts.grid[2], kMaxGridYZ);
 }

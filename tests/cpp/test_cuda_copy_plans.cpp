@@ -37,6 +37,10 @@ namespace {
 
 Tensor contiguous(const DimVector& sizes, ScalarType dtype) { return empty_cpu(sizes, contiguous_strides(sizes), dtype); }
 
+bool same_tile(const TransposeTileShape& a, const TransposeTileShape& b) {
+  return a.log_batches == b.log_batches && a.log_rows == b.log_rows && a.log_cols == b.log_cols;
+}
+
 // Every pair of phases modulo 32 and every length up to 70: the pieces add
 // up, the words are aligned on both sides, and no wider word would do.
 void bytes_plan_aligns_both_sides(void**) {
@@ -112,6 +116,28 @@ void vector_plan_finds_the_first_common_alignment(void**) {
   assert_int_equal(p.tail, 3);
 }
 
+// The tile shapes of Note [Transpose tiles for small extents], as
+// (log2 matrices, log2 rows, log2 cols) per tile.
+void transpose_tiles_take_the_shape_of_the_matrices(void**) {
+  const struct {
+    uint32_t rows, cols;
+    TransposeTileShape want;
+  } cases[] = {
+      {32, 32, {0, 5, 5}},     {1000, 1000, {0, 5, 5}}, {33, 4096, {0, 5, 5}}, {17, 17, {0, 5, 5}},
+      {3, 50176, {0, 2, 8}},   {50176, 3, {0, 8, 2}},   {16, 1000, {0, 4, 6}}, {1000, 16, {0, 6, 4}},
+      {16, 16, {2, 4, 4}},     {3, 5, {5, 2, 3}},       {2, 2, {8, 1, 1}},     {2, 100000, {0, 1, 9}},
+      {3, 100, {1, 2, 7}},     {100, 3, {1, 7, 2}},
+  };
+  for (const auto& c : cases) {
+    const TransposeTileShape got = plan_transpose_tile(c.rows, c.cols);
+    if (!same_tile(got, c.want)) {
+      print_error("%u x %u: tile %u/%u/%u (log2), expected %u/%u/%u\n", c.rows, c.cols, got.log_batches, got.log_rows,
+                  got.log_cols, c.want.log_batches, c.want.log_rows, c.want.log_cols);
+      fail();
+    }
+  }
+}
+
 void transpose_serves_differing_fastest_dims(void**) {
   const DimVector nchw{2, 32, 6, 7};
   // NCHW -> NHWC: dims (C, H×W, N) after coalescing; src fastest along H×W.
@@ -122,12 +148,14 @@ void transpose_serves_differing_fastest_dims(void**) {
     assert_int_equal(transpose_col_dim(it), 1);
     const DeviceCopyPlan plan = plan_device_copy(it);
     assert_int_equal(static_cast<int>(plan.kernel), static_cast<int>(CopyKernel::Transpose));
-    const TransposeCopyArgs a = make_transpose_args(it, 1, 4);
+    const TransposeCopyArgs a = make_transpose_args(it, 1);
     assert_int_equal(a.rows, 32);
     assert_int_equal(a.cols, 42);
     assert_int_equal(a.batches, 2);
+    assert_true(same_tile(a.tile, {0, 5, 5}));
     assert_int_equal(a.row_tiles, 1);
     assert_int_equal(a.col_tiles, 2);
+    assert_int_equal(a.batch_tiles, 2);
     assert_int_equal(a.dst_row_stride, 4);
     assert_int_equal(a.dst_col_stride, 32 * 4);
     assert_int_equal(a.src_row_stride, 42 * 2);
@@ -136,13 +164,48 @@ void transpose_serves_differing_fastest_dims(void**) {
     assert_int_equal(second[0], 32 * 42 * 4);
     assert_int_equal(second[1], 32 * 42 * 2);
   }
-  // Three channels: too narrow for tiles.
+  // Three channels, NCHW -> NHWC (rows: the channels): tiles of 4 × 256.
   {
-    const DimVector small{2, 3, 6, 7};
+    const DimVector small{2, 3, 224, 224};
     const Tensor dst = empty_cpu(small, channels_last_strides_2d(small), ScalarType::Float32);
-    const TensorIterator it = TensorIterator::copy(dst, contiguous(small, ScalarType::Float32));
-    assert_int_equal(transpose_col_dim(it), 0);
-    assert_int_equal(static_cast<int>(plan_device_copy(it).kernel), static_cast<int>(CopyKernel::Strided));
+    const TensorIterator it = TensorIterator::copy(dst, contiguous(small, ScalarType::UInt8));
+    assert_int_equal(transpose_col_dim(it), 1);
+    const DeviceCopyPlan plan = plan_device_copy(it);
+    assert_int_equal(static_cast<int>(plan.kernel), static_cast<int>(CopyKernel::Transpose));
+    const TransposeCopyArgs a = make_transpose_args(it, plan.transpose_col);
+    assert_int_equal(a.rows, 3);
+    assert_int_equal(a.cols, 224 * 224);
+    assert_true(same_tile(a.tile, {0, 2, 8}));
+    assert_int_equal(a.row_tiles, 1);
+    assert_int_equal(a.col_tiles, 224 * 224 / 256);
+    assert_int_equal(a.batch_tiles, 2);
+  }
+  // And back, NHWC -> NCHW (cols: the channels): tiles of 256 × 4.
+  {
+    const DimVector small{2, 3, 224, 224};
+    const Tensor src = empty_cpu(small, channels_last_strides_2d(small), ScalarType::UInt8);
+    const TensorIterator it = TensorIterator::copy(contiguous(small, ScalarType::Float32), src);
+    const DeviceCopyPlan plan = plan_device_copy(it);
+    assert_int_equal(static_cast<int>(plan.kernel), static_cast<int>(CopyKernel::Transpose));
+    const TransposeCopyArgs a = make_transpose_args(it, plan.transpose_col);
+    assert_int_equal(a.rows, 224 * 224);
+    assert_int_equal(a.cols, 3);
+    assert_true(same_tile(a.tile, {0, 8, 2}));
+    assert_int_equal(a.row_tiles, 224 * 224 / 256);
+    assert_int_equal(a.col_tiles, 1);
+  }
+  // A batch of 16 × 16 transposes: four matrices to a tile.
+  {
+    const Tensor src = transpose(contiguous({10, 16, 16}, ScalarType::Float32), 1, 2);
+    const TensorIterator it = TensorIterator::copy(contiguous({10, 16, 16}, ScalarType::Float32), src);
+    const DeviceCopyPlan plan = plan_device_copy(it);
+    assert_int_equal(static_cast<int>(plan.kernel), static_cast<int>(CopyKernel::Transpose));
+    const TransposeCopyArgs a = make_transpose_args(it, plan.transpose_col);
+    assert_true(same_tile(a.tile, {2, 4, 4}));
+    assert_int_equal(a.batches, 10);
+    assert_int_equal(a.batch_tiles, 3);
+    assert_int_equal(a.row_tiles, 1);
+    assert_int_equal(a.col_tiles, 1);
   }
   // Same layout: one contiguous dim, raw bytes.
   {
@@ -322,7 +385,7 @@ void offset_calculators_walk_every_part(void**) {
           // The transpose kernel's view of the same part, where it applies.
           const int col = transpose_col_dim(part);
           if (col == 0) return;
-          const TransposeCopyArgs a = make_transpose_args(part, col, static_cast<int>(part.element_size(0)));
+          const TransposeCopyArgs a = make_transpose_args(part, col);
           std::vector<int> seen(dst.storage()->nbytes(), 0);
           for (uint32_t b = 0; b < a.batches; ++b) {
             const auto base = a.batch_offsets.get(b);
@@ -387,8 +450,9 @@ bool same_plan(const DeviceCopyPlan& a, const DeviceCopyPlan& b) {
 bool same_transpose(const TransposeCopyArgs& a, const TransposeCopyArgs& b) {
   return a.dst == b.dst && a.src == b.src && a.rows == b.rows && a.cols == b.cols &&
          a.dst_row_stride == b.dst_row_stride && a.dst_col_stride == b.dst_col_stride &&
-         a.src_row_stride == b.src_row_stride && a.src_col_stride == b.src_col_stride && a.row_tiles == b.row_tiles &&
-         a.col_tiles == b.col_tiles && a.batches == b.batches &&
+         a.src_row_stride == b.src_row_stride && a.src_col_stride == b.src_col_stride && same_tile(a.tile, b.tile) &&
+         a.row_tiles == b.row_tiles && a.col_tiles == b.col_tiles && a.batches == b.batches &&
+         a.batch_tiles == b.batch_tiles &&
          same_offsets(a.batch_offsets, b.batch_offsets, a.batches);
 }
 
@@ -431,9 +495,8 @@ bool check_placed_parts(const Tensor& dst, const Tensor& src, const Tensor& dst2
              same_offsets(make_offset_calculator<2>(placed), make_offset_calculator<2>(fresh),
                           static_cast<uint32_t>(fresh.numel()));
         if (ok && want.kernel == CopyKernel::Transpose) {
-          const int item = static_cast<int>(fresh.element_size(0));
-          ok = same_transpose(make_transpose_args(placed, want.transpose_col, item),
-                              make_transpose_args(fresh, want.transpose_col, item));
+          ok = same_transpose(make_transpose_args(placed, want.transpose_col),
+                              make_transpose_args(fresh, want.transpose_col));
         }
       },
       limit);
@@ -548,6 +611,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bytes_plan_aligns_both_sides),
       cmocka_unit_test(vector_plan_finds_the_first_common_alignment),
+      cmocka_unit_test(transpose_tiles_take_the_shape_of_the_matrices),
       cmocka_unit_test(transpose_serves_differing_fastest_dims),
       cmocka_unit_test(kernel_choice_follows_layout_dtype_and_alignment),
       cmocka_unit_test(integer_pairs_share_kernels_by_destination_width),

@@ -13,7 +13,11 @@
    each SASS architecture of the build and of --also-sass (those a package
    builds, so that a build holding PTX alone checks them too) and must
    report 0 bytes of stack frame and spills.
-3. With cuobjdump, when the library holds SASS: the same two checks on it
+3. The unrolled copy kernels (Note [Loads before stores] in
+   cuda/copy_loops.h): the probe is compiled to PTX for sm_90 too, and in
+   each bytes, strided and scaled kernel the first kCopyUnroll elements'
+   ld.global must all come before its first st.global.
+4. With cuobjdump, when the library holds SASS: the same two checks on it
    (LDG.E.128 and STG.E.128 in the vectorized kernels, no LDL or STL
    anywhere).
 
@@ -93,6 +97,49 @@ WIDE_LOAD = re.compile(r"ld\.global(\.[a-z]+)*\.(v4\.(b32|u32|f32|s32)|v2\.(b64|
 WIDE_STORE = re.compile(r"st\.global(\.[a-z]+)*\.(v4\.(b32|u32|f32|s32)|v2\.(b64|u64|f64|s64))")
 
 
+# The probe's unrolled kernels (mangled-name prefix), with the ld.global
+# and st.global that one element takes: Bytes<4> moves byte by byte; a
+# scaled element reads its value, its scale and its shift.
+UNROLLED = [
+    ("_ZN2st4cuda17copy_bytes_kernelILi4E", 1, 1),
+    ("_ZN2st4cuda17copy_bytes_kernelILi16E", 1, 1),
+    ("_ZN2st4cuda19copy_strided_kernelIfNS_4HalfE", 1, 1),
+    ("_ZN2st4cuda19copy_strided_kernelINS0_5BytesILi4EEES3_E", 4, 4),
+    ("_ZN2st4cuda18copy_scaled_kernelIfhE", 3, 1),
+]
+UNROLL_ARCH = 90
+
+
+def copy_unroll(include_dirs):
+    for d in include_dirs:
+        try:
+            text = open(f"{d}/cuda/copy_loops.h").read()
+        except OSError:
+            continue
+        m = re.search(r"constexpr int kCopyUnroll = (\d+);", text)
+        if m:
+            return int(m.group(1))
+    raise SystemExit("kCopyUnroll not found in cuda/copy_loops.h under " + ", ".join(include_dirs))
+
+
+def store_before_last_load(body, unroll, loads, stores):
+    """None when the body's first unroll × loads ld.global all precede its
+    first st.global (and it has unroll × stores of them); otherwise what
+    comes first, with the PTX lines."""
+    ops = [(m.group(1), body.count("\n", 0, m.start()) + 1)
+           for m in re.finditer(r"^\s*(?:@!?%p\d+\s+)?(ld|st)\.global\b", body, re.M)]
+    kinds = [k for k, _ in ops]
+    want = unroll * loads
+    if kinds.count("ld") < want or kinds.count("st") < unroll * stores:
+        return f"{kinds.count('ld')} ld.global and {kinds.count('st')} st.global, fewer than {unroll} elements take"
+    first_store = kinds.index("st")
+    if first_store >= want:
+        return None
+    last_load = [line for k, line in ops if k == "ld"][want - 1]
+    return (f"a st.global (entry line {ops[first_store][1]}) comes after {first_store} ld.global, before the "
+            f"unroll's last (its ld.global #{want}, entry line {last_load})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
@@ -147,6 +194,22 @@ def main():
             r.check(bool(WIDE_LOAD.search(body)) and bool(WIDE_STORE.search(body)) or
                     ("fill_contiguous" in k and bool(WIDE_STORE.search(body))),
                     f"128-bit global loads and stores in {k}")
+        unroll_ptx = f"{tmp}/probe_sm{UNROLL_ARCH}.ptx"
+        cmd90 = cmd[:4] + [f"-arch=compute_{UNROLL_ARCH}", "-o", unroll_ptx] + cmd[7:]
+        done = subprocess.run(cmd90, capture_output=True, text=True)
+        r.check(done.returncode == 0, f"the probe compiles to PTX for sm_{UNROLL_ARCH}" + (
+            "" if done.returncode == 0 else "\n" + done.stderr[-2000:]))
+        if done.returncode == 0:
+            unroll = copy_unroll(args.include)
+            unrolled = ptx_entries(open(unroll_ptx).read())
+            for prefix, loads, stores in UNROLLED:
+                found = [k for k in unrolled if k.startswith(prefix)]
+                if len(found) != 1:
+                    r.check(False, f"the probe has one kernel {prefix}... ({len(found)} found)")
+                    continue
+                wrong = store_before_last_load(unrolled[found[0]], unroll, loads, stores)
+                r.check(wrong is None, f"sm_{UNROLL_ARCH}: {found[0]} loads its {unroll} elements before it stores "
+                        "any" + (f": {wrong}" if wrong else ""))
         local = [k for k, v in entries.items() if ".local" in v]
         r.check(not local, "no kernel declares local memory in PTX" + (f" ({', '.join(local)})" if local else ""))
         ptxas = shutil.which("ptxas") or args.nvcc.replace("nvcc", "ptxas")
@@ -158,7 +221,7 @@ def main():
             clean = out.returncode == 0 and frames and all(f == ("0", "0", "0") for f in frames)
             r.check(bool(clean), f"sm_{arch}: ptxas reports no stack frame and no spills in {len(frames)} kernels")
 
-    # 3. The library's own SASS.
+    # 4. The library's own SASS.
     if cuobjdump and not built_sass:
         print("the library holds PTX alone (the driver compiles it): no SASS of its own to read")
     elif cuobjdump:

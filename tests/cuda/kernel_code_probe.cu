@@ -1,10 +1,13 @@
 // The kernels whose machine code tests/cuda/check_kernel_code.py inspects,
 // compiled on their own to PTX (nvcc 13 compresses the library's PTX): the
 // vectorized conversions of a narrowing, a widening and a same-width pair,
-// the 16-byte raw copy and fill, and a strided and a transpose kernel.
+// the 16-byte raw copy and fill, and a strided and a transpose kernel; and
+// the unrolled kernels whose loads must precede their stores (Note [Loads
+// before stores]): a 4-byte raw copy, a byte-wise strided copy and a scaled one.
 #include "cuda/copy_kernels.cuh"
 
 using st::Half;
+using st::cuda::Bytes;
 using st::cuda::Word;
 
 template __global__ void st::cuda::convert_vectorized_kernel<Half, float>(st::cuda::VectorCopyArgs);
@@ -12,6 +15,9 @@ template __global__ void st::cuda::convert_vectorized_kernel<float, uint8_t>(st:
 template __global__ void st::cuda::convert_vectorized_kernel<double, int64_t>(st::cuda::VectorCopyArgs);
 template __global__ void st::cuda::convert_vectorized_kernel<st::complex<float>, bool>(st::cuda::VectorCopyArgs);
 template __global__ void st::cuda::copy_bytes_kernel<16>(st::cuda::BytesCopyArgs);
+template __global__ void st::cuda::copy_bytes_kernel<4>(st::cuda::BytesCopyArgs);
 template __global__ void st::cuda::fill_contiguous_kernel<4>(st::cuda::FillContiguousArgs);
 template __global__ void st::cuda::copy_strided_kernel<float, Half>(st::cuda::StridedCopyArgs);
+template __global__ void st::cuda::copy_strided_kernel<Bytes<4>, Bytes<4>>(st::cuda::StridedCopyArgs);
+template __global__ void st::cuda::copy_scaled_kernel<float, uint8_t>(st::cuda::ScaledCopyArgs);
 template __global__ void st::cuda::copy_transpose_kernel<Word<4>, Word<4>>(st::cuda::TransposeCopyArgs);

@@ -13,6 +13,7 @@
 #include "cuda/device_status.h"
 #include "cuda/int_divider.h"
 #include "cuda/offset_calculator.h"
+#include "cuda/transpose_plan.h"
 #include "cuda/transpose_tile.h"
 #include "layout_reference.h"
 #include "test_seed.h"
@@ -129,38 +130,48 @@ void offsets_match_the_reference_walk(void**) {
   }
 }
 
-// src rows × cols row-major; dst column-major: the transpose kernel's case.
-__global__ void transpose_through_tiles(const float* src, float* dst, uint32_t rows, uint32_t cols) {
-  using Tile = TransposeTile<4>;
-  __shared__ float tile[Tile::kSharedElements];
-  for (int step = 0; step < Tile::kSteps; ++step) {
-    const auto e = transpose_load<4>(blockIdx.y, blockIdx.x, threadIdx.x, threadIdx.y, step, rows, cols);
-    if (e.inside) tile[e.shared] = src[static_cast<size_t>(e.row) * cols + e.col];
+// A batch of rows × cols matrices, src row-major, dst column-major: the
+// transpose kernel's case, in the tiles the plan gives them.
+__global__ void transpose_through_tiles(const float* src, float* dst, TransposeTileShape shape, uint32_t batches,
+                                        uint32_t rows, uint32_t cols) {
+  __shared__ float tile[TransposeTile<4>::kSharedElements];
+  const TileAt<uint32_t> at{shape, blockIdx.z, blockIdx.y, blockIdx.x, batches, rows, cols};
+  const int thread = static_cast<int>(threadIdx.x);
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const auto e = transpose_load<4>(at, thread, step);
+    if (e.inside) tile[e.shared] = src[(static_cast<size_t>(e.batch) * rows + e.row) * cols + e.col];
   }
   __syncthreads();
-  for (int step = 0; step < Tile::kSteps; ++step) {
-    const auto e = transpose_store<4>(blockIdx.y, blockIdx.x, threadIdx.x, threadIdx.y, step, rows, cols);
-    if (e.inside) dst[static_cast<size_t>(e.col) * rows + e.row] = tile[e.shared];
+  for (int step = 0; step < kTransposeSteps; ++step) {
+    const auto e = transpose_store<4>(at, thread, step);
+    if (e.inside) dst[(static_cast<size_t>(e.batch) * cols + e.col) * rows + e.row] = tile[e.shared];
   }
 }
 
 void tiled_transpose_moves_every_element(void**) {
-  using Tile = TransposeTile<4>;
-  for (const auto& shape : std::vector<std::pair<uint32_t, uint32_t>>{{1, 1}, {31, 33}, {64, 64}, {1000, 3}, {517, 259}}) {
-    const uint32_t rows = shape.first, cols = shape.second;
-    std::vector<float> src(static_cast<size_t>(rows) * cols);
+  const uint32_t shapes[][3] = {{1, 1, 1},  {1, 31, 33}, {1, 64, 64}, {1, 1000, 3}, {2, 3, 1000},
+                                {9, 16, 16}, {1, 517, 259}, {70, 3, 5}, {3, 2, 700}};
+  for (const auto& shape : shapes) {
+    const uint32_t batches = shape[0], rows = shape[1], cols = shape[2];
+    std::vector<float> src(static_cast<size_t>(batches) * rows * cols);
     for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i);
     DeviceBuffer<float> dsrc(src), ddst(src.size());
-    const dim3 grid(transpose_tiles<4>(cols), transpose_tiles<4>(rows)), block(Tile::kTile, Tile::kBlockRows);
-    transpose_through_tiles<<<grid, block>>>(dsrc.get(), ddst.get(), rows, cols);
+    const TransposeTileShape tile = plan_transpose_tile(rows, cols);
+    const dim3 grid(tiles_along(cols, tile.log_cols), tiles_along(rows, tile.log_rows),
+                    tiles_along(batches, tile.log_batches));
+    transpose_through_tiles<<<grid, kTransposeThreads>>>(dsrc.get(), ddst.get(), tile, batches, rows, cols);
     check_launch();
     const std::vector<float> dst = ddst.to_host();
-    for (uint32_t r = 0; r < rows; ++r) {
-      for (uint32_t c = 0; c < cols; ++c) {
-        if (dst[static_cast<size_t>(c) * rows + r] != src[static_cast<size_t>(r) * cols + c]) {
-          print_error("%ux%u transpose: (%u, %u) holds %g, expected %g\n", rows, cols, r, c,
-                      dst[static_cast<size_t>(c) * rows + r], src[static_cast<size_t>(r) * cols + c]);
-          fail();
+    for (uint32_t b = 0; b < batches; ++b) {
+      for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t c = 0; c < cols; ++c) {
+          const float got = dst[(static_cast<size_t>(b) * cols + c) * rows + r];
+          const float want = src[(static_cast<size_t>(b) * rows + r) * cols + c];
+          if (got != want) {
+            print_error("%u x %ux%u transpose: (%u, %u, %u) holds %g, expected %g\n", batches, rows, cols, b, r, c,
+                        got, want);
+            fail();
+          }
         }
       }
     }
