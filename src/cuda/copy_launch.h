@@ -1,6 +1,6 @@
 // Launches of the copy and fill kernels on a stream of the current device.
 // Each checks its own launch's status and throws with the runtime's error
-// (Note [A launch reports its own error] in cuda/copy_kernels.cuh). The kernels live in .cu files split so that no one
+// (Note [A launch reports its own error] in cuda/kernel_launch.h). The kernels live in .cu files split so that no one
 // translation unit instantiates more than a few dozen of them:
 //   copy_same_dtype.cu      bytes, strided and transpose kernels by element size;
 //   copy_convert_part*.cu   the converting pairs, split by source dtype;

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "cuda/cuda_error.h"
+#include "cuda/kernel_launch.h"
 
 namespace st {
 namespace cuda {
@@ -29,12 +29,8 @@ void upload_words(void* dst, const void* src, size_t nbytes, cudaStream_t stream
     args.dst = static_cast<uint32_t*>(dst) + done;
     args.count = static_cast<uint32_t>(std::min<size_t>(kUploadWords, words - done));
     std::memcpy(args.words, static_cast<const char*>(src) + 4 * done, 4 * size_t{args.count});
-    // The launch's own status, not cudaGetLastError's: an earlier error of
-    // the application's is not this launch's.
-    void* params[] = {&args};
-    const cudaError_t err = cudaLaunchKernel(reinterpret_cast<const void*>(&upload_words_kernel), dim3(1),
-                                             dim3(kUploadThreads), params, 0, stream);
-    if (err != cudaSuccess) throw_cuda_error(err, "cudaLaunchKernel(upload_words_kernel)");
+    launch_kernel(upload_words_kernel, LaunchShape{{1, 1, 1}, {kUploadThreads, 1, 1}}, kUploadThreads,
+                  "upload_words_kernel", args, stream);
   }
 }
 
