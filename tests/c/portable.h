@@ -16,6 +16,7 @@
 #include <malloc.h>
 #include <windows.h>
 #else
+#include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
 #endif
@@ -79,6 +80,41 @@ static inline float test_fmaf(float x, float y, float z) {
   return (float)odd;
 #else
   return fmaf(x, y, z);
+#endif
+}
+
+/* A shared library loaded at run time, as a plugin host loads one: dlopen
+ * (POSIX) or LoadLibrary (Windows), bound now and kept loaded for the life
+ * of the process: the library keeps its handle table until then
+ * (src/api/handle_table.h), and unloading it would turn those blocks into
+ * leaks that LeakSanitizer reports (RTLD_NODELETE; a pinned module on
+ * Windows). NULL, after printing why, when it cannot be loaded. */
+static inline void* test_library_open(const char* path) {
+#ifdef _WIN32
+  HMODULE lib = LoadLibraryA(path);
+  if (!lib || !GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_PIN, path, &lib)) {
+    fprintf(stderr, "LoadLibrary(%s): error %lu\n", path, (unsigned long)GetLastError());
+    return NULL;
+  }
+  return (void*)lib;
+#else
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!lib) fprintf(stderr, "dlopen(%s): %s\n", path, dlerror());
+  return lib;
+#endif
+}
+
+/* The address of the library's exported function `name` as a data pointer
+ * (ISO C has no cast between the two; both systems guarantee the bytes),
+ * NULL when it exports none. */
+static inline void* test_library_symbol(void* lib, const char* name) {
+#ifdef _WIN32
+  FARPROC fn = GetProcAddress((HMODULE)lib, name);
+  void* p = NULL;
+  memcpy(&p, &fn, sizeof p);
+  return p;
+#else
+  return dlsym(lib, name);
 #endif
 }
 
