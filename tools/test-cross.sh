@@ -5,7 +5,8 @@
 #   tools/test-cross.sh aarch64   Linux on 64-bit Arm, under qemu-user:
 #                                 the C and C++ suites and the examples
 #   tools/test-cross.sh mingw     Windows x64 (MinGW-w64), under Wine: the C
-#                                 suite, the examples and the DLL's exports
+#                                 suite, the examples, the fuzz corpus replay
+#                                 and the DLL's exports
 #   tools/test-cross.sh all       both, one after the other
 #
 # Each platform builds in build-<platform>/ (under $STRIDE_CROSS_BUILD_ROOT,
@@ -79,7 +80,7 @@ run_mingw() {
   local build="$build_root/build-mingw"
   mingw_cmocka "$build/cmocka"
   local status=0
-  run_platform mingw x86_64-w64-mingw32.cmake '^(c|example|abi)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
+  run_platform mingw x86_64-w64-mingw32.cmake '^(c|example|abi|fuzz)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
   # Wine's server lingers a few seconds after its last program: wait for it.
   WINEPREFIX="$build/wine-prefix" wineserver -w || true
   return $status

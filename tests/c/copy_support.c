@@ -519,9 +519,8 @@ void expect_same_bytes(const unsigned char* got, const unsigned char* want, size
   if (memcmp(got, want, nbytes) == 0) return;
   size_t at = 0;
   while (got[at] == want[at]) ++at;
-  /* %llu: cmocka.h declares print_error as Microsoft's printf on MinGW, which has no %zu */
-  print_error("%s: byte %llu (element %llu of the buffer) is 0x%02x, expected 0x%02x\n", context,
-              (unsigned long long)at, (unsigned long long)(at / itemsize), got[at], want[at]);
+  print_error("%s: byte %zu (element %zu of the buffer) is 0x%02x, expected 0x%02x\n", context, at, at / itemsize,
+              got[at], want[at]);
   fail();
 }
 

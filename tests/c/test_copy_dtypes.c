@@ -89,9 +89,8 @@ static void copy_table_between_strided_views(st_dtype src_dtype) {
       size_t element = b / item;
       int written = element >= 1 && (element - 1) % 3 == 0 && (element - 1) / 3 < (size_t)n;
       if (!written && dst_buf[b] != SENTINEL) {
-        /* %llu: cmocka.h declares print_error as Microsoft's printf on MinGW, which has no %zu */
-        print_error("%s → %s: byte %llu outside the copied elements changed\n", st_dtype_name(src_dtype),
-                    st_dtype_name((st_dtype)d), (unsigned long long)b);
+        print_error("%s → %s: byte %zu outside the copied elements changed\n", st_dtype_name(src_dtype),
+                    st_dtype_name((st_dtype)d), b);
         fail();
       }
     }
