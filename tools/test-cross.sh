@@ -39,21 +39,23 @@ mingw_cmocka() {
   if [ -f "$prefix/lib/pkgconfig/cmocka.pc" ]; then
     return
   fi
-  rm -rf "$work" && mkdir -p "$work"
-  (cd "$work" && apt-get source cmocka >/dev/null)
+  rm -rf "$work" && mkdir -p "$work" || return 1
+  (cd "$work" && apt-get source cmocka >/dev/null) || return 1
   local source
   source="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'cmocka-*')"
   cmake -S "$source" -B "$work/build" -G Ninja "${launchers[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/x86_64-w64-mingw32.cmake" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-D__USE_MINGW_ANSI_STDIO=1 \
-    -DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
-  cmake --build "$work/build" -j "$jobs" >/dev/null
-  cmake --install "$work/build" >/dev/null
+    -DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null || return 1
+  cmake --build "$work/build" -j "$jobs" >/dev/null || return 1
+  cmake --install "$work/build" >/dev/null || return 1
   rm -rf "$work"
 }
 
 # Configures, builds and tests one platform: $1 the name, $2 the toolchain
-# file's name, $3 the ctest labels, then extra cmake arguments.
+# file's name, $3 the ctest labels, then extra cmake arguments. (Each step
+# says `|| return 1`: bash's set -e does not hold inside a function that
+# is called as `f || status=$?`.)
 run_platform() {
   local name="$1" toolchain="$2" labels="$3"
   shift 3
@@ -61,8 +63,8 @@ run_platform() {
   echo "== $name: configure and build in $build"
   cmake -S "$src" -B "$build" -G Ninja "${launchers[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/$toolchain" \
-    -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_BENCH=OFF -DSTRIDE_TEST_BINDINGS=OFF -DSTRIDE_WERROR=ON "$@" >/dev/null
-  cmake --build "$build" -j "$jobs"
+    -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_BENCH=OFF -DSTRIDE_TEST_BINDINGS=OFF -DSTRIDE_WERROR=ON "$@" >/dev/null || return 1
+  cmake --build "$build" -j "$jobs" || return 1
   echo "== $name: ctest -L '$labels' (built in $((SECONDS - start)) s)"
   local status=0
   ctest --test-dir "$build" -L "$labels" -j "$jobs" --output-on-failure \
@@ -78,7 +80,7 @@ run_aarch64() {
 
 run_mingw() {
   local build="$build_root/build-mingw"
-  mingw_cmocka "$build/cmocka"
+  mingw_cmocka "$build/cmocka" || return 1
   local status=0
   run_platform mingw x86_64-w64-mingw32.cmake '^(c|example|abi|fuzz)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
   # Wine's server lingers a few seconds after its last program: wait for it.
