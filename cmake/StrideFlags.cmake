@@ -6,6 +6,11 @@ function(stride_apply_flags target)
     $<$<AND:$<BOOL:${STRIDE_WERROR}>,$<COMPILE_LANGUAGE:C,CXX>>:-Werror>
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
     "$<$<AND:$<BOOL:${STRIDE_WERROR}>,$<COMPILE_LANGUAGE:CUDA>>:--Werror=all-warnings;-Xcompiler=-Werror>")
+  if(MINGW)
+    # C's printf as C99 has it (%zu, %lld): MinGW's own stdio rather than
+    # the system's msvcrt.dll, which lacks them (C++ gets it by default).
+    target_compile_definitions(${target} PRIVATE __USE_MINGW_ANSI_STDIO=1)
+  endif()
   if(STRIDE_SANITIZE)
     string(REPLACE ";" "," _san "${STRIDE_SANITIZE}")
     target_compile_options(${target} PRIVATE

@@ -6,8 +6,12 @@
 #   tools/install-deps.sh           what tools/test-all.sh needs
 #   tools/install-deps.sh --cross   also the cross builds' (docs/contributing.md:
 #                                   Linux aarch64 under qemu-user, Windows x64
-#                                   with MinGW-w64), adding Debian's arm64
-#                                   architecture for cmocka when missing
+#                                   with MinGW-w64 under Wine), adding Debian's
+#                                   arm64 architecture for cmocka when missing,
+#                                   and Debian's source lines (deb-src) when
+#                                   apt knows no cmocka source: Debian ships
+#                                   no cmocka for MinGW, so tools/test-cross.sh
+#                                   builds it from Debian's source package
 set -euo pipefail
 
 packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
@@ -20,7 +24,8 @@ packages=(cmake make gcc g++ pkg-config libcmocka-dev libdlpack-dev doxygen
   python3 python3-numpy python3-torch cargo golang-go binutils
   python3-venv python3-setuptools python3-wheel librust-pkg-config-dev)
 if [ "${1:-}" = "--cross" ]; then
-  packages+=(g++-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 g++-mingw-w64-x86-64-posix)
+  packages+=(g++-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 g++-mingw-w64-x86-64-posix wine64
+    ninja-build dpkg-dev)  # dpkg-dev: dpkg-source, which apt-get source unpacks with
 fi
 
 missing=()
@@ -29,16 +34,36 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-if [ ${#missing[@]} -eq 0 ]; then
+need_sources=false
+if [ "${1:-}" = "--cross" ] && ! apt-cache showsrc cmocka 2>/dev/null | grep -q '^Package: cmocka'; then
+  need_sources=true
+fi
+if [ ${#missing[@]} -eq 0 ] && ! $need_sources; then
   exit 0
 fi
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
-echo "install-deps: installing ${missing[*]}"
+if $need_sources; then
+  # The source lines of the binary ones already there: Debian 12's
+  # deb822 file, or the one-line sources.list of older installs.
+  echo "install-deps: adding Debian's source lines (deb-src) for apt-get source cmocka"
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
+      as_root tee /etc/apt/sources.list.d/debian-src.sources >/dev/null
+  else
+    grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' |
+      as_root tee /etc/apt/sources.list.d/debian-src.list >/dev/null
+  fi
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+fi
 if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
   as_root dpkg --add-architecture arm64
 fi
 as_root env DEBIAN_FRONTEND=noninteractive apt-get update
-as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi

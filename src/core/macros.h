@@ -68,6 +68,14 @@
 #define ST_PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
 #endif
 
+// MinGW-w64's C library rounds fmaf twice (core/scaled_convert.h rounds
+// once in its place).
+#if defined(__MINGW32__) && !defined(__CUDA_ARCH__)
+#define ST_LIBC_FMAF_ROUNDS_TWICE 1
+#else
+#define ST_LIBC_FMAF_ROUNDS_TWICE 0
+#endif
+
 namespace st {
 
 template <typename T>

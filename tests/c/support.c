@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "portable.h"
+
 void test_expect_status(st_status expected, st_status got, const char* call, const char* file, int line) {
   if (expected != got) {
     print_error("%s:%d: %s returned %s, expected %s (message: \"%s\")\n", file, line, call, st_status_name(got),
@@ -100,7 +102,7 @@ static void* counting_alloc(void* ctx, size_t nbytes, size_t alignment) {
   }
   if (alignment != kHeader) return NULL; /* the header below keeps 64-byte alignment only */
   size_t total = (kHeader + nbytes + alignment - 1) / alignment * alignment;
-  char* block = aligned_alloc(alignment, total);
+  char* block = test_aligned_alloc(alignment, total);
   if (!block) return NULL;
   memcpy(block, &nbytes, sizeof nbytes);
   atomic_fetch_add(&c->allocs, 1);
@@ -116,7 +118,7 @@ static void counting_free(void* ctx, void* ptr, size_t nbytes) {
   if (given != nbytes) atomic_fetch_add(&c->bad_frees, 1);
   atomic_fetch_add(&c->frees, 1);
   atomic_fetch_sub(&c->live_bytes, (long long)given);
-  free(block);
+  test_aligned_free(block);
 }
 
 st_allocator counting_allocator_record(counting_allocator* c) {

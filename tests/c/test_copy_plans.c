@@ -6,6 +6,7 @@
 
 #include "copy_support.h"
 #include "dlpack_producer.h"
+#include "portable.h"
 
 static const st_copy_plan kNullPlan = {0};
 static const st_copy_plan kForgedPlan = {GARBAGE_ID};
@@ -434,13 +435,13 @@ static void* nested_alloc(void* ctx, size_t nbytes, size_t alignment) {
     n->inner_status = st_copy_plan_execute_raw(n->inner, n->inner_dst, n->inner_src, 0);
     n->release_status = st_copy_plan_release(n->outer);
   }
-  return aligned_alloc(alignment, (nbytes + alignment - 1) / alignment * alignment);
+  return test_aligned_alloc(alignment, nbytes);
 }
 
 static void nested_free(void* ctx, void* ptr, size_t nbytes) {
   (void)ctx;
   (void)nbytes;
-  free(ptr);
+  test_aligned_free(ptr);
 }
 
 /* The outer plan is this thread's last (its lease) when its execute

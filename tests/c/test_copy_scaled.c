@@ -3,7 +3,7 @@
  * of every pair of real dtypes over random layouts, per tensor and per
  * channel, broadcast and overlapping, against the reference below. The
  * reference is written here from the contract alone: the element's exact
- * value, one fma in the compute type (C's fma/fmaf), then C's rint (the
+ * value, one fma in the compute type (C's fma, test_fmaf), then C's rint (the
  * test runs in the default rounding mode) or an encoder of the small float
  * formats written for this test. */
 #include <fenv.h>
@@ -13,6 +13,7 @@
 
 #include "copy_support.h"
 #include "dlpack_producer.h"
+#include "portable.h"
 
 /* ---- The small float formats, written for the test --------------------- */
 
@@ -177,7 +178,7 @@ static double scaled_reference(st_dtype dt, st_dtype st, const unsigned char* sr
   *dbl_out = dbl;
   const double x = compute_value(st, src, dbl);
   if (dbl) return fma(x, scale, shift);
-  return (double)fmaf((float)x, (float)scale, (float)shift);
+  return (double)test_fmaf((float)x, (float)scale, (float)shift);
 }
 
 /* Asserts the element equals want: bit patterns of integers, values of
@@ -411,7 +412,7 @@ static void normalize_nhwc_uint8_into_nchw_float(void** state) {
   EXPECT_OK(st_copy_scaled(d, src, &ss, 0));
   for (int c = 0; c < 3; ++c) {
     for (int w = 0; w < 2; ++w) {
-      const float want = fmaf((float)pixels[0][0][w][c], (float)scale[c], (float)shift[c]);
+      const float want = test_fmaf((float)pixels[0][0][w][c], (float)scale[c], (float)shift[c]);
       assert_true(memcmp(&out[0][c][0][w], &want, 4) == 0);
       /* and close to the textbook formula */
       assert_true(fabs(out[0][c][0][w] - (pixels[0][0][w][c] / 255.0 - mean[c]) / std_[c]) < 1e-5);
@@ -749,7 +750,7 @@ static void nhwc_images_into_planes_match_the_reference(void** state) {
     for (int64_t b = 0; b < sz[0]; ++b)
       for (int c = 0; c < 3; ++c)
         for (int64_t p = 0; p < hw; ++p) {
-          const float want = fmaf((float)px[(b * hw + p) * 3 + c], (float)scale[c], (float)shift[c]);
+          const float want = test_fmaf((float)px[(b * hw + p) * 3 + c], (float)scale[c], (float)shift[c]);
           const float got = out[(b * 3 + c) * hw + p];
           if (memcmp(&got, &want, 4) != 0) fail_msg("image %lld channel %d pixel %lld: %.9g, expected %.9g", (long long)b, c, (long long)p, got, want);
         }

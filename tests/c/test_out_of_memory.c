@@ -12,6 +12,7 @@
  * operator new, whose failures tests/cpp/test_out_of_memory_new.cpp covers. */
 #include <stdlib.h>
 
+#include "portable.h"
 #include "support.h"
 
 typedef struct failing_allocator {
@@ -26,7 +27,7 @@ static void* failing_alloc(void* ctx, size_t nbytes, size_t alignment) {
   failing_allocator* a = ctx;
   const long call = atomic_fetch_add(&a->calls, 1) + 1;
   if (call == atomic_load(&a->fail_at)) return NULL;
-  void* p = aligned_alloc(alignment, (nbytes + alignment - 1) / alignment * alignment);
+  void* p = test_aligned_alloc(alignment, nbytes);
   if (p) {
     atomic_fetch_add(&a->allocs, 1);
     atomic_fetch_add(&a->live_bytes, (long long)nbytes);
@@ -38,7 +39,7 @@ static void failing_free(void* ctx, void* ptr, size_t nbytes) {
   failing_allocator* a = ctx;
   atomic_fetch_add(&a->frees, 1);
   atomic_fetch_sub(&a->live_bytes, (long long)nbytes);
-  free(ptr);
+  test_aligned_free(ptr);
 }
 
 /* Everything the sequence made, released at the end whatever happened. */

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "portable.h"
 #include "support.h"
 
 /* ---- from a trace callback ------------------------------------------------ */
@@ -206,10 +207,10 @@ static void* over_releaser(void* arg) {
   for (int round = 0; round < kStressRounds; ++round) {
     pthread_barrier_wait(&o->start);
     for (int op = 0; op < kStressOps; ++op) {
-      const int a = rand_r(&seed) % kStressHandles;
+      const int a = test_rand_r(&seed) % kStressHandles;
       st_tensor out = {0};
       st_status s;
-      switch (rand_r(&seed) % 8) {
+      switch (test_rand_r(&seed) % 8) {
         case 0: /* release whether or not this thread holds a reference */
           s = st_tensor_release(o->handles[a]);
           if (s == ST_OK) atomic_fetch_add(&o->oks[a], 1);

@@ -2,6 +2,7 @@
  * allocator hook. */
 #include <stdlib.h>
 
+#include "portable.h"
 #include "support.h"
 
 /* main() sets ST_NUM_THREADS=3 before the first call into the library. */
@@ -213,7 +214,7 @@ static void allocator_record_is_copied_by_set(void** state) {
 
 int main(void) {
   /* before any call into the library, so the default count reads it */
-  setenv("ST_NUM_THREADS", "3", 1);
+  test_setenv("ST_NUM_THREADS", "3");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(default_thread_count_comes_from_st_num_threads),
       cmocka_unit_test(set_num_threads_changes_the_count),

@@ -4,21 +4,12 @@
  * reported, a callback that executes a plan on every report does not
  * recurse, and a callback that switches tracing off after such a call
  * returns. A watchdog turns a hang into a failure. */
-#include <signal.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "portable.h"
 #include "support.h"
 
 #define WATCHDOG_SECONDS 30
-
-static void watchdog_fired(int sig) {
-  (void)sig;
-  static const char msg[] = "test_trace_nested: a call did not return within the watchdog's time\n";
-  ssize_t ignored = write(2, msg, sizeof msg - 1);
-  (void)ignored;
-  _exit(1);
-}
 
 typedef struct nested {
   st_copy_plan plan;
@@ -75,14 +66,13 @@ static void expect_rows_copied(st_tensor dst) {
 
 static int arm_watchdog(void** state) {
   (void)state;
-  signal(SIGALRM, watchdog_fired);
-  alarm(WATCHDOG_SECONDS);
+  test_watchdog(WATCHDOG_SECONDS);
   return 0;
 }
 
 static int disarm_and_turn_off(void** state) {
   (void)state;
-  alarm(0);
+  test_watchdog(0);
   st_set_trace_callback(NULL, NULL);
   return 0;
 }

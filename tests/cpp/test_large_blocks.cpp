@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "../c/portable.h"
 #include "cmocka_cxx.h"
 #include "core/allocator.h"
 #include "core/large_blocks.h"
@@ -105,7 +106,7 @@ void concurrent_allocations_and_frees(void**) {
 }  // namespace
 
 int main() {
-  setenv("ST_CPU_BLOCK_CACHE_BYTES", "67108864", 1);
+  test_setenv("ST_CPU_BLOCK_CACHE_BYTES", "67108864");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(blocks_are_aligned_and_reused),
       cmocka_unit_test(cache_keeps_to_its_byte_cap_dropping_the_oldest),

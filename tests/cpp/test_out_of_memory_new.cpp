@@ -18,6 +18,7 @@
 #include <initializer_list>
 #include <new>
 
+#include "../c/portable.h"
 #include "cmocka_cxx.h"
 #include "stride.h"
 
@@ -35,9 +36,7 @@ void* counted_new(std::size_t n, std::size_t alignment, bool nothrow) {
     throw std::bad_alloc();
   }
   if (n == 0) n = 1;
-  void* p = alignment > alignof(std::max_align_t)
-                ? std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)
-                : std::malloc(n);
+  void* p = alignment > alignof(std::max_align_t) ? test_aligned_alloc(alignment, n) : std::malloc(n);
   if (!p) {
     if (nothrow) return nullptr;
     throw std::bad_alloc();
@@ -46,10 +45,16 @@ void* counted_new(std::size_t n, std::size_t alignment, bool nothrow) {
   return p;
 }
 
-void counted_delete(void* p) {
+// `aligned`: p came from the aligned heap (an operator new with an
+// alignment), which Windows keeps apart from malloc's.
+void counted_delete(void* p, bool aligned = false) {
   if (!p) return;
   g_live.fetch_sub(1, std::memory_order_relaxed);
-  std::free(p);
+  if (aligned) {
+    test_aligned_free(p);
+  } else {
+    std::free(p);
+  }
 }
 
 }  // namespace
@@ -64,10 +69,10 @@ void operator delete(void* p) noexcept { counted_delete(p); }
 void operator delete[](void* p) noexcept { counted_delete(p); }
 void operator delete(void* p, std::size_t) noexcept { counted_delete(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_delete(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_delete(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_delete(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_delete(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_delete(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_delete(p, true); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_delete(p, true); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_delete(p, true); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_delete(p, true); }
 
 namespace {
 

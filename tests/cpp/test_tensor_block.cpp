@@ -13,6 +13,7 @@
 #include "core/tensor_block.h"
 #include "core/views.h"
 // cmocka last: its fail() macro would rewrite st::fail in the headers above.
+#include "../c/portable.h"
 #include "cmocka_cxx.h"
 
 using namespace st;
@@ -30,12 +31,12 @@ struct CountingAllocator {
 
 void* counting_alloc(void* ctx, size_t nbytes, size_t alignment) {
   ++static_cast<CountingAllocator*>(ctx)->allocs;
-  return aligned_alloc(alignment, (nbytes + alignment - 1) / alignment * alignment);
+  return test_aligned_alloc(alignment, nbytes);
 }
 
 void counting_free(void* ctx, void* ptr, size_t) {
   ++static_cast<CountingAllocator*>(ctx)->frees;
-  free(ptr);
+  test_aligned_free(ptr);
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
-/* st_get_api as a host that dlopen()s the library sees it: one symbol
+/* st_get_api as a host that loads the library at run time (dlopen,
+ * LoadLibrary on Windows) sees it: one symbol
  * looked up, everything else called through the table. The table is also
  * checked against include/stride.h itself, so a function declared there
  * and missing from st_api fails here. This program is not linked to
- * libstride.so; STRIDE_LIB_PATH and STRIDE_HEADER_PATH name the files. */
+ * the library; STRIDE_LIB_PATH and STRIDE_HEADER_PATH name the files. */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "portable.h"
 #include "stride.h"
 
 #define MAX_NAMES 256
@@ -30,27 +31,15 @@ static const st_api* g_api;
 
 static int open_library(void** state) {
   (void)state;
-  /* RTLD_NODELETE: the library keeps its handle table for the life of the
-   * process (src/api/handle_table.h); unmapping it at dlclose() would turn
-   * those blocks into leaks that LeakSanitizer reports. */
-  g_lib = dlopen(STRIDE_LIB_PATH, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  if (!g_lib) {
-    fprintf(stderr, "dlopen(%s): %s\n", STRIDE_LIB_PATH, dlerror());
-    return -1;
-  }
-  /* A data pointer to the function, read back as the function pointer it
-   * holds: ISO C has no cast between the two, POSIX guarantees the bytes. */
-  void* sym = dlsym(g_lib, "st_get_api");
+  g_lib = test_library_open(STRIDE_LIB_PATH);
+  if (!g_lib) return -1;
+  /* the data pointer read back as the function pointer it holds */
+  void* sym = test_library_symbol(g_lib, "st_get_api");
   if (!sym) return -1;
   const st_api* (*get)(uint32_t);
   memcpy(&get, &sym, sizeof get);
   g_api = get(ST_API_VERSION);
   return g_api ? 0 : -1;
-}
-
-static int close_library(void** state) {
-  (void)state;
-  return g_lib ? dlclose(g_lib) : 0;
 }
 
 /* ---- Reading the header: comments and preprocessor lines removed. ---- */
@@ -190,7 +179,7 @@ static void each_field_points_at_the_exported_function_of_its_name(void** state)
   for (int i = 0; i < fields.count; ++i) {
     char fn[MAX_NAME + 3];
     snprintf(fn, sizeof fn, "st_%s", fields.names[i]);
-    void* exported = dlsym(g_lib, fn);
+    void* exported = test_library_symbol(g_lib, fn);
     void* in_table = NULL;
     memcpy(&in_table, (const char*)g_api + (size_t)i * sizeof(void (*)(void)), sizeof in_table);
     if (!exported || exported != in_table) {
@@ -202,7 +191,7 @@ static void each_field_points_at_the_exported_function_of_its_name(void** state)
 
 static void versions_newer_than_the_library_or_zero_get_null(void** state) {
   (void)state;
-  void* sym = dlsym(g_lib, "st_get_api");
+  void* sym = test_library_symbol(g_lib, "st_get_api");
   const st_api* (*get)(uint32_t);
   memcpy(&get, &sym, sizeof get);
   assert_null(get(0));
@@ -270,5 +259,5 @@ int main(void) {
       cmocka_unit_test(versions_newer_than_the_library_or_zero_get_null),
       cmocka_unit_test(a_tensor_made_viewed_copied_and_released_through_the_table),
   };
-  return cmocka_run_group_tests(tests, open_library, close_library);
+  return cmocka_run_group_tests(tests, open_library, NULL); /* the library stays loaded */
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../c/portable.h"
 #include "fuzz_input.h"
 #include "fuzz_layout.h"
 #include "stride.h"
@@ -83,7 +84,7 @@ inline void* heap_alloc(void*, size_t nbytes, size_t alignment) {
     g_heap.refusals++;
     return nullptr;
   }
-  void* p = std::aligned_alloc(alignment, (nbytes + alignment - 1) / alignment * alignment);
+  void* p = test_aligned_alloc(alignment, nbytes);
   FUZZ_CHECK(p, "aligned_alloc(%zu) failed", nbytes);
   g_heap.live.emplace_back(p, nbytes);
   g_heap.made.emplace_back(p, nbytes);
@@ -99,7 +100,7 @@ inline void heap_free(void*, void* ptr, size_t nbytes) {
   FUZZ_CHECK(it->second == nbytes, "free of %p with %zu bytes; it was allocated with %zu", ptr, nbytes, it->second);
   g_heap.live.erase(it);
   g_heap.frees++;
-  std::free(ptr);
+  test_aligned_free(ptr);
 }
 
 // ---- The model -----------------------------------------------------------
