@@ -3,10 +3,12 @@
 # (docs/contributing.md, "Other platforms"):
 #
 #   tools/test-cross.sh aarch64   Linux on 64-bit Arm, under qemu-user:
-#                                 the C and C++ suites and the examples
+#                                 the C and C++ suites, the examples, the
+#                                 header's compile matrix and the installs
 #   tools/test-cross.sh mingw     Windows x64 (MinGW-w64), under Wine: the C
-#                                 suite, the examples, the fuzz corpus replay
-#                                 and the DLL's exports
+#                                 suite, the examples, the fuzz corpus replay,
+#                                 the DLL's exports, the header's compile
+#                                 matrix and the installs
 #   tools/test-cross.sh all       both, one after the other
 #
 # Each platform builds in build-<platform>/ (under $STRIDE_CROSS_BUILD_ROOT,
@@ -75,14 +77,14 @@ run_platform() {
 }
 
 run_aarch64() {
-  run_platform aarch64 aarch64-linux-gnu.cmake '^(c|cpp|example)$'
+  run_platform aarch64 aarch64-linux-gnu.cmake '^(c|cpp|example|header|install)$'
 }
 
 run_mingw() {
   local build="$build_root/build-mingw"
   mingw_cmocka "$build/cmocka" || return 1
   local status=0
-  run_platform mingw x86_64-w64-mingw32.cmake '^(c|example|abi|fuzz)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
+  run_platform mingw x86_64-w64-mingw32.cmake '^(c|example|abi|fuzz|header|install)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
   # Wine's server lingers a few seconds after its last program: wait for it.
   WINEPREFIX="$build/wine-prefix" wineserver -w || true
   return $status
