@@ -225,7 +225,15 @@ static void* over_releaser(void* arg) {
           break;
         case 2:
           s = st_contiguous(o->handles[a], ST_MEMORY_FORMAT_CONTIGUOUS, &out);
-          if (s == ST_OK) s = st_tensor_release(out);
+          if (s == ST_OK) {
+            /* a contiguous tensor is answered with its own handle and one
+             * more reference (stride.h): a retain, which lets the other
+             * threads' releases succeed once more */
+            const int same = out.id == o->handles[a].id;
+            if (same) atomic_fetch_add(&o->retains[a], 1);
+            s = st_tensor_release(out);
+            if (same && s == ST_OK) atomic_fetch_add(&o->oks[a], 1);
+          }
           break;
         case 3:
           s = st_transpose(o->handles[a], 0, 1, &out);
