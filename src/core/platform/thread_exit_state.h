@@ -23,7 +23,7 @@
 namespace st {
 namespace platform {
 
-// State: trivially destructible, zero its starting value.
+// State: trivially destructible, its zero value the start of every thread.
 template <typename State, void (*AtExit)(State&)>
 class ThreadExitState {
  public:
@@ -57,16 +57,18 @@ class ThreadExitState {
 
  private:
   // The thread's first request (block null): a block its hook owns; after
-  // the hook ran, or without a hook, the thread-local stand-in.
+  // the hook ran, or without a hook or a slot, the thread-local stand-in.
   ST_NOINLINE static State& first_use(void* block) {
     if (block == nullptr) {
-      State* fresh = new (std::nothrow) State();
-      if (fresh != nullptr && hook().arm(fresh)) {
-        slot().set(fresh);
-        return *fresh;
+      slot().set(done());  // what stays when no block can be armed
+      if (slot().get() == done()) {  // else the slot could not be made: no block could be found again
+        State* fresh = new (std::nothrow) State();
+        if (fresh != nullptr && hook().arm(fresh)) {
+          slot().set(fresh);
+          return *fresh;
+        }
+        delete fresh;
       }
-      delete fresh;
-      slot().set(done());
     }
     return stand_in_;
   }
