@@ -6,7 +6,7 @@
 #                                 the C and C++ suites, the examples, the
 #                                 header's compile matrix and the installs
 #   tools/test-cross.sh mingw     Windows x64 (MinGW-w64), under Wine: the C
-#                                 suite, the examples, the fuzz corpus replay,
+#                                 and C++ suites, the examples, the fuzz corpus replay,
 #                                 the DLL's exports, the header's compile
 #                                 matrix and the installs
 #   tools/test-cross.sh all       both, one after the other
@@ -84,7 +84,7 @@ run_mingw() {
   local build="$build_root/build-mingw"
   mingw_cmocka "$build/cmocka" || return 1
   local status=0
-  run_platform mingw x86_64-w64-mingw32.cmake '^(c|example|abi|fuzz|header|install)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
+  run_platform mingw x86_64-w64-mingw32.cmake '^(c|cpp|example|abi|fuzz|header|install)$' -DCMAKE_PREFIX_PATH="$build/cmocka" || status=$?
   # Wine's server lingers a few seconds after its last program: wait for it.
   WINEPREFIX="$build/wine-prefix" wineserver -w || true
   return $status

@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 #include "core/macros.h"
-#include "core/platform/platform.h"
+#include "core/platform/thread_exit_state.h"
 
 namespace st {
 namespace api {
@@ -23,7 +23,10 @@ namespace {
 // thread that executed it last does one of these. A call made while this
 // thread is inside another plan call (from an allocator, job system or
 // trace callback) pins and unpins instead: moving the lease there could
-// free the plan the outer call is running.
+// free the plan the outer call is running. The lease is per-thread state
+// that the exit hook finishes (core/platform/thread_exit_state.h); where
+// the hook already ran for this thread, or could not be armed, the thread
+// pins and unpins instead.
 struct Lease {
   uint64_t id;  // 0: none
   PlanTable::Slot* slot;  // pinned while id != 0
@@ -31,7 +34,6 @@ struct Lease {
   int depth;        // plan calls running on this thread
   bool hook_armed;  // the thread's exit hook will drop the lease
 };
-thread_local Lease t_lease;  // zeroed, trivially destructible: no guard to read it
 
 // The plan of a live id, pinned in *slot; null with the status in *why.
 const ops::CopyPlan* pin_plan(uint64_t id, PlanTable::Slot** slot, st_status* why) {
@@ -40,8 +42,7 @@ const ops::CopyPlan* pin_plan(uint64_t id, PlanTable::Slot** slot, st_status* wh
   return *slot ? plan->get() : nullptr;
 }
 
-void drop_lease() {
-  Lease& l = t_lease;
+void drop_lease(Lease& l) {
   if (l.id == 0) return;
   const uint64_t id = l.id;
   PlanTable::Slot* slot = l.slot;
@@ -51,15 +52,17 @@ void drop_lease() {
   PlanTable::instance().unpin(slot, id);
 }
 
-void lease_at_thread_exit(void*) {
-  t_lease.hook_armed = false;
-  drop_lease();
+void lease_at_thread_exit(Lease& l) {
+  l.hook_armed = false;
+  drop_lease(l);
 }
 
+// This thread's lease (a zeroed Lease at first).
+using ThreadLease = platform::ThreadExitState<Lease, lease_at_thread_exit>;
+
 bool arm_lease_exit() {
-  static platform::ThreadExitHook hook(lease_at_thread_exit);
-  Lease& l = t_lease;
-  if (!l.hook_armed) l.hook_armed = hook.arm(&l);
+  Lease& l = ThreadLease::get();
+  if (!l.hook_armed) l.hook_armed = ThreadLease::arm();
   return l.hook_armed;
 }
 
@@ -67,16 +70,16 @@ bool arm_lease_exit() {
 // leases another plan or ends; null (with the status in *why) for any
 // other id, and for a thread whose lease could not be dropped at its end.
 const ops::CopyPlan* lease(uint64_t id, st_status* why) {
-  Lease& l = t_lease;
+  Lease& l = ThreadLease::get();
   if (ST_LIKELY(l.id == id && id != 0)) {
     if (ST_LIKELY(PlanTable::holds_reference(l.slot, id))) return l.plan;
-    drop_lease();
+    drop_lease(l);
     return nullptr;
   }
   PlanTable::Slot* slot = nullptr;
   const ops::CopyPlan* plan = pin_plan(id, &slot, why);
   if (!plan) return nullptr;
-  drop_lease();
+  drop_lease(l);
   // Without an exit hook a lease would outlive its thread: then the caller
   // unpins at once.
   if (!arm_lease_exit()) {
@@ -94,7 +97,7 @@ const ops::CopyPlan* lease(uint64_t id, st_status* why) {
 ST_NOINLINE const ops::CopyPlan* take_plan(uint64_t id, const char* arg, PlanTable::Slot** slot) {
   st_status why = ST_ERROR_INVALID_HANDLE;
   // lease() answers null for a thread it cannot register either: pin then.
-  const ops::CopyPlan* plan = t_lease.depth == 0 ? lease(id, &why) : nullptr;
+  const ops::CopyPlan* plan = ThreadLease::get().depth == 0 ? lease(id, &why) : nullptr;
   if (!plan) plan = pin_plan(id, slot, &why);
   if (!plan) {
     if (why == ST_ERROR_OUT_OF_MEMORY) fail(why, "%s is in use by too many calls at once", arg);
@@ -106,7 +109,7 @@ ST_NOINLINE const ops::CopyPlan* take_plan(uint64_t id, const char* arg, PlanTab
 }  // namespace
 
 PinnedPlan::PinnedPlan(st_copy_plan plan, const char* arg) : id_(plan.id) {
-  Lease& l = t_lease;
+  Lease& l = ThreadLease::get();
   depth_ = &l.depth;
   // The plan this thread used last: the same test as lease(), inline.
   if (ST_LIKELY(l.depth == 0 && l.id == plan.id && plan.id != 0 && PlanTable::holds_reference(l.slot, plan.id))) {

@@ -30,7 +30,7 @@
 
 #include "core/error.h"
 #include "core/macros.h"
-#include "core/platform/platform.h"
+#include "core/platform/thread_exit_state.h"
 #include "stride.h"
 
 namespace st {
@@ -182,8 +182,10 @@ class SlotTable {
   // there while there is room (else on the shared list), and an insert takes
   // from there first. A thread that makes and drops handles in turn then
   // never touches shared state for its slots. The cache is plain zeroed
-  // thread-local data, so reading it needs no initialization check. Its
-  // `limit` is 0 until the thread's first insert opens it by arming a
+  // thread-local data, so reading it needs no initialization check (where
+  // thread_local storage may be freed before the thread-exit hooks, it is a
+  // block that the hook owns instead: core/platform/thread_exit_state.h).
+  // Its `limit` is 0 until the thread's first insert opens it by arming a
   // ThreadExitHook (core/platform/platform.h: it runs even after releases from the
   // caller's own thread-specific destructors), which hands the cache to the
   // shared list when the thread ends and closes it for good. Releases never
@@ -197,18 +199,17 @@ class SlotTable {
     uint32_t slots[kThreadCacheSlots];
   };
 
-  static void return_thread_cache(void*) {
-    Cache& cache = cache_;
+  static void return_thread_cache(Cache& cache) {
     cache.limit = 0;
     cache.closed = true;
     while (cache.count != 0) push_free(cache.slots[--cache.count]);
   }
+  using ThreadCache = platform::ThreadExitState<Cache, return_thread_cache>;
 
   ST_NOINLINE static void open_thread_cache() {
-    Cache& cache = cache_;
+    Cache& cache = ThreadCache::get();
     if (cache.closed) return;
-    static platform::ThreadExitHook hook(return_thread_cache);
-    if (hook.arm(&cache)) {
+    if (ThreadCache::arm()) {
       cache.limit = kThreadCacheSlots;
     } else {
       cache.closed = true;  // every slot of this thread goes to the shared list
@@ -216,7 +217,7 @@ class SlotTable {
   }
 
   static void file_free_slot(uint32_t index) {
-    Cache& cache = cache_;
+    Cache& cache = ThreadCache::get();
     if (cache.count < cache.limit) {
       cache.slots[cache.count++] = index;
       return;
@@ -225,7 +226,7 @@ class SlotTable {
   }
 
   static bool take_free_slot(uint32_t* index) {
-    Cache& cache = cache_;
+    Cache& cache = ThreadCache::get();
     if (cache.count != 0) {
       *index = cache.slots[--cache.count];
       return true;
@@ -318,7 +319,6 @@ class SlotTable {
   static std::atomic<uint32_t> next_index_;  // slots below it have been handed out at least once
   static std::mutex reserve_mutex_;          // serializes every move between a word's field and its reserve
   static std::atomic<uint64_t> free_head_;   // Note [Lock-free free list]
-  static thread_local Cache cache_;          // Note [Per-thread slot cache]
 };
 
 template <typename T, typename H>
@@ -331,8 +331,6 @@ template <typename T, typename H>
 std::mutex SlotTable<T, H>::reserve_mutex_;
 template <typename T, typename H>
 std::atomic<uint64_t> SlotTable<T, H>::free_head_{0};
-template <typename T, typename H>
-thread_local typename SlotTable<T, H>::Cache SlotTable<T, H>::cache_;
 
 
 template <typename T, typename H>

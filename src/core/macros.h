@@ -76,6 +76,31 @@
 #define ST_LIBC_FMAF_ROUNDS_TWICE 0
 #endif
 
+// Whether C++ thread_local storage may be freed before the library's
+// thread-exit hooks run (core/platform/platform.h's ThreadExitHook): GCC
+// for MinGW emulates thread_local (emutls), and winpthreads frees a
+// thread's emulated storage when its start function returns, before
+// Windows runs the fiber-local storage callbacks. Per-thread state that a
+// hook must finish then lives in a heap block that the hook owns
+// (core/platform/thread_exit_state.h). Elsewhere thread_local storage
+// outlives the hooks.
+#if defined(__MINGW32__) && defined(__GNUC__) && !defined(__clang__)
+#define ST_THREAD_LOCAL_FREED_BEFORE_EXIT_HOOKS 1
+#else
+#define ST_THREAD_LOCAL_FREED_BEFORE_EXIT_HOOKS 0
+#endif
+
+// The general-dynamic TLS model for a thread_local of the shared library:
+// the one GCC gives the library's other thread_locals. Left to itself it
+// gives a static member of a class template instantiated from inside
+// another one (core/platform/thread_exit_state.h) the local-dynamic model,
+// as fast, but other code for every access.
+#if ST_COMPILER_MSVC
+#define ST_TLS_GLOBAL_DYNAMIC
+#else
+#define ST_TLS_GLOBAL_DYNAMIC __attribute__((tls_model("global-dynamic")))
+#endif
+
 namespace st {
 
 template <typename T>

@@ -85,17 +85,6 @@ static void* work_then_hold_until_exit(void* arg) {
 
 static void releases_from_a_key_destructor_after_other_work_give_their_slots_back(void** state) {
   (void)state;
-#ifdef __MINGW32__
-  /* A known fault of MinGW builds: C++ thread_local there is emulated
-   * (emutls), and winpthreads frees a thread's emulated storage, the
-   * library's cache of free slots included, when its start function
-   * returns, before Windows runs the library's thread-exit hook (a
-   * fiber-local storage callback), which then finds the cache empty: the
-   * free slots this thread's work left in it are lost with it (its
-   * handles are released all the same). */
-  print_message("skipped: on MinGW a pthread's cached free slots are lost when it ends (emutls frees them first)\n");
-  skip();
-#endif
   assert_int_equal(pthread_key_create(&g_key, release_at_exit), 0);
   int64_t live_before = -1;
   EXPECT_OK(st_live_tensor_count(&live_before));

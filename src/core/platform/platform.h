@@ -42,6 +42,29 @@ class ThreadExitHook {
   std::atomic<bool> made_{false};
 };
 
+// A pointer per thread, null until the thread sets it, that no step of the
+// thread's end clears or frees: every thread-exit hook, and whatever runs
+// after them, reads what the thread set (Windows: a TLS slot, which only
+// the thread's own end discards; POSIX: C++ thread-local storage, which
+// outlives the keys' destructors there). For per-thread state that must
+// outlive C++'s thread_local (core/platform/thread_exit_state.h). Made at
+// most 8 times in a process; get() answers null and set() does nothing
+// for one that could not be made.
+class ThreadSlot {
+ public:
+  ThreadSlot();
+  ~ThreadSlot();
+  ThreadSlot(const ThreadSlot&) = delete;
+  ThreadSlot& operator=(const ThreadSlot&) = delete;
+
+  void* get() const;
+  void set(void* value);
+
+ private:
+  uint64_t key_ = 0;  // the OS's key, kept opaque here
+  bool made_ = false;
+};
+
 // A thread of the OS, started with the system's default attributes (stack
 // size included), as an OpenMP runtime starts its own.
 class Thread {

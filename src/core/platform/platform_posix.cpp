@@ -46,6 +46,29 @@ bool ThreadExitHook::arm(void* value) {
   return made_.load(std::memory_order_acquire) && pthread_setspecific(from_field<pthread_key_t>(key_), value) == 0;
 }
 
+namespace {
+// ThreadSlot's values: C++ thread-local storage outlives the keys'
+// destructors on the POSIX systems the library builds for.
+constexpr int kMaxThreadSlots = 8;
+std::atomic<int> g_thread_slots{0};
+thread_local void* t_slot_values[kMaxThreadSlots];
+}  // namespace
+
+ThreadSlot::ThreadSlot() {
+  const int index = g_thread_slots.fetch_add(1);
+  if (index >= kMaxThreadSlots) return;
+  key_ = static_cast<uint64_t>(index);
+  made_ = true;
+}
+
+ThreadSlot::~ThreadSlot() = default;
+
+void* ThreadSlot::get() const { return made_ ? t_slot_values[key_] : nullptr; }
+
+void ThreadSlot::set(void* value) {
+  if (made_) t_slot_values[key_] = value;
+}
+
 bool Thread::start(void (*body)(void*), void* arg) {
   body_ = body;
   arg_ = arg;

@@ -60,6 +60,23 @@ bool ThreadExitHook::arm(void* value) {
   return made_.load(std::memory_order_acquire) && FlsSetValue(static_cast<DWORD>(key_), value) != 0;
 }
 
+ThreadSlot::ThreadSlot() {
+  const DWORD index = TlsAlloc();
+  if (index == TLS_OUT_OF_INDEXES) return;
+  key_ = index;
+  made_ = true;
+}
+
+ThreadSlot::~ThreadSlot() {
+  if (made_) TlsFree(static_cast<DWORD>(key_));
+}
+
+void* ThreadSlot::get() const { return made_ ? TlsGetValue(static_cast<DWORD>(key_)) : nullptr; }
+
+void ThreadSlot::set(void* value) {
+  if (made_) TlsSetValue(static_cast<DWORD>(key_), value);
+}
+
 bool Thread::start(void (*body)(void*), void* arg) {
   body_ = body;
   arg_ = arg;
