@@ -409,9 +409,14 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       // Widening rows write in order: with a quarter or half of a line's
       // bytes read per line written, pages side by side measured slower
       // (uint8 -> float32 took 1.1x the in-order time on the Xeon of
-      // Note [Streaming on each vendor]).
-      const int pages = L::kOut > L::kIn ? 1 : stream_pages();
+      // Note [Streaming on each vendor]),
+      // and keep up without the prefetch that the others may need
+      // (Note [Streaming on each vendor]).
+      const bool widens = L::kOut > L::kIn;
+      const int pages = widens ? 1 : stream_pages();
+      const int64_t ahead = widens ? 0 : stream_prefetch_bytes();
       for_each_unit(lines, V::kBytes, pages, [&](int64_t k) {
+        prefetch_ahead<L::kInBytes>(s + k * L::kInBytes, ahead);
         V::stream(d + k * V::kBytes, L::line(s + k * L::kInBytes));
       });
       i += lines * L::kPer;

@@ -18,6 +18,8 @@
 #include "cpu/element_access.h"
 #include "cpu/float8_lanes.h"
 #include "cpu/scaled_rows.h"
+#include "cpu/stream_pages.h"
+#include "cpu/stream_tuning.h"
 
 namespace st {
 namespace cpu {
@@ -134,7 +136,11 @@ struct Narrow {
         scaled_by_rule<D, float>(dst, src, from, to, scale, shift, kPerElement, kSaturate);
       }
     };
+    // Streamed, the source is prefetched as a converting row's is
+    // (Note [Streaming on each vendor]).
+    const int64_t ahead = nt ? stream_prefetch_bytes() : 0;
     walk_row<V, 1, V::kBytes>(dst, n, nt, part, [&](int64_t i, auto streamed) {
+      if (streamed) prefetch_ahead<4 * V::kBytes>(src + 4 * i, ahead);
       put<V>(dst + i, line<false>(s, values, i, V::kBytes), streamed);
     });
   }

@@ -26,6 +26,17 @@ ST_FORCE_INLINE int64_t pages_side_by_side(int64_t count, int64_t per_page, Step
   return b;
 }
 
+// Prefetches (to L2) the kBytes a step reads at src, `ahead` bytes on
+// (none when 0): stream_tuning.h's prefetch_bytes. The address is formed
+// as an integer: past the end of a row it is no object's, and a prefetch
+// of it does nothing.
+template <int64_t kBytes>
+ST_FORCE_INLINE void prefetch_ahead(const char* src, int64_t ahead) {
+  if (ahead == 0) return;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(src) + static_cast<uintptr_t>(ahead);
+  for (int64_t q = 0; q < kBytes; q += 64) ST_PREFETCH_TO_L2(reinterpret_cast<const char*>(at + static_cast<uintptr_t>(q)));
+}
+
 // step(k) for every k < count, where unit k is the k-th `unit_bytes` of the
 // output (a power of two up to 4 KiB): with pages > 1, whole blocks of
 // `pages` pages go a unit of each page in turn, and what is left in order.

@@ -18,18 +18,29 @@ struct StreamTuning {
   // 4 KiB pages of output written side by side, a line of each in turn
   // (stream_pages.h): 1 writes in order; 2 or 4.
   int pages;
+  // How far ahead of the line it converts a streamed row that does not
+  // widen prefetches its source (to L2), in bytes; 0 prefetches nothing.
+  int64_t prefetch_bytes;
 };
 
-// The choice for a CPU of `vendor`, where the environment's
-// ST_STREAM_THRESHOLD_BYTES / ST_STREAM_PAGES (either may be NULL) override
-// a part when they hold a valid value (a byte count >= 0; 1, 2 or 4).
-StreamTuning choose_stream_tuning(CpuVendor vendor, const char* threshold_env, const char* pages_env);
+// The overrides the environment may hold (any may be NULL).
+struct StreamTuningEnv {
+  const char* threshold_bytes;  // ST_STREAM_THRESHOLD_BYTES: a byte count >= 0
+  const char* pages;            // ST_STREAM_PAGES: 1, 2 or 4
+  const char* prefetch_bytes;   // ST_STREAM_PREFETCH_BYTES: 0 to kMaxStreamPrefetchBytes
+};
+constexpr int64_t kMaxStreamPrefetchBytes = 64 * 1024;
+
+// The choice for a CPU of `vendor`, where each valid override replaces its
+// part (an invalid one is ignored).
+StreamTuning choose_stream_tuning(CpuVendor vendor, const StreamTuningEnv& env);
 
 // This process's choice: choose_stream_tuning for this CPU and environment,
 // made at the first call.
 StreamTuning stream_tuning();
 int64_t stream_threshold_bytes();
 int stream_pages();
+int64_t stream_prefetch_bytes();
 
 // For tests and stride-bench's comparisons: replace the choice (a value
 // outside the ranges above is clamped into them).

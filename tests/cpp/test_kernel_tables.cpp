@@ -247,15 +247,16 @@ void row_converters_match_rules_at_every_head_and_tail(void**) {
 }
 
 // Long streamed runs written 1, 2 and 4 pages side by side (whatever this
-// CPU chose): whole blocks of pages, blocks and a rest, lengths off a page,
-// dsts off their line (the head before the first line) and srcs off an
-// element; contiguous copies and every row converter.
+// CPU chose), their sources prefetched or not: whole blocks of pages,
+// blocks and a rest, lengths off a page, dsts off their line (the head
+// before the first line) and srcs off an element; contiguous copies and
+// every row converter.
 void streamed_runs_match_reference_with_pages_side_by_side(void**) {
   const st::cpu::StreamTuning chosen = st::cpu::stream_tuning();
   const int64_t kPage = 4096;
   Failures bad;
   for (int pages : {1, 2, 4}) {
-    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages});
+    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages, pages == 1 ? 0 : 1024});
     for (const Level& level : levels()) {
       for (int64_t n : {4 * kPage - 1, 4 * kPage, 4 * kPage + 256 + 17, 12 * kPage + 999, 8 * kPage + 64 * 3}) {
         for (int64_t src_off : {0, 3}) {
