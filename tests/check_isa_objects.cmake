@@ -7,7 +7,7 @@
 string(REPLACE "|" ";" objects "${OBJECTS}")
 set(checked 0)
 foreach(object ${objects})
-  if(NOT object MATCHES "_(avx2|avx512)\\.cpp\\.o(bj)?$")
+  if(NOT object MATCHES "_(avx2|avx512|avx512bf16)\\.cpp\\.o(bj)?$")
     continue()
   endif()
   execute_process(COMMAND ${OBJDUMP} -h ${object} OUTPUT_VARIABLE sections RESULT_VARIABLE rc)

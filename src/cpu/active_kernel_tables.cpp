@@ -14,7 +14,8 @@ const CopyKernelTable& active_copy_kernels() {
 }
 
 const ConvertKernelTable& active_convert_kernels() {
-  return for_cpu_isa(scalar_convert_kernels, avx2_convert_kernels, avx512_convert_kernels);
+  return for_cpu_isa(scalar_convert_kernels, avx2_convert_kernels,
+                     cpu_has_avx512_bf16() ? avx512_bf16_convert_kernels : avx512_convert_kernels);
 }
 
 const ScaledRowsTable& active_scaled_rows() {

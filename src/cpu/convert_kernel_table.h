@@ -65,6 +65,9 @@ struct ConvertKernelTable {
 const ConvertKernelTable& scalar_convert_kernels();
 const ConvertKernelTable& avx2_convert_kernels();    // call only at CpuIsa::Avx2 or above
 const ConvertKernelTable& avx512_convert_kernels();  // call only at CpuIsa::Avx512
+// The AVX-512 table with float32 -> bfloat16 by AVX512_BF16's instruction:
+// call only where cpu_has_avx512_bf16().
+const ConvertKernelTable& avx512_bf16_convert_kernels();
 const ConvertKernelTable& neon_convert_kernels();    // call only at CpuIsa::Neon
 
 // The table for cpu_isa() now.

@@ -35,6 +35,14 @@ CpuIsa detect() {
   return CpuIsa::Avx2;
 }
 
+// Leaf 7 subleaf 1 (which leaf 7 subleaf 0 lists in eax), eax bit 5; it
+// uses the AVX-512 register state, checked with the level.
+bool detect_avx512_bf16() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (detected_cpu_isa() < CpuIsa::Avx512 || !__get_cpuid_count(7, 0, &a, &b, &c, &d) || a < 1) return false;
+  return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)) != 0;
+}
+
 // Leaf 0 spells the vendor in ebx, edx, ecx.
 CpuVendor detect_vendor() {
   unsigned a = 0, regs[3] = {0, 0, 0};
@@ -50,9 +58,11 @@ CpuVendor detect_vendor() {
 // why nothing further is read at run time).
 CpuIsa detect() { return CpuIsa::Neon; }
 CpuVendor detect_vendor() { return CpuVendor::Other; }
+bool detect_avx512_bf16() { return false; }
 #else
 CpuIsa detect() { return CpuIsa::Scalar; }
 CpuVendor detect_vendor() { return CpuVendor::Other; }
+bool detect_avx512_bf16() { return false; }
 #endif
 
 std::atomic<int> g_cap{static_cast<int>(kHighestCpuIsa)};
@@ -68,6 +78,11 @@ CpuIsa cpu_isa() {
   const int detected = static_cast<int>(detected_cpu_isa());
   const int cap = g_cap.load(std::memory_order_relaxed);
   return static_cast<CpuIsa>(cap < detected ? cap : detected);
+}
+
+bool cpu_has_avx512_bf16() {
+  static const bool has = detect_avx512_bf16();
+  return has;
 }
 
 CpuVendor detected_cpu_vendor() {

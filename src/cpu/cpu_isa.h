@@ -56,6 +56,10 @@ void set_cpu_isa_cap(CpuIsa cap);
 
 const char* cpu_isa_name(CpuIsa isa);
 
+// AVX512_BF16 (float32 -> bfloat16 in one instruction) on a CPU at the
+// AVX-512 level: one row converter uses it (convert_kernels_avx512bf16.cpp).
+bool cpu_has_avx512_bf16();
+
 // Who designed the CPU: the memory systems of the two x86 vendors want
 // their long streaming copies written differently (stream_tuning.h).
 enum class CpuVendor : int { Other = 0, Intel, Amd };

@@ -47,6 +47,12 @@ std::vector<Level> levels() {
   const CpuIsa detected = st::cpu::detected_cpu_isa();
   if (detected >= CpuIsa::Avx2) v.push_back({&st::cpu::avx2_copy_kernels(), &st::cpu::avx2_convert_kernels()});
   if (detected >= CpuIsa::Avx512) v.push_back({&st::cpu::avx512_copy_kernels(), &st::cpu::avx512_convert_kernels()});
+  if (st::cpu::cpu_has_avx512_bf16()) {
+    v.push_back({&st::cpu::avx512_copy_kernels(), &st::cpu::avx512_bf16_convert_kernels()});
+  } else if (detected >= CpuIsa::Avx512) {
+    static const bool said = std::printf("AVX512_BF16's row converter not checked: this CPU lacks AVX512_BF16\n") > 0;
+    (void)said;
+  }
 #elif ST_CPU_NEON_LEVEL
   if (st::cpu::detected_cpu_isa() >= CpuIsa::Neon) {
     v.push_back({&st::cpu::neon_copy_kernels(), &st::cpu::neon_convert_kernels()});
