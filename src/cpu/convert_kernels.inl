@@ -406,12 +406,11 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       const int64_t lines = (n - i) / L::kPer;
       char* d = dst + i * L::kOut;
       const char* s = src + i * L::kIn;
-      // Widening rows write in order: with a quarter or half of a line's
-      // bytes read per line written, pages side by side measured slower
-      // (uint8 -> float32 took 1.1x the in-order time on the Xeon of
-      // Note [Streaming on each vendor]),
-      // and keep up without the prefetch that the others may need
-      // (Note [Streaming on each vendor]).
+      // Widening rows write in order and without the prefetch: with a
+      // quarter or half of a line's bytes read per line written, pages side
+      // by side measured slower (uint8 -> float32 took 1.1x the in-order
+      // time on the Xeon of Note [Streaming on each vendor]), and their
+      // reads keep up unaided.
       const bool widens = L::kOut > L::kIn;
       const int pages = widens ? 1 : stream_pages();
       const int64_t ahead = widens ? 0 : stream_prefetch_bytes();

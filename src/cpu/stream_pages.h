@@ -1,7 +1,8 @@
-// The order in which a long run of streaming stores is written: in order,
-// or a few 4 KiB pages side by side (Note [Streaming on each vendor] in
-// stream_tuning.cpp says why and where). Included by the per-level kernel
-// sources; nothing here depends on a level.
+// The order in which a long run of streaming stores is written (in order,
+// or a few 4 KiB pages side by side) and the prefetch of what a streamed
+// row reads (Note [Streaming on each vendor] in stream_tuning.cpp says why
+// and where). Included by the per-level kernel sources; nothing here
+// depends on a level.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +35,9 @@ template <int64_t kBytes>
 ST_FORCE_INLINE void prefetch_ahead(const char* src, int64_t ahead) {
   if (ahead == 0) return;
   const uintptr_t at = reinterpret_cast<uintptr_t>(src) + static_cast<uintptr_t>(ahead);
-  for (int64_t q = 0; q < kBytes; q += 64) ST_PREFETCH_TO_L2(reinterpret_cast<const char*>(at + static_cast<uintptr_t>(q)));
+  for (int64_t q = 0; q < kBytes; q += 64) {
+    ST_PREFETCH_TO_L2(reinterpret_cast<const char*>(at + static_cast<uintptr_t>(q)));
+  }
 }
 
 // step(k) for every k < count, where unit k is the k-th `unit_bytes` of the

@@ -42,9 +42,9 @@ namespace {
 // bfloat16, float8, uint8, int32) from 0.62-0.88 of their roofline to
 // 0.78-1.03 at one thread and two, and the scaled float32 -> float8 from
 // 0.53 to 0.60 (stride-bench, full sizes; 512 B to 2 KiB within the noise
-// of each other, 8 KiB falling back). Rows that widen read a quarter or half a line per line
-// written and keep up without it. AMD was measured without it and keeps
-// that.
+// of each other, 8 KiB falling back). Rows that widen read a quarter or
+// half a line per line written and keep up without it. AMD was measured
+// without it and keeps that.
 constexpr StreamTuning kAmd = {int64_t{16} << 20, 1, 0};
 constexpr StreamTuning kIntel = {int64_t{4} << 20, 4, 1024};
 
@@ -63,13 +63,15 @@ std::atomic<int64_t> g_threshold{-1};  // -1: not chosen yet
 std::atomic<int> g_pages{0};
 std::atomic<int64_t> g_prefetch{-1};  // -1: not chosen yet
 
-int64_t valid_prefetch(int64_t bytes) { return bytes < 0 ? 0 : bytes > kMaxStreamPrefetchBytes ? kMaxStreamPrefetchBytes : bytes; }
+int64_t valid_prefetch(int64_t bytes) {
+  return bytes < 0 ? 0 : bytes > kMaxStreamPrefetchBytes ? kMaxStreamPrefetchBytes : bytes;
+}
 
 void choose_once() {
   if (g_threshold.load(std::memory_order_acquire) >= 0) return;
-  const StreamTuning t =
-      choose_stream_tuning(detected_cpu_vendor(), {std::getenv("ST_STREAM_THRESHOLD_BYTES"), std::getenv("ST_STREAM_PAGES"),
-                                                   std::getenv("ST_STREAM_PREFETCH_BYTES")});
+  const StreamTuningEnv env = {std::getenv("ST_STREAM_THRESHOLD_BYTES"), std::getenv("ST_STREAM_PAGES"),
+                               std::getenv("ST_STREAM_PREFETCH_BYTES")};
+  const StreamTuning t = choose_stream_tuning(detected_cpu_vendor(), env);
   // Every part is set at most once here (a setter's value is not
   // replaced), and the threshold last: a thread that sees it set sees the
   // others (the exchanges acquire what an earlier one released).
