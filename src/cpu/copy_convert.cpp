@@ -198,7 +198,7 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
         tr.dst_col = dst_col;
         tr.itemsize = de;
         tr.nt = nt;
-        tr.prefetch = false;  // src is the scratch, already in cache
+        tr.block_src_bytes = kCachedBlockSrcBytes;  // no prefetch: the scratch is in cache
         kernels.transpose(tr);
       }
       if (++blk == per_outer) {

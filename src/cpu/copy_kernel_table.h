@@ -34,7 +34,11 @@ struct Transpose2d {
   int64_t itemsize;  // 1, 2, 4, 8 or 16
   bool nt;           // stream full 64-byte dst lines; set only when every
                      // tile row of `rows` elements starts 64-byte aligned
-  bool prefetch;     // the copy is larger than the caches: prefetch src
+  bool streamed;     // the copy is larger than the caches
+  // Blocks span this many bytes of each src row (a multiple of 64), and
+  // src is prefetched this many bytes ahead of the tiles (0: not at all);
+  // both from StreamTuning, see Note [Transpose blocking].
+  int64_t block_src_bytes, prefetch_bytes;
   bool prefetch_head;     // prefetch this piece's first blocks (no earlier
                           // piece of the same task range did)
   const char* next_src;   // the src of the piece the caller transposes next
@@ -42,11 +46,12 @@ struct Transpose2d {
 };
 
 // Transposes work in blocks of kBlockRowBytes of each dst row by
-// kBlockColBytes of each src row (Note [Transpose blocking] in
-// transpose_blocked.h); the driver splits work between threads at block
+// Transpose2d::block_src_bytes of each src row (Note [Transpose blocking]
+// in transpose_blocked.h); the driver splits work between threads at block
 // column boundaries.
 constexpr int64_t kBlockRowBytes = 128;
-constexpr int64_t kBlockColBytes = 1024;
+// A src already in the caches (a conversion's scratch) needs no long runs.
+constexpr int64_t kCachedBlockSrcBytes = 1024;
 
 struct CopyKernelTable {
   const char* name;

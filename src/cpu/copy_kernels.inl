@@ -358,7 +358,7 @@ void interleave4(const Transpose2d& t) {
   for (int64_t b = 0; b < t.batch; ++b) {
     const char* src = t.src + b * t.src_batch;
     char* dst = t.dst + b * t.dst_batch;
-    const bool nt = t.prefetch && misalignment(dst, 64) == 0;
+    const bool nt = t.streamed && misalignment(dst, 64) == 0;
     int64_t j = 0;
     typename V::Vec in[4];
     for (; j + kPer <= t.cols; j += kPer) {

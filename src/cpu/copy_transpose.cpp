@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "cpu/kernel_parallel.h"
+#include "cpu/stream_tuning.h"
 #include "iter/strided_walk.h"
 #include "core/thread_count.h"
 
@@ -10,7 +11,7 @@ namespace st {
 namespace cpu {
 namespace {
 
-// A task transposes a stripe of columns (whole blocks of kBlockColBytes,
+// A task transposes a stripe of columns (whole blocks of block_src_bytes,
 // so the block walk inside a task is the one a single thread would do) of
 // one or more batch items, of about this many bytes.
 constexpr int64_t kTaskBytes = 1 << 20;
@@ -57,14 +58,17 @@ void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, con
   }
   base.nt = nt && aligned64(base.dst_col);
 
-  base.prefetch = stream;
+  const StreamTuning tuning = stream_tuning();
+  base.streamed = stream;
+  base.block_src_bytes = tuning.transpose_src_bytes;
+  base.prefetch_bytes = stream ? tuning.transpose_prefetch_bytes : 0;
 
   // Tasks: (column stripe, batch chunk, outer index), the stripe fastest.
-  // A stripe is whole units of kBlockColBytes of columns; a task is about
+  // A stripe is whole units of block_src_bytes of columns; a task is about
   // kTaskBytes: several units, or when all columns of one batch item are
   // less, several batch items. Tasks shrink (down to one unit of one item)
   // while there are fewer than two per thread.
-  const int64_t unit = kBlockColBytes / itemsize;
+  const int64_t unit = base.block_src_bytes / itemsize;
   const int64_t units = (base.cols + unit - 1) / unit;
   const int64_t unit_bytes = (unit < base.cols ? unit : base.cols) * base.rows * itemsize;
   const int64_t item_bytes = base.cols * base.rows * itemsize;

@@ -45,8 +45,12 @@ namespace {
 // of each other, 8 KiB falling back). Rows that widen read a quarter or
 // half a line per line written and keep up without it. AMD was measured
 // without it and keeps that.
-constexpr StreamTuning kAmd = {int64_t{16} << 20, 1, 0};
-constexpr StreamTuning kIntel = {int64_t{4} << 20, 4, 1024};
+//
+// Transposes (Note [Transpose blocking] in transpose_blocked.h): on AMD
+// blocks of 1 KiB of each src row, the next blocks prefetched 16 KiB ahead;
+// on Intel blocks of a 4 KiB page of each src row, nothing prefetched.
+constexpr StreamTuning kAmd = {int64_t{16} << 20, 1, 0, 1024, 16 * 1024};
+constexpr StreamTuning kIntel = {int64_t{4} << 20, 4, 1024, 4096, 0};
 
 int valid_pages(long pages) { return pages >= 4 ? 4 : pages >= 2 ? 2 : 1; }
 
@@ -62,15 +66,29 @@ bool read_count(const char* env, long long* out) {
 std::atomic<int64_t> g_threshold{-1};  // -1: not chosen yet
 std::atomic<int> g_pages{0};
 std::atomic<int64_t> g_prefetch{-1};  // -1: not chosen yet
+std::atomic<int64_t> g_transpose_src{-1};
+std::atomic<int64_t> g_transpose_prefetch{-1};
 
 int64_t valid_prefetch(int64_t bytes) {
   return bytes < 0 ? 0 : bytes > kMaxStreamPrefetchBytes ? kMaxStreamPrefetchBytes : bytes;
 }
 
+bool is_transpose_src_bytes(int64_t bytes) {
+  return bytes >= kMinTransposeSrcBytes && bytes <= kMaxTransposeSrcBytes && (bytes & (bytes - 1)) == 0;
+}
+
+// The largest power of two in range that is at most `bytes`.
+int64_t valid_transpose_src(int64_t bytes) {
+  int64_t v = kMinTransposeSrcBytes;
+  while (v * 2 <= bytes && v < kMaxTransposeSrcBytes) v *= 2;
+  return v;
+}
+
 void choose_once() {
   if (g_threshold.load(std::memory_order_acquire) >= 0) return;
   const StreamTuningEnv env = {std::getenv("ST_STREAM_THRESHOLD_BYTES"), std::getenv("ST_STREAM_PAGES"),
-                               std::getenv("ST_STREAM_PREFETCH_BYTES")};
+                               std::getenv("ST_STREAM_PREFETCH_BYTES"), std::getenv("ST_TRANSPOSE_SRC_BYTES"),
+                               std::getenv("ST_TRANSPOSE_PREFETCH_BYTES")};
   const StreamTuning t = choose_stream_tuning(detected_cpu_vendor(), env);
   // Every part is set at most once here (a setter's value is not
   // replaced), and the threshold last: a thread that sees it set sees the
@@ -79,6 +97,10 @@ void choose_once() {
   g_pages.compare_exchange_strong(expected_pages, t.pages);
   int64_t expected_prefetch = -1;
   g_prefetch.compare_exchange_strong(expected_prefetch, t.prefetch_bytes);
+  int64_t expected_src = -1;
+  g_transpose_src.compare_exchange_strong(expected_src, t.transpose_src_bytes);
+  int64_t expected_transpose_prefetch = -1;
+  g_transpose_prefetch.compare_exchange_strong(expected_transpose_prefetch, t.transpose_prefetch_bytes);
   int64_t expected = -1;
   g_threshold.compare_exchange_strong(expected, t.threshold_bytes);
 }
@@ -91,10 +113,15 @@ StreamTuning choose_stream_tuning(CpuVendor vendor, const StreamTuningEnv& env) 
   if (read_count(env.threshold_bytes, &v)) t.threshold_bytes = v;
   if (read_count(env.pages, &v) && (v == 1 || v == 2 || v == 4)) t.pages = static_cast<int>(v);
   if (read_count(env.prefetch_bytes, &v) && v <= kMaxStreamPrefetchBytes) t.prefetch_bytes = v;
+  if (read_count(env.transpose_src_bytes, &v) && is_transpose_src_bytes(v)) t.transpose_src_bytes = v;
+  if (read_count(env.transpose_prefetch_bytes, &v) && v <= kMaxStreamPrefetchBytes) t.transpose_prefetch_bytes = v;
   return t;
 }
 
-StreamTuning stream_tuning() { return {stream_threshold_bytes(), stream_pages(), stream_prefetch_bytes()}; }
+StreamTuning stream_tuning() {
+  return {stream_threshold_bytes(), stream_pages(), stream_prefetch_bytes(), transpose_src_bytes(),
+          transpose_prefetch_bytes()};
+}
 
 int64_t stream_threshold_bytes() {
   choose_once();
@@ -111,10 +138,22 @@ int64_t stream_prefetch_bytes() {
   return g_prefetch.load(std::memory_order_relaxed);
 }
 
+int64_t transpose_src_bytes() {
+  choose_once();
+  return g_transpose_src.load(std::memory_order_relaxed);
+}
+
+int64_t transpose_prefetch_bytes() {
+  choose_once();
+  return g_transpose_prefetch.load(std::memory_order_relaxed);
+}
+
 void set_stream_tuning(const StreamTuning& tuning) {
   choose_once();
   g_pages.store(valid_pages(tuning.pages), std::memory_order_relaxed);
   g_prefetch.store(valid_prefetch(tuning.prefetch_bytes), std::memory_order_relaxed);
+  g_transpose_src.store(valid_transpose_src(tuning.transpose_src_bytes), std::memory_order_relaxed);
+  g_transpose_prefetch.store(valid_prefetch(tuning.transpose_prefetch_bytes), std::memory_order_relaxed);
   g_threshold.store(tuning.threshold_bytes < 0 ? 0 : tuning.threshold_bytes, std::memory_order_relaxed);
 }
 

@@ -21,6 +21,11 @@ struct StreamTuning {
   // How far ahead of the line it converts a streamed row that does not
   // widen prefetches its source (to L2), in bytes; 0 prefetches nothing.
   int64_t prefetch_bytes;
+  // A transpose's blocks span this many bytes of each src row (a power of
+  // two, kMinTransposeSrcBytes to kMaxTransposeSrcBytes), and a streamed
+  // one prefetches its src this many bytes ahead (to L2; 0: not at all).
+  int64_t transpose_src_bytes;
+  int64_t transpose_prefetch_bytes;
 };
 
 // The overrides the environment may hold (any may be NULL).
@@ -28,8 +33,12 @@ struct StreamTuningEnv {
   const char* threshold_bytes;  // ST_STREAM_THRESHOLD_BYTES: a byte count >= 0
   const char* pages;            // ST_STREAM_PAGES: 1, 2 or 4
   const char* prefetch_bytes;   // ST_STREAM_PREFETCH_BYTES: 0 to kMaxStreamPrefetchBytes
+  const char* transpose_src_bytes;       // ST_TRANSPOSE_SRC_BYTES
+  const char* transpose_prefetch_bytes;  // ST_TRANSPOSE_PREFETCH_BYTES: 0 to kMaxStreamPrefetchBytes
 };
 constexpr int64_t kMaxStreamPrefetchBytes = 64 * 1024;
+constexpr int64_t kMinTransposeSrcBytes = 64;
+constexpr int64_t kMaxTransposeSrcBytes = 64 * 1024;
 
 // The choice for a CPU of `vendor`, where each valid override replaces its
 // part (an invalid one is ignored).
@@ -41,6 +50,8 @@ StreamTuning stream_tuning();
 int64_t stream_threshold_bytes();
 int stream_pages();
 int64_t stream_prefetch_bytes();
+int64_t transpose_src_bytes();
+int64_t transpose_prefetch_bytes();
 
 // For tests and stride-bench's comparisons: replace the choice (a value
 // outside the ranges above is clamped into them).

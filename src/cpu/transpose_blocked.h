@@ -6,7 +6,7 @@
 // Note [Transpose blocking]
 // A transpose reads src in runs along its contiguous dim (j) and writes dst
 // in runs along i; both runs must be long for DRAM to stream. Measured on
-// the 2-core AVX-512 machines, for an 8192x8192 float32 transpose:
+// the 2-core AVX-512 EPYC machines, for an 8192x8192 float32 transpose:
 // - Streaming (NT) stores reach full write bandwidth once each dst row gets
 //   >= 128-256 contiguous bytes at a time; 64-byte pieces scattered over
 //   rows reach a third of it.
@@ -16,9 +16,18 @@
 //   (to L2: prefetcht2 was best), spread over the tiles of the current one.
 // - Prefetching only the next block is too late when blocks are small (a
 //   16x16 tile of a 6-d permutation): the prefetches run at least
-//   kPrefetchAheadBytes of src ahead, and on into the piece the caller
+//   prefetch_bytes of src ahead, and on into the piece the caller
 //   transposes next.
-// Blocks are kBlockRowBytes of each dst row by kBlockColBytes of each src
+// On the Xeon (family 6 model 207, one thread, the same transpose against
+// glibc's memcpy of its bytes) the software prefetch costs instead: 0.70
+// of memcpy with it, 0.90 without, once each block spans a whole 4 KiB
+// page of each src row (1 KiB: 0.76, 2 KiB: 0.81, 4 KiB and 8 KiB: 0.89-
+// 0.92; 64 dst bytes a row instead of 128: 0.80). There the L2 streamer,
+// which follows up to 32 streams but none across a page, keeps more reads
+// in flight than the software prefetches it competes with, and a page-long
+// run of each of the block's 32 src rows is what it follows best. Which of
+// the two the CPU gets is StreamTuning's (Note [Streaming on each vendor]).
+// Blocks are kBlockRowBytes of each dst row by block_src_bytes of each src
 // row; blocks walk down i first (consecutive blocks extend the same dst
 // rows), then along j, then the batch.
 #pragma once
@@ -31,8 +40,6 @@
 namespace st {
 namespace cpu {
 namespace {
-
-constexpr int64_t kPrefetchAheadBytes = 16 * 1024;
 
 // Walks the blocks of a piece (and on into the next piece) ahead of the
 // transposing loop, prefetching their src lines row by row.
@@ -51,13 +58,13 @@ template <typename Tile>
 void transpose_blocked(const Transpose2d& t) {
   constexpr int64_t E = Tile::E, Ti = Tile::Ti, Tj = Tile::Tj;
   constexpr int64_t Bi = kBlockRowBytes / E > Ti ? kBlockRowBytes / E : Ti;
-  constexpr int64_t Bj = kBlockColBytes / E > Tj ? kBlockColBytes / E : Tj;
+  const int64_t Bj = t.block_src_bytes / E > Tj ? t.block_src_bytes / E / Tj * Tj : Tj;
   const int64_t nbi = (t.rows + Bi - 1) / Bi, nbj = (t.cols + Bj - 1) / Bj;
   const int64_t block_rows = Bi < t.rows ? Bi : t.rows, block_cols = Bj < t.cols ? Bj : t.cols;
   const int64_t block_lines = block_rows * ((block_cols * E + 63) / 64);
   const int64_t tiles_per_block = ((block_rows + Ti - 1) / Ti) * ((block_cols + Tj - 1) / Tj);
 
-  PrefetchCursor cur{t.src, t.next_src, 0, 0, 0, t.prefetch, nullptr, 0, 0, 0, 0};
+  PrefetchCursor cur{t.src, t.next_src, 0, 0, 0, t.prefetch_bytes > 0, nullptr, 0, 0, 0, 0};
   auto enter_block = [&] {
     const int64_t i0 = cur.ib * Bi, j0 = cur.jb * Bj;
     cur.rows = t.rows - i0 < Bi ? t.rows - i0 : Bi;
@@ -94,7 +101,7 @@ void transpose_blocked(const Transpose2d& t) {
   };
   // The cursor runs `ahead` blocks in front; unless the caller's previous
   // piece already did, the blocks it skips are prefetched now.
-  const int64_t ahead = kPrefetchAheadBytes / (block_lines * 64) > 1 ? kPrefetchAheadBytes / (block_lines * 64) : 1;
+  const int64_t ahead = t.prefetch_bytes / (block_lines * 64) > 1 ? t.prefetch_bytes / (block_lines * 64) : 1;
   if (cur.valid) {
     enter_block();
     for (int64_t k = 0; k < ahead && cur.valid; ++k) {

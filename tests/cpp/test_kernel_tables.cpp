@@ -198,24 +198,36 @@ void transposes_match_reference_at_partial_tiles_and_tiny_dims(void**) {
           t.rows = rows;
           t.cols = cols;
           t.itemsize = e;
-          // Padded strides, two batches, dst off its line by an element.
+          // Padded strides, two batches, dst off its line by an element;
+          // the smallest blocks (a line of each src row).
           t.batch = 2;
           t.src_row = cols * e + 8;
           t.dst_col = rows * e + 3 * e;
           t.src_batch = rows * t.src_row + 40;
           t.dst_batch = cols * t.dst_col + 24;
+          t.block_src_bytes = st::cpu::kMinTransposeSrcBytes;
           transpose_case(*level.copy, t, e, bad, "padded");
-          // Streamed: dst rows start on lines; src prefetched.
+          // Streamed: dst rows start on lines; src prefetched ahead, as
+          // on AMD.
           t.batch = 1;
           t.src_row = cols * e;
           t.dst_col = (rows * e + 63) / 64 * 64;
-          t.nt = t.prefetch = t.prefetch_head = true;
+          t.nt = t.streamed = t.prefetch_head = true;
+          t.block_src_bytes = 1024;
+          t.prefetch_bytes = 16 * 1024;
           transpose_case(*level.copy, t, 0, bad, "streamed");
+          // Streamed without prefetching, as on Intel; blocks of two lines.
+          t.block_src_bytes = 128;
+          t.prefetch_bytes = 0;
+          transpose_case(*level.copy, t, 0, bad, "streamed, no prefetch");
           // Exact strides: contiguous src and dst blocks.
           t.dst_col = rows * e;
           t.nt = t.prefetch_head = false;
+          t.block_src_bytes = 1024;
+          t.prefetch_bytes = 16 * 1024;
           transpose_case(*level.copy, t, 0, bad, "exact, prefetched");
-          t.prefetch = false;
+          t.streamed = false;
+          t.prefetch_bytes = 0;
           transpose_case(*level.copy, t, 4, bad, "exact");
         }
       }
@@ -262,7 +274,8 @@ void streamed_runs_match_reference_with_pages_side_by_side(void**) {
   const int64_t kPage = 4096;
   Failures bad;
   for (int pages : {1, 2, 4}) {
-    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages, pages == 1 ? 0 : 1024});
+    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages, pages == 1 ? 0 : 1024, chosen.transpose_src_bytes,
+                                chosen.transpose_prefetch_bytes});
     for (const Level& level : levels()) {
       for (int64_t n : {4 * kPage - 1, 4 * kPage, 4 * kPage + 256 + 17, 12 * kPage + 999, 8 * kPage + 64 * 3}) {
         for (int64_t src_off : {0, 3}) {
