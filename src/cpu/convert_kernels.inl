@@ -410,10 +410,11 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       // quarter or half of a line's bytes read per line written, pages side
       // by side measured slower (uint8 -> float32 took 1.1x the in-order
       // time on the Xeon of Note [Streaming on each vendor]), and their
-      // reads keep up unaided.
+      // reads keep up unaided. Rows that prefetch write in order too: the
+      // prefetches keep their reads in flight.
       const bool widens = L::kOut > L::kIn;
-      const int pages = widens ? 1 : stream_pages();
       const int64_t ahead = widens ? 0 : stream_prefetch_bytes();
+      const int pages = widens || ahead > 0 ? 1 : stream_pages();
       for_each_unit(lines, V::kBytes, pages, [&](int64_t k) {
         prefetch_ahead<L::kInBytes>(s + k * L::kInBytes, ahead);
         V::stream(d + k * V::kBytes, L::line(s + k * L::kInBytes));

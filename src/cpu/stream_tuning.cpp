@@ -38,19 +38,25 @@ namespace {
 // loads, and on the Xeon the prefetcher then falls behind: float32 ->
 // float8_e4m3fn moved 27 GB/s with its source in L3 and 11 GB/s from DRAM,
 // where the source read alone moves 30. Prefetching each line's source
-// 1 KiB ahead (to L2) took the narrowing conversions (to float16,
-// bfloat16, float8, uint8, int32) from 0.62-0.88 of their roofline to
-// 0.78-1.03 at one thread and two, and the scaled float32 -> float8 from
-// 0.53 to 0.60 (stride-bench, full sizes; 512 B to 2 KiB within the noise
-// of each other, 8 KiB falling back). Rows that widen read a quarter or
-// half a line per line written and keep up without it. AMD was measured
-// without it and keeps that.
+// ahead (to L2) took the narrowing conversions (to float16, bfloat16,
+// float8, uint8, int32) from 0.62-0.88 of their roofline to 0.78-1.03 at
+// one thread and two (1 KiB ahead, four pages side by side; 512 B to 2 KiB
+// within the noise of each other). Written in order instead, 4 KiB ahead
+// does better still: stride-bench, full sizes, huge pages, against 1 KiB
+// and four pages, two runs each at 1 and 2 threads: float16 -> float8
+// 0.78-0.82 -> 0.82-0.86, float64 -> float32 0.89-0.96 -> 0.96-0.97, the
+// scaled float32 -> float8 (written in order already) 0.60-0.63 ->
+// 0.82-0.86 and -> int8 0.75 -> 0.93-0.96; 8 KiB ahead within the noise
+// of 4 KiB, and 4 KiB with four pages side by side worse than 1 KiB
+// (0.71-0.77). Rows that widen read a quarter or half a line per line
+// written and keep up without it. AMD was measured without it and keeps
+// that.
 //
 // Transposes (Note [Transpose blocking] in transpose_blocked.h): on AMD
 // blocks of 1 KiB of each src row, the next blocks prefetched 16 KiB ahead;
 // on Intel blocks of a 4 KiB page of each src row, nothing prefetched.
 constexpr StreamTuning kAmd = {int64_t{16} << 20, 1, 0, 1024, 16 * 1024};
-constexpr StreamTuning kIntel = {int64_t{4} << 20, 4, 1024, 4096, 0};
+constexpr StreamTuning kIntel = {int64_t{4} << 20, 4, 4096, 4096, 0};
 
 int valid_pages(long pages) { return pages >= 4 ? 4 : pages >= 2 ? 2 : 1; }
 

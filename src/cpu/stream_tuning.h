@@ -20,6 +20,7 @@ struct StreamTuning {
   int pages;
   // How far ahead of the line it converts a streamed row that does not
   // widen prefetches its source (to L2), in bytes; 0 prefetches nothing.
+  // A row that prefetches writes in order, whatever `pages` says.
   int64_t prefetch_bytes;
   // A transpose's blocks span this many bytes of each src row (a power of
   // two, kMinTransposeSrcBytes to kMaxTransposeSrcBytes), and a streamed

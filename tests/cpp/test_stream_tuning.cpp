@@ -22,7 +22,7 @@ void each_vendor_has_its_default(void**) {
   const StreamTuning intel = choose_stream_tuning(CpuVendor::Intel, kNoEnv);
   assert_int_equal(intel.threshold_bytes, 4 * kMiB);
   assert_int_equal(intel.pages, 4);
-  assert_int_equal(intel.prefetch_bytes, 1024);
+  assert_int_equal(intel.prefetch_bytes, 4096);
   assert_int_equal(intel.transpose_src_bytes, 4096);
   assert_int_equal(intel.transpose_prefetch_bytes, 0);
   const StreamTuning amd = choose_stream_tuning(CpuVendor::Amd, kNoEnv);
@@ -64,7 +64,7 @@ void invalid_overrides_leave_the_default(void**) {
     const StreamTuning t = choose_stream_tuning(CpuVendor::Intel, {bad, bad, bad, bad, bad});
     assert_int_equal(t.threshold_bytes, 4 * kMiB);
     assert_int_equal(t.pages, 4);
-    assert_int_equal(t.prefetch_bytes, 1024);
+    assert_int_equal(t.prefetch_bytes, 4096);
     assert_int_equal(t.transpose_src_bytes, 4096);
     assert_int_equal(t.transpose_prefetch_bytes, 0);
   }
@@ -73,7 +73,7 @@ void invalid_overrides_leave_the_default(void**) {
   }
   for (const char* prefetch : {"65537", "1048576"}) {
     const StreamTuning t = choose_stream_tuning(CpuVendor::Intel, {nullptr, nullptr, prefetch, nullptr, prefetch});
-    assert_int_equal(t.prefetch_bytes, 1024);
+    assert_int_equal(t.prefetch_bytes, 4096);
     assert_int_equal(t.transpose_prefetch_bytes, 0);
   }
   // Block widths: powers of two from 64 B to 64 KiB only.
