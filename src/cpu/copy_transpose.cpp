@@ -68,8 +68,8 @@ void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, con
   // kTaskBytes: several units, or when all columns of one batch item are
   // less, several batch items. Tasks shrink (down to one unit of one item)
   // while there are fewer than two per thread.
-  const int64_t unit = base.block_src_bytes / itemsize;
-  const int64_t units = (base.cols + unit - 1) / unit;
+  int64_t unit = base.block_src_bytes / itemsize;
+  int64_t units = (base.cols + unit - 1) / unit;
   const int64_t unit_bytes = (unit < base.cols ? unit : base.cols) * base.rows * itemsize;
   const int64_t item_bytes = base.cols * base.rows * itemsize;
   int64_t stripe_units = kTaskBytes / unit_bytes > 1 ? kTaskBytes / unit_bytes : 1;
@@ -79,6 +79,9 @@ void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, con
     chunk = kTaskBytes / item_bytes > 1 ? kTaskBytes / item_bytes : 1;
     if (chunk > base.batch) chunk = base.batch;
   }
+  // A unit narrower than a block (down to kCachedBlockSrcBytes, the blocks
+  // tuned on AMD) still splits a transpose whose whole width is one block.
+  const int64_t min_unit = kCachedBlockSrcBytes / itemsize;
   const int64_t want_tasks = 2 * static_cast<int64_t>(num_threads());
   for (;;) {
     const int64_t tasks = outer.count() * ((units + stripe_units - 1) / stripe_units) * ((base.batch + chunk - 1) / chunk);
@@ -87,6 +90,9 @@ void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, con
       chunk = (chunk + 1) / 2;
     } else if (stripe_units > 1) {
       stripe_units = (stripe_units + 1) / 2;
+    } else if (unit / 2 >= min_unit) {
+      unit /= 2;
+      units = (base.cols + unit - 1) / unit;
     } else {
       break;
     }
