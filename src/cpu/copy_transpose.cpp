@@ -11,9 +11,9 @@ namespace st {
 namespace cpu {
 namespace {
 
-// A task transposes a stripe of columns (whole blocks of block_src_bytes,
-// so the block walk inside a task is the one a single thread would do) of
-// one or more batch items, of about this many bytes.
+// A task transposes a stripe of columns (whole blocks of block_src_bytes
+// where it can, so the block walk inside a task is the one a single thread
+// would do) of one or more batch items, of about this many bytes.
 constexpr int64_t kTaskBytes = 1 << 20;
 
 bool aligned64(int64_t v) { return (v & 63) == 0; }
@@ -66,8 +66,10 @@ void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, con
   // Tasks: (column stripe, batch chunk, outer index), the stripe fastest.
   // A stripe is whole units of block_src_bytes of columns; a task is about
   // kTaskBytes: several units, or when all columns of one batch item are
-  // less, several batch items. Tasks shrink (down to one unit of one item)
-  // while there are fewer than two per thread.
+  // less, several batch items. Tasks shrink while there are fewer than two
+  // per thread: down to one unit of one item, then the unit itself down to
+  // kCachedBlockSrcBytes (the blocks tuned on AMD), so that a transpose one
+  // block wide still splits.
   int64_t unit = base.block_src_bytes / itemsize;
   int64_t units = (base.cols + unit - 1) / unit;
   const int64_t unit_bytes = (unit < base.cols ? unit : base.cols) * base.rows * itemsize;
@@ -79,8 +81,6 @@ void transpose_pass(const Geometry& g, int k, int64_t itemsize, bool stream, con
     chunk = kTaskBytes / item_bytes > 1 ? kTaskBytes / item_bytes : 1;
     if (chunk > base.batch) chunk = base.batch;
   }
-  // A unit narrower than a block (down to kCachedBlockSrcBytes, the blocks
-  // tuned on AMD) still splits a transpose whose whole width is one block.
   const int64_t min_unit = kCachedBlockSrcBytes / itemsize;
   const int64_t want_tasks = 2 * static_cast<int64_t>(num_threads());
   for (;;) {
