@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "core/checked_math.h"
 #include "core/error.h"
+#include "core/macros.h"
 #include "core/views.h"
 
 namespace st {
@@ -18,7 +18,7 @@ bool compute_contiguous(const DimVector& sizes, const DimVector& strides, int64_
   for (int d = sizes.size() - 1; d >= 0; --d) {
     if (sizes[d] == 1) continue;
     if (overflow || strides[d] != expected) return false;
-    overflow = !checked_mul(expected, sizes[d], &expected);
+    overflow = mul_overflows(expected, sizes[d], &expected);
   }
   return true;
 }
@@ -41,7 +41,7 @@ bool channels_last_in_order(const DimVector& sizes, const DimVector& strides, co
   for (int d : order) {
     if (sizes[d] == 1) continue;
     if (overflow ? strides[d] != 0 || !has_no_elements(sizes) : strides[d] != expected) return false;
-    overflow = overflow || !checked_mul(expected, sizes[d], &expected);
+    overflow = overflow || mul_overflows(expected, sizes[d], &expected);
   }
   return true;
 }
@@ -65,7 +65,7 @@ struct StrideBuilder {
   }
   void step(int64_t size) {
     if (zero_as_one && size < 1) size = 1;
-    overflow = overflow || !checked_mul(next, size, &next);
+    overflow = overflow || mul_overflows(next, size, &next);
   }
 };
 
@@ -117,7 +117,7 @@ bool compute_non_overlapping_and_dense(const DimVector& sizes, const DimVector& 
     int d = perm[i];
     if (sizes[d] < 2) return true;
     if (overflow || strides[d] != required) return false;
-    overflow = !checked_mul(required, sizes[d], &required);
+    overflow = mul_overflows(required, sizes[d], &required);
   }
   return true;
 }

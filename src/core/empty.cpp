@@ -14,7 +14,7 @@ int64_t storage_span(const DimVector& sizes, const DimVector& strides, ScalarTyp
   Extent e;
   int64_t span, bytes;
   bool ok = compute_extent(sizes, strides, &e) && extent_elements(e, &span) &&
-            checked_mul(span, static_cast<int64_t>(itemsize(dtype)), &bytes);
+            !mul_overflows(span, static_cast<int64_t>(itemsize(dtype)), &bytes);
   ST_CHECK(ok, ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes of %s",
            format_dims(sizes).c_str(), format_dims(strides).c_str(), dtype_name(static_cast<int32_t>(dtype)));
   return span;

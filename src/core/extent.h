@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "core/checked_math.h"
 #include "core/dim_vector.h"
+#include "core/macros.h"
 
 namespace st {
 
@@ -23,11 +23,11 @@ inline bool compute_extent(const DimVector& sizes, const DimVector& strides, Ext
   for (int d = 0; d < sizes.size(); ++d) {
     if (sizes[d] <= 1) continue;
     int64_t reach;
-    if (!checked_mul(sizes[d] - 1, strides[d], &reach)) return false;
+    if (mul_overflows(sizes[d] - 1, strides[d], &reach)) return false;
     if (reach < 0) {
-      if (!checked_add(e.lo, reach, &e.lo)) return false;
+      if (add_overflows(e.lo, reach, &e.lo)) return false;
     } else {
-      if (!checked_add(e.hi, reach, &e.hi)) return false;
+      if (add_overflows(e.hi, reach, &e.hi)) return false;
     }
   }
   *out = e;
@@ -38,7 +38,7 @@ inline bool compute_extent(const DimVector& sizes, const DimVector& strides, Ext
 // that count overflows int64 (each end can fit while their distance does not).
 inline bool extent_elements(const Extent& e, int64_t* out) {
   int64_t distance;
-  return checked_sub(e.hi, e.lo, &distance) && checked_add(distance, 1, out);
+  return !sub_overflows(e.hi, e.lo, &distance) && !add_overflows(distance, 1, out);
 }
 
 // The bytes of the elements [e.lo, e.hi], `itemsize` bytes each, relative
@@ -46,8 +46,8 @@ inline bool extent_elements(const Extent& e, int64_t* out) {
 // itemsize − 1]. False when an end overflows int64.
 inline bool byte_extent(const Extent& e, int64_t itemsize, Extent* out) {
   Extent bytes;
-  if (!checked_mul(e.lo, itemsize, &bytes.lo) || !checked_mul(e.hi, itemsize, &bytes.hi) ||
-      !checked_add(bytes.hi, itemsize - 1, &bytes.hi)) {
+  if (mul_overflows(e.lo, itemsize, &bytes.lo) || mul_overflows(e.hi, itemsize, &bytes.hi) ||
+      add_overflows(bytes.hi, itemsize - 1, &bytes.hi)) {
     return false;
   }
   *out = bytes;

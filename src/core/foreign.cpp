@@ -6,6 +6,7 @@
 #include "core/cuda_hooks.h"
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/macros.h"
 #include "core/views.h"
 
 namespace st {
@@ -22,7 +23,7 @@ Tensor wrap_foreign(void* data, const DimVector& sizes, const DimVector* given_s
     Extent e;
     int64_t span;
     ST_CHECK(compute_extent(sizes, strides, &e) && extent_elements(e, &span) &&
-                 checked_mul(span, item, &bytes),
+                 !mul_overflows(span, item, &bytes),
              ST_ERROR_OUT_OF_MEMORY, "sizes %s with strides %s span more than int64 bytes",
              format_dims(sizes).c_str(), format_dims(strides).c_str());
     lowest = e.lo;  // -bytes < lowest * item <= 0

@@ -111,7 +111,9 @@ struct NoDeduce {
 // a + b, a - b and a * b in T, computed as if in infinite precision: true
 // when the result does not fit T (*out then holds it wrapped), false with
 // *out the exact result otherwise. T comes from `out`; a and b are
-// converted to it first.
+// converted to it first. Every size, span and byte count that reaches an
+// allocation or an index computation goes through these, so that overflow
+// is reported instead of wrapping.
 #if !ST_COMPILER_MSVC
 template <typename T>
 inline bool add_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {

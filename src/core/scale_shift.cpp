@@ -1,9 +1,9 @@
 #include "core/scale_shift.h"
 
-#include "core/checked_math.h"
 #include "core/dtype_dispatch.h"
 #include "core/error.h"
 #include "core/float_env.h"
+#include "core/macros.h"
 #include "core/scaled_convert.h"
 
 namespace st {
@@ -50,7 +50,7 @@ ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const doubl
   // n may be any size of an empty dst (2^61, say): holding its values is
   // then out of memory, whatever the container would throw.
   int64_t values = 0;
-  ST_CHECK(checked_mul(n, 2, &values) && static_cast<uint64_t>(values) <= ss.storage.max_size(),
+  ST_CHECK(!mul_overflows(n, 2, &values) && static_cast<uint64_t>(values) <= ss.storage.max_size(),
            ST_ERROR_OUT_OF_MEMORY, "ss->n = %lld scales and as many shifts cannot be held in memory",
            static_cast<long long>(n));
   ss.storage.resize(static_cast<size_t>(values));

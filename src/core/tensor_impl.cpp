@@ -1,9 +1,9 @@
 #include "core/tensor_impl.h"
 
-#include "core/checked_math.h"
 #include "core/contiguity.h"
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/macros.h"
 #include "core/views.h"
 
 namespace st {
@@ -12,10 +12,10 @@ int64_t checked_numel(const DimVector& sizes, ScalarType dtype) {
   if (has_zero_size(sizes)) return 0;  // whatever the other sizes, as their product could overflow
   int64_t numel = 1, bytes;
   for (int64_t s : sizes) {
-    ST_CHECK(checked_mul(numel, s, &numel), ST_ERROR_OUT_OF_MEMORY, "sizes %s hold more elements than int64 counts",
+    ST_CHECK(!mul_overflows(numel, s, &numel), ST_ERROR_OUT_OF_MEMORY, "sizes %s hold more elements than int64 counts",
              format_dims(sizes).c_str());
   }
-  ST_CHECK(checked_mul(numel, static_cast<int64_t>(itemsize(dtype)), &bytes), ST_ERROR_OUT_OF_MEMORY,
+  ST_CHECK(!mul_overflows(numel, static_cast<int64_t>(itemsize(dtype)), &bytes), ST_ERROR_OUT_OF_MEMORY,
            "%lld elements of %s overflow int64 bytes", static_cast<long long>(numel),
            dtype_name(static_cast<int32_t>(dtype)));
   return numel;

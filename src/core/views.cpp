@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/extent.h"
+#include "core/macros.h"
 
 namespace st {
 
@@ -59,8 +59,8 @@ Tensor as_strided(const Tensor& src, const DimVector& sizes, const DimVector& st
   }
   Extent e;
   int64_t lo = 0, hi = 0;
-  bool ok = compute_extent(sizes, strides, &e) && checked_add(storage_offset, e.lo, &lo) &&
-            checked_add(storage_offset, e.hi, &hi);
+  bool ok = compute_extent(sizes, strides, &e) && !add_overflows(storage_offset, e.lo, &lo) &&
+            !add_overflows(storage_offset, e.hi, &hi);
   ST_CHECK(ok && lo >= 0 && hi < storage_elems, ST_ERROR_OUT_OF_BOUNDS,
            "sizes %s, strides %s and storage_offset %lld reach elements [%lld, %lld], outside the storage of %lld "
            "elements",
@@ -113,7 +113,7 @@ Tensor slice(const Tensor& src, int32_t dim, int64_t start, int64_t stop, int64_
   int64_t offset = src.storage_offset();
   if (sizes[d] > 0 && moves_offset(src)) offset += start * src.stride(d);
   // A stride times step can only overflow when one element remains, where it is never used.
-  if (!checked_mul(src.stride(d), step, &strides[d])) strides[d] = src.stride(d);
+  if (mul_overflows(src.stride(d), step, &strides[d])) strides[d] = src.stride(d);
   return make_view(src, sizes, strides, offset);
 }
 
@@ -142,7 +142,7 @@ Tensor expand(const Tensor& src, const DimVector& target) {
     int64_t stride = 1;
     if (sd >= 0) {
       stride = src.stride(sd);
-    } else if (i < ndim - 1 && !checked_mul(sizes[i + 1], strides[i + 1], &stride)) {
+    } else if (i < ndim - 1 && mul_overflows(sizes[i + 1], strides[i + 1], &stride)) {
       // A new leading dim of size 1 takes the stride a row-major layout
       // would give it (as PyTorch); an overflowing one is never stepped on.
       stride = 0;
@@ -171,7 +171,7 @@ Tensor unsqueeze(const Tensor& src, int32_t dim) {
   int d = wrap_dim(dim, ndim + 1);
   DimVector sizes = src.sizes(), strides = src.strides();
   int64_t stride = 1;
-  if (d < ndim && !checked_mul(sizes[d], strides[d], &stride)) stride = 0;
+  if (d < ndim && mul_overflows(sizes[d], strides[d], &stride)) stride = 0;
   sizes.insert(d, 1);
   strides.insert(d, stride);
   return make_view(src, sizes, strides, src.storage_offset());
@@ -214,7 +214,7 @@ DimVector infer_size(const DimVector& shape, int64_t numel) {
     } else {
       ST_CHECK(shape[i] >= 0, ST_ERROR_INVALID_ARGUMENT, "sizes[%d] = %lld is negative", i,
                static_cast<long long>(shape[i]));
-      ST_CHECK(checked_mul(known, shape[i], &known), ST_ERROR_SHAPE_MISMATCH,
+      ST_CHECK(!mul_overflows(known, shape[i], &known), ST_ERROR_SHAPE_MISMATCH,
                "sizes %s hold more elements than int64 counts", format_dims(shape).c_str());
     }
   }
@@ -244,7 +244,7 @@ bool compute_view_strides(const DimVector& sizes, const DimVector& strides, int6
   if (numel == 0) {
     for (int d = new_ndim - 2; d >= 0; --d) {
       int64_t s;
-      out[d] = checked_mul(new_sizes[d + 1] > 1 ? new_sizes[d + 1] : 1, out[d + 1], &s) ? s : 0;
+      out[d] = !mul_overflows(new_sizes[d + 1] > 1 ? new_sizes[d + 1] : 1, out[d + 1], &s) ? s : 0;
     }
     *new_strides = out;
     return true;
@@ -259,11 +259,11 @@ bool compute_view_strides(const DimVector& sizes, const DimVector& strides, int6
     bool chunk_ends = d == 0;
     if (!chunk_ends && sizes[d - 1] != 1) {
       int64_t expect;
-      chunk_ends = !checked_mul(tensor_numel, chunk_base_stride, &expect) || strides[d - 1] != expect;
+      chunk_ends = mul_overflows(tensor_numel, chunk_base_stride, &expect) || strides[d - 1] != expect;
     }
     if (!chunk_ends) continue;
     while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
-      if (!checked_mul(view_numel, chunk_base_stride, &out[view_d])) return false;
+      if (mul_overflows(view_numel, chunk_base_stride, &out[view_d])) return false;
       view_numel *= new_sizes[view_d];
       --view_d;
     }

@@ -3,7 +3,6 @@
 
 #include <utility>
 
-#include "core/checked_math.h"
 #include "core/error.h"
 #include "core/macros.h"
 #include "core/views.h"
@@ -49,7 +48,7 @@ bool broadcast(Geometry& g, int k, const DimVector& sizes, const DimVector& stri
   for (int d = 0; d < n; ++d) {
     // Size-1 dims (broadcast ones included) never step: stride 0.
     int64_t bytes = 0;
-    if (sizes[d] != 1 && !checked_mul(strides[d], itemsize, &bytes)) return false;
+    if (sizes[d] != 1 && mul_overflows(strides[d], itemsize, &bytes)) return false;
     out[n - 1 - d] = bytes;
   }
   g.data[k] = data;
@@ -145,7 +144,7 @@ void coalesce(Geometry& g) {
     if (size0 == 1 || size1 == 1) return true;
     for (int k = 0; k < nops; ++k) {
       int64_t reach;
-      if (!checked_mul(size0, g.strides[k][dim0], &reach) || reach != g.strides[k][dim1]) return false;
+      if (mul_overflows(size0, g.strides[k][dim0], &reach) || reach != g.strides[k][dim1]) return false;
     }
     return true;
   };
@@ -156,7 +155,7 @@ void coalesce(Geometry& g) {
   for (int d = 1; d < ndim; ++d) {
     int64_t merged;
     // The product only overflows in an empty space, which then keeps its dims.
-    if (checked_mul(g.shape[prev], g.shape[d], &merged) && can_coalesce(prev, d)) {
+    if (!mul_overflows(g.shape[prev], g.shape[d], &merged) && can_coalesce(prev, d)) {
       if (g.shape[prev] == 1) take_stride(prev, d);
       g.shape[prev] = merged;
     } else {
