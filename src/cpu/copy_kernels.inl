@@ -256,6 +256,27 @@ struct Tile {
     }
   }
 
+  // Two full tiles, src rows i and i + Ti, streamed: each dst row gets
+  // its two pieces one after the other, so that a 64-byte tile row becomes
+  // 128 contiguous bytes (Note [Transpose blocking]).
+  static inline void run_pair_streamed(const char* src, int64_t srow, char* dst, int64_t dcol) {
+    if constexpr (V::kRegisterTiles) {
+      Vec a[Tj], b[Tj];
+      load<true>(src, srow, a, Ti, Tj);
+      transpose(a);
+      load<true>(src + Ti * srow, srow, b, Ti, Tj);
+      transpose(b);
+#pragma GCC unroll 16
+      for (int c = 0; c < Tj; ++c) {
+        V::stream(dst + c * dcol, a[c]);
+        V::stream(dst + c * dcol + Ti * E, b[c]);
+      }
+    } else {
+      run<true, true>(src, srow, dst, dcol, Ti, Tj);
+      run<true, true>(src + Ti * srow, srow, dst + Ti * E, dcol, Ti, Tj);
+    }
+  }
+
   // Register k gets src row k (zipped rows for E < 4), zero past ri rows.
   template <bool Full>
   static inline void load(const char* src, int64_t srow, Vec* r, int64_t ri, int64_t cj) {
