@@ -111,6 +111,13 @@ void choose_once() {
   g_threshold.compare_exchange_strong(expected, t.threshold_bytes);
 }
 
+// A part of this process's choice, made first if it is not yet.
+template <typename T>
+T chosen(const std::atomic<T>& part) {
+  choose_once();
+  return part.load(std::memory_order_relaxed);
+}
+
 }  // namespace
 
 StreamTuning choose_stream_tuning(CpuVendor vendor, const StreamTuningEnv& env) {
@@ -129,30 +136,11 @@ StreamTuning stream_tuning() {
           transpose_prefetch_bytes()};
 }
 
-int64_t stream_threshold_bytes() {
-  choose_once();
-  return g_threshold.load(std::memory_order_relaxed);
-}
-
-int stream_pages() {
-  choose_once();
-  return g_pages.load(std::memory_order_relaxed);
-}
-
-int64_t stream_prefetch_bytes() {
-  choose_once();
-  return g_prefetch.load(std::memory_order_relaxed);
-}
-
-int64_t transpose_src_bytes() {
-  choose_once();
-  return g_transpose_src.load(std::memory_order_relaxed);
-}
-
-int64_t transpose_prefetch_bytes() {
-  choose_once();
-  return g_transpose_prefetch.load(std::memory_order_relaxed);
-}
+int64_t stream_threshold_bytes() { return chosen(g_threshold); }
+int stream_pages() { return chosen(g_pages); }
+int64_t stream_prefetch_bytes() { return chosen(g_prefetch); }
+int64_t transpose_src_bytes() { return chosen(g_transpose_src); }
+int64_t transpose_prefetch_bytes() { return chosen(g_transpose_prefetch); }
 
 void set_stream_tuning(const StreamTuning& tuning) {
   choose_once();
