@@ -9,7 +9,7 @@
 // whole contiguous tensor read in another order), the copy's shortfall is
 // not the memory system's bandwidth for its operands but the price of
 // reading in one order and writing in another (Note [Transpose blocking] in
-// src/cpu/transpose_blocked.h); when one half alone is slow (a strided
+// src/cpu/levels/transpose_blocked.h); when one half alone is slow (a strided
 // slice reads every cache line for half the elements), that half names the
 // limit.
 #pragma once

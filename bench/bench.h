@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.h"
+#include "core/runtime/clock.h"
 #include "stride.h"
 
 namespace bench {
@@ -132,7 +132,7 @@ void check(st_status status, const char* what);
 // Prints a message to stderr and stops the program.
 [[noreturn]] void die(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
-// The library's own monotonic clock (core/clock.h).
+// The library's own monotonic clock (core/runtime/clock.h).
 inline int64_t now_ns() { return st::monotonic_ns(); }
 
 // The middle value (the mean of the two middle ones for an even count).

@@ -41,7 +41,7 @@ if(NOT _stride_cuda_mode STREQUAL "OFF")
     message(STATUS "stride: CUDA backend OFF (nvcc found, but no GPU of compute capability 7.5 or newer here; "
                    "-DSTRIDE_WITH_CUDA=ON builds it anyway)")
   elseif(CMAKE_CUDA_COMPILER)
-    # Note [Architectures and images] (src/cuda/device_status.h). By
+    # Note [Architectures and images] (src/cuda/runtime/device_status.h). By
     # default one PTX pass for compute_75, kept in the library so that the
     # driver compiles it for any GPU of compute capability 7.5 or newer, and
     # ptxas turns it into SASS for the architectures in STRIDE_CUDA_SASS

@@ -4,7 +4,7 @@
 # Fast math would make the device flush subnormals to zero and approximate
 # division, where the CPU kernels convert exactly: the same copy would give
 # different bits on the two backends. nvcc 13 defines no macro for
-# --use_fast_math (the kernels' #error in cuda/copy_kernels.cuh catches
+# --use_fast_math (the kernels' #error in cuda/kernels/copy_kernels.cuh catches
 # the compilers that do), so the configure refuses the flags themselves.
 function(stride_check_cuda_flags flags)
   string(REGEX MATCH "(^| )(-|--)(use_fast_math|use-fast-math|ftz(=| )+true|prec-div(=| )+false|prec_div(=| )+false)"
@@ -17,7 +17,7 @@ function(stride_check_cuda_flags flags)
 endfunction()
 
 # The images of a CMAKE_CUDA_ARCHITECTURES list, in the form of Note
-# [Architectures and images] (src/cuda/device_status.h): "86-real" is
+# [Architectures and images] (src/cuda/runtime/device_status.h): "86-real" is
 # sm_86, "86-virtual" compute_86, "86" both; all, all-major and native
 # give an empty list (not checked at run time).
 function(stride_cuda_images_of archs out)

@@ -22,7 +22,7 @@ function(stride_apply_flags target)
     # libFuzzer itself (-fsanitize=fuzzer). Without comparison tracing: it
     # cost a quarter of every execution, and runs side by side reached the
     # same coverage in equal time without it (tests/fuzz/README.md).
-    # Parallel work is split from a small grain on (core/parallel.h).
+    # Parallel work is split from a small grain on (core/runtime/parallel.h).
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp>)
     target_compile_definitions(${target} PRIVATE STRIDE_FUZZ_SMALL_GRAIN)

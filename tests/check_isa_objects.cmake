@@ -1,5 +1,5 @@
 # Fails when an object compiled with an instruction-set level's flags
-# (src/cpu/*_avx2.cpp, *_avx512.cpp) runs code when the library loads: a
+# (src/cpu/levels/avx2/, avx512/, avx512bf16/) runs code when the library loads: a
 # static initializer there (.init_array) would execute that level's
 # instructions on every processor, before src/cpu/cpu_isa.h has checked
 # the level. Such files build their tables on first use instead.
@@ -7,7 +7,7 @@
 string(REPLACE "|" ";" objects "${OBJECTS}")
 set(checked 0)
 foreach(object ${objects})
-  if(NOT object MATCHES "_(avx2|avx512|avx512bf16)\\.cpp\\.o(bj)?$")
+  if(NOT object MATCHES "/levels/(avx2|avx512|avx512bf16)/[^/]*\\.cpp\\.o(bj)?$")
     continue()
   endif()
   execute_process(COMMAND ${OBJDUMP} -h ${object} OUTPUT_VARIABLE sections RESULT_VARIABLE rc)

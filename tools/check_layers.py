@@ -11,6 +11,19 @@ dispatcher, so it includes neither cpu nor cuda (their kernels register
 themselves), and the C boundary never sees a kernel, so api includes neither
 either.
 
+Inside the backends, rooms with rules of their own (the folders of
+docs/architecture.md); core's subfolders (numeric/, runtime/) count as core:
+
+    cpu          -> cpu/levels -> cpu/vec
+    cuda         -> cuda/kernels, cuda/runtime
+
+cpu/levels holds the kernel sources compiled once per instruction-set level
+(with that level's flags): they include the vector traits and plain-data
+tables only, so no code built with a level's flags reaches the rest of the
+library. cuda/kernels (device code and its index math) never includes the
+runtime (allocators, streams, devices), except its one error check,
+cuda/runtime/cuda_error.h, through which a launch reports its own status.
+
     tools/check_layers.py [SRC_DIR]
 
 Prints each include that breaks the rule as FILE:LINE: message and exits 1
@@ -24,11 +37,27 @@ ALLOWED = {
     "core": {"core"},
     "dispatch": {"dispatch", "core"},
     "iter": {"iter", "core"},
-    "cpu": {"cpu", "iter", "dispatch", "core"},
-    "cuda": {"cuda", "iter", "dispatch", "core"},
+    "cpu": {"cpu", "cpu/levels", "cpu/vec", "iter", "dispatch", "core"},
+    "cpu/levels": {"cpu/levels", "cpu/vec", "core"},
+    "cpu/vec": {"cpu/vec", "core"},
+    "cuda": {"cuda", "cuda/kernels", "cuda/runtime", "iter", "dispatch", "core"},
+    "cuda/kernels": {"cuda/kernels", "iter", "core"},
+    "cuda/runtime": {"cuda/runtime", "core"},
     "ops": {"ops", "iter", "dispatch", "core"},
     "api": {"api", "ops", "iter", "dispatch", "core"},
 }
+# Single headers a room may include beside what ALLOWED says.
+ALSO_ALLOWED = {
+    "cuda/kernels": {"cuda/runtime/cuda_error.h"},
+}
+
+
+def layer_of(path):
+    """The layer of a path relative to src/: its room where it has one, else its first folder."""
+    parts = path.split("/")
+    if len(parts) > 2 and "/".join(parts[:2]) in ALLOWED:
+        return "/".join(parts[:2])
+    return parts[0]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 SOURCE_SUFFIXES = (".h", ".cpp", ".cu", ".cuh", ".c", ".inl")
@@ -38,19 +67,21 @@ def check(src_dir):
     """Returns (number of includes read, list of violation messages)."""
     problems = []
     count = 0
-    for layer in sorted(os.listdir(src_dir)):
-        folder = os.path.join(src_dir, layer)
+    for top in sorted(os.listdir(src_dir)):
+        folder = os.path.join(src_dir, top)
         if not os.path.isdir(folder):
             continue
-        if layer not in ALLOWED:
+        if top not in ALLOWED:
             problems.append(f"{folder}: a folder the layer rule does not know; add it to tools/check_layers.py "
                             "and docs/architecture.md")
             continue
-        for root, _, files in os.walk(folder):
+        for root, dirs, files in os.walk(folder):
+            dirs.sort()
             for name in sorted(files):
                 if not name.endswith(SOURCE_SUFFIXES):
                     continue
                 path = os.path.join(root, name)
+                layer = layer_of(os.path.relpath(path, src_dir).replace(os.sep, "/"))
                 with open(path, encoding="utf-8") as f:
                     for lineno, line in enumerate(f, 1):
                         m = INCLUDE.match(line)
@@ -64,8 +95,8 @@ def check(src_dir):
                             problems.append(f"{path}:{lineno}: #include \"{target}\" names no layer; "
                                             "include it as \"<layer>/{target}\"")
                             continue
-                        to = target.split("/", 1)[0]
-                        if to not in ALLOWED[layer]:
+                        to = layer_of(target)
+                        if to not in ALLOWED[layer] and target not in ALSO_ALLOWED.get(layer, ()):
                             direction = "sideways or up" if to in ALLOWED else "outside src/"
                             problems.append(f"{path}:{lineno}: {layer} includes \"{target}\" ({direction}); "
                                             f"{layer} may include {', '.join(sorted(ALLOWED[layer]))}")

@@ -9,7 +9,7 @@ runs per element written. The check fails when a kernel has no such loop
 (its elements went back to the element rule) or when its loop takes more
 instructions per element than the bound below.
 
-    check_neon_loops.py OBJDUMP OBJECT...   (the *_neon.cpp objects)
+    check_neon_loops.py OBJDUMP OBJECT...   (the objects of src/cpu/levels/neon/)
 
 A loop is the span from a backward branch's target to the branch; its
 stores to the stack (spills) do not count. It stores whole vectors when
@@ -41,20 +41,20 @@ class Kernel:
 
 
 KERNELS = [
-    Kernel("reversed copy, float32", "copy_kernels_neon", r"gather_rows<.*VecNeon", 4, 2.25,
+    Kernel("reversed copy, float32", "copy_kernels", r"gather_rows<.*VecNeon", 4, 2.25,
            require=[r"rev64\tv\d+\.4s"]),
-    Kernel("float32 -> float16", "convert_kernels_neon", r"row<.*VecNeon, .*::F32ToF16>", 2, 1.25),
-    Kernel("float32 -> bfloat16", "convert_kernels_neon", r"row<.*VecNeon, .*::F32ToBF16>", 2, 4.0),
-    Kernel("float32 -> float8_e4m3fn", "convert_kernels_neon", r"row<.*VecNeon, .*::F32ToF8<.*Float8Bits<4, 3, false>", 1, 6.5),
-    Kernel("uint8 -> float32", "convert_kernels_neon", r"row<.*VecNeon, .*::U8ToF32>", 4, 1.5),
+    Kernel("float32 -> float16", "convert_kernels", r"row<.*VecNeon, .*::F32ToF16>", 2, 1.25),
+    Kernel("float32 -> bfloat16", "convert_kernels", r"row<.*VecNeon, .*::F32ToBF16>", 2, 4.0),
+    Kernel("float32 -> float8_e4m3fn", "convert_kernels", r"row<.*VecNeon, .*::F32ToF8<.*Float8Bits<4, 3, false>", 1, 6.5),
+    Kernel("uint8 -> float32", "convert_kernels", r"row<.*VecNeon, .*::U8ToF32>", 4, 1.5),
     # The blocked walk is inlined into the itemsize switch or kept out of
     # line per tile type, as the compiler chooses.
-    Kernel("transpose, float32 4x4 tiles", "copy_kernels_neon",
+    Kernel("transpose, float32 4x4 tiles", "copy_kernels",
            r"(by_itemsize<.*transpose<|transpose_blocked<.*Tile<).*VecNeon", 4, 3.25,
            require=[r"zip1\tv\d+\.4s", r"zip1\tv\d+\.2d"], exclude=[r"\.4h", r"\.8b"]),
-    Kernel("scaled uint8 -> float32 (one scale)", "scaled_rows_neon",
+    Kernel("scaled uint8 -> float32 (one scale)", "scaled_rows",
            r"Widen<.*VecNeon, float, unsigned char, false, false>::run", 4, 2.25),
-    Kernel("scaled float32 -> int8 (one scale)", "scaled_rows_neon",
+    Kernel("scaled float32 -> int8 (one scale)", "scaled_rows",
            r"Narrow<.*VecNeon, signed char, float, false, false>::run", 1, 2.75),
 ]
 

@@ -8,7 +8,7 @@ from them. Doxygen 1.9 resolves a link to another published page
 stands, where it leads nowhere. This filter rewrites the Markdown Doxygen
 reads, and only that; the files keep the links a Git host follows:
 
-- a link to any other file (`[src/core/dtype.h](../src/core/dtype.h)`):
+- a link to any other file (`[src/core/numeric/dtype.h](../src/core/numeric/dtype.h)`):
   the manual publishes the header and the guides, not the sources, so it
   shows the file's path, as code, unlinked;
 - a link to a section (`[text](performance.md#what-limits-a-case)`,

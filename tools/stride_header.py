@@ -14,7 +14,7 @@ written in place (a struct field); a struct name ('st_tensor',
 for a pointer to const. Parameters are lists of (type, name).
 
 The dtype facts the header does not state (name, item size, kind, DLPack
-code) come from the core's dtype table, src/core/dtype.h's ST_FORALL_DTYPES
+code) come from the core's dtype table, src/core/numeric/dtype.h's ST_FORALL_DTYPES
 (Note [The dtype table]); dtypes() checks that it lists the header's
 st_dtype values, in order.
 """
@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = os.path.join(ROOT, "include", "stride.h")
-DTYPE_TABLE = os.path.join(ROOT, "src", "core", "dtype.h")
+DTYPE_TABLE = os.path.join(ROOT, "src", "core", "numeric", "dtype.h")
 
 SCALARS = {
     "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "size_t": "size",
@@ -154,7 +154,7 @@ _KINDS = {"Bool": "b", "Unsigned": "u", "Signed": "i", "Float": "f", "Complex": 
 def dtypes(header=None, table_text=None):
     """One DType per st_dtype value, in header order, with the core table's facts.
 
-    ValueError when src/core/dtype.h's ST_FORALL_DTYPES does not list exactly
+    ValueError when src/core/numeric/dtype.h's ST_FORALL_DTYPES does not list exactly
     the header's st_dtype constants, in order.
     """
     header = parse() if header is None else header

@@ -52,7 +52,7 @@ class CheckLayersTest(TempTree):
         self.assertEqual(len(problems), 3)
 
     def test_kernel_sources_are_read_and_other_files_are_not(self):
-        path = write(self.root, "cpu/kernels.inl", '#include "cpu/vec_base.h"\n#include "ops/copy.h"\n')
+        path = write(self.root, "cpu/kernels.inl", '#include "cpu/vec/vec_base.h"\n#include "ops/copy.h"\n')
         write(self.root, "cpu/notes.txt", '#include "ops/copy.h"\n')
         count, problems = check_layers.check(self.root)
         self.assertEqual(count, 2)

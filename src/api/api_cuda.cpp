@@ -3,7 +3,7 @@
 // Through CudaHooks, so they answer in builds without CUDA as well.
 #include "api/args.h"
 #include "api/guard.h"
-#include "core/cuda_hooks.h"
+#include "core/runtime/cuda_hooks.h"
 
 using namespace st;
 

@@ -1,7 +1,7 @@
 // st_version*, st_status_name, st_last_error_message, st_dtype_*.
 #include "api/args.h"
 #include "api/guard.h"
-#include "core/dtype.h"
+#include "core/numeric/dtype.h"
 #include "stride.h"
 
 #define ST_STRINGIFY2(x) #x

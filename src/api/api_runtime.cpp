@@ -1,9 +1,9 @@
 // Runtime: st_set_num_threads, st_get_num_threads, st_set_cpu_allocator,
 // st_set_parallel_for.
 #include "api/guard.h"
-#include "core/allocator.h"
-#include "core/parallel.h"
-#include "core/thread_count.h"
+#include "core/runtime/allocator.h"
+#include "core/runtime/parallel.h"
+#include "core/runtime/thread_count.h"
 
 using namespace st;
 

@@ -2,8 +2,8 @@
 #include <cstdio>
 
 #include "api/returning.h"
+#include "core/dims.h"
 #include "core/foreign.h"
-#include "core/views.h"
 #include "ops/empty.h"
 
 using namespace st;

@@ -7,9 +7,9 @@
 
 #include "core/device.h"
 #include "core/dim_vector.h"
-#include "core/dtype.h"
 #include "core/error.h"
 #include "core/memory_format.h"
+#include "core/numeric/dtype.h"
 #include "stride.h"
 
 namespace st {

@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 #include "core/macros.h"
-#include "core/platform/thread_exit_state.h"
+#include "core/runtime/platform/thread_exit_state.h"
 
 namespace st {
 namespace api {
@@ -24,7 +24,7 @@ namespace {
 // thread is inside another plan call (from an allocator, job system or
 // trace callback) pins and unpins instead: moving the lease there could
 // free the plan the outer call is running. The lease is per-thread state
-// that the exit hook finishes (core/platform/thread_exit_state.h); where
+// that the exit hook finishes (core/runtime/platform/thread_exit_state.h); where
 // the hook already ran for this thread, or could not be armed, the thread
 // pins and unpins instead.
 struct Lease {

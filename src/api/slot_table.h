@@ -30,7 +30,7 @@
 
 #include "core/error.h"
 #include "core/macros.h"
-#include "core/platform/thread_exit_state.h"
+#include "core/runtime/platform/thread_exit_state.h"
 #include "stride.h"
 
 namespace st {
@@ -184,9 +184,9 @@ class SlotTable {
   // never touches shared state for its slots. The cache is plain zeroed
   // thread-local data, so reading it needs no initialization check (where
   // thread_local storage may be freed before the thread-exit hooks, it is a
-  // block that the hook owns instead: core/platform/thread_exit_state.h).
+  // block that the hook owns instead: core/runtime/platform/thread_exit_state.h).
   // Its `limit` is 0 until the thread's first insert opens it by arming a
-  // ThreadExitHook (core/platform/platform.h: it runs even after releases from the
+  // ThreadExitHook (core/runtime/platform/platform.h: it runs even after releases from the
   // caller's own thread-specific destructors), which hands the cache to the
   // shared list when the thread ends and closes it for good. Releases never
   // open the cache, so a thread whose only call is a release at its end

@@ -2,9 +2,10 @@
 
 #include <cstdint>
 
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/macros.h"
-#include "core/views.h"
+#include "core/overflow.h"
 
 namespace st {
 

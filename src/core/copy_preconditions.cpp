@@ -1,7 +1,7 @@
 #include "core/copy_preconditions.h"
 
+#include "core/dims.h"
 #include "core/error.h"
-#include "core/views.h"
 
 namespace st {
 

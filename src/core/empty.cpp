@@ -1,11 +1,12 @@
 #include "core/empty.h"
 
-#include "core/allocator.h"
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/extent.h"
 #include "core/macros.h"
+#include "core/overflow.h"
+#include "core/runtime/allocator.h"
 #include "core/tensor_block.h"
-#include "core/views.h"
 
 namespace st {
 

@@ -8,6 +8,7 @@
 
 #include "core/dim_vector.h"
 #include "core/macros.h"
+#include "core/overflow.h"
 
 namespace st {
 

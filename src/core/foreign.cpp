@@ -3,11 +3,12 @@
 #include <cstdint>
 
 #include "core/contiguity.h"
-#include "core/cuda_hooks.h"
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/extent.h"
 #include "core/macros.h"
-#include "core/views.h"
+#include "core/overflow.h"
+#include "core/runtime/cuda_hooks.h"
 
 namespace st {
 

@@ -68,7 +68,7 @@
 #define ST_PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
 #endif
 
-// MinGW-w64's C library rounds fmaf twice (core/scaled_convert.h rounds
+// MinGW-w64's C library rounds fmaf twice (core/numeric/scaled_convert.h rounds
 // once in its place).
 #if defined(__MINGW32__) && !defined(__CUDA_ARCH__)
 #define ST_LIBC_FMAF_ROUNDS_TWICE 1
@@ -77,12 +77,12 @@
 #endif
 
 // Whether C++ thread_local storage may be freed before the library's
-// thread-exit hooks run (core/platform/platform.h's ThreadExitHook): GCC
+// thread-exit hooks run (core/runtime/platform/platform.h's ThreadExitHook): GCC
 // for MinGW emulates thread_local (emutls), and winpthreads frees a
 // thread's emulated storage when its start function returns, before
 // Windows runs the fiber-local storage callbacks. Per-thread state that a
 // hook must finish then lives in a heap block that the hook owns
-// (core/platform/thread_exit_state.h). Elsewhere thread_local storage
+// (core/runtime/platform/thread_exit_state.h). Elsewhere thread_local storage
 // outlives the hooks.
 #if defined(__MINGW32__) && defined(__GNUC__) && !defined(__clang__)
 #define ST_THREAD_LOCAL_FREED_BEFORE_EXIT_HOOKS 1
@@ -93,7 +93,7 @@
 // The general-dynamic TLS model for a thread_local of the shared library:
 // the one GCC gives the library's other thread_locals. Left to itself it
 // gives a static member of a class template instantiated from inside
-// another one (core/platform/thread_exit_state.h) the local-dynamic model,
+// another one (core/runtime/platform/thread_exit_state.h) the local-dynamic model,
 // as fast, but other code for every access.
 #if ST_COMPILER_MSVC
 #define ST_TLS_GLOBAL_DYNAMIC
@@ -103,59 +103,10 @@
 
 namespace st {
 
-template <typename T>
-struct NoDeduce {
-  using type = T;
-};
-
-// a + b, a - b and a * b in T, computed as if in infinite precision: true
-// when the result does not fit T (*out then holds it wrapped), false with
-// *out the exact result otherwise. T comes from `out`; a and b are
-// converted to it first. Every size, span and byte count that reaches an
-// allocation or an index computation goes through these, so that overflow
-// is reported instead of wrapping.
-#if !ST_COMPILER_MSVC
-template <typename T>
-inline bool add_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
-  return __builtin_add_overflow(a, b, out);
-}
-template <typename T>
-inline bool sub_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
-  return __builtin_sub_overflow(a, b, out);
-}
-template <typename T>
-inline bool mul_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
-  return __builtin_mul_overflow(a, b, out);
-}
-
 // Leading zero bits of a nonzero 64-bit value.
+#if !ST_COMPILER_MSVC
 constexpr int leading_zeros64(uint64_t x) { return __builtin_clzll(x); }
 #else
-// The wrapped result; T's signed overflow would be undefined, so the
-// arithmetic runs in the unsigned type of the same width.
-template <typename T>
-using UnsignedOf = typename std::make_unsigned<T>::type;
-
-template <typename T>
-inline bool add_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
-  *out = static_cast<T>(static_cast<UnsignedOf<T>>(a) + static_cast<UnsignedOf<T>>(b));
-  return std::is_signed<T>::value ? (a < 0) == (b < 0) && (*out < 0) != (a < 0) : *out < a;
-}
-template <typename T>
-inline bool sub_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
-  *out = static_cast<T>(static_cast<UnsignedOf<T>>(a) - static_cast<UnsignedOf<T>>(b));
-  return std::is_signed<T>::value ? (a < 0) != (b < 0) && (*out < 0) != (a < 0) : a < b;
-}
-template <typename T>
-inline bool mul_overflows(typename NoDeduce<T>::type a, typename NoDeduce<T>::type b, T* out) {
-  *out = static_cast<T>(static_cast<UnsignedOf<T>>(a) * static_cast<UnsignedOf<T>>(b));
-  if (a == 0 || b == 0) return false;
-  constexpr T kMax = std::numeric_limits<T>::max(), kMin = std::numeric_limits<T>::min();
-  if (!std::is_signed<T>::value) return a > kMax / b;
-  if (a > 0) return b > 0 ? a > kMax / b : b < kMin / a;
-  return b > 0 ? a < kMin / b : b < kMax / a;
-}
-
 constexpr int leading_zeros64(uint64_t x) {
   int n = 0;
   for (uint64_t bit = uint64_t{1} << 63; bit != 0 && (x & bit) == 0; bit >>= 1) ++n;

@@ -2,10 +2,11 @@
 
 #include <cstdint>
 
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/extent.h"
 #include "core/macros.h"
-#include "core/views.h"
+#include "core/overflow.h"
 
 namespace st {
 namespace {

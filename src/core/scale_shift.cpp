@@ -1,10 +1,11 @@
 #include "core/scale_shift.h"
 
-#include "core/dtype_dispatch.h"
 #include "core/error.h"
-#include "core/float_env.h"
 #include "core/macros.h"
-#include "core/scaled_convert.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "core/numeric/float_env.h"
+#include "core/numeric/scaled_convert.h"
+#include "core/overflow.h"
 
 namespace st {
 namespace {

@@ -7,13 +7,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/dtype.h"
+#include "core/numeric/dtype.h"
 #include "core/tensor.h"
 
 namespace st {
 
 // The type the fused multiply-add runs in (Note [The scaled copy's
-// arithmetic]; scaled_compute_t in core/scaled_convert.h): Float64 when
+// arithmetic]; scaled_compute_t in core/numeric/scaled_convert.h): Float64 when
 // either dtype is float64, int32, int64, uint32 or uint64; Float32 otherwise.
 ScalarType scaled_compute_type(ScalarType dst, ScalarType src);
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <new>
 
-#include "core/allocator.h"
 #include "core/error.h"
+#include "core/runtime/allocator.h"
 
 namespace st {
 namespace {

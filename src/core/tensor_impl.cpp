@@ -1,10 +1,11 @@
 #include "core/tensor_impl.h"
 
 #include "core/contiguity.h"
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/extent.h"
 #include "core/macros.h"
-#include "core/views.h"
+#include "core/overflow.h"
 
 namespace st {
 

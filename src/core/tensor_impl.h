@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include "core/dim_vector.h"
-#include "core/dtype.h"
 #include "core/extent.h"
 #include "core/memory_format.h"
+#include "core/numeric/dtype.h"
 #include "core/storage.h"
 
 namespace st {

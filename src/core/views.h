@@ -3,17 +3,9 @@
 // message naming the argument and its value; none touches the data.
 #pragma once
 
-#include <string>
-
 #include "core/tensor.h"
 
 namespace st {
-
-// Wraps `dim` into [0, ndim); throws ST_ERROR_INVALID_ARGUMENT naming `arg`.
-int wrap_dim(int64_t dim, int ndim, const char* arg = "dim");
-
-// Throws ST_ERROR_INVALID_ARGUMENT unless every size is >= 0.
-void check_sizes_nonnegative(const DimVector& sizes, const char* arg = "sizes");
 
 Tensor as_strided(const Tensor& src, const DimVector& sizes, const DimVector& strides, int64_t storage_offset);
 Tensor permute(const Tensor& src, const InlineVector<int32_t>& dims);
@@ -38,8 +30,5 @@ DimVector infer_size(const DimVector& shape, int64_t numel);
 // of (sizes, strides) in the same order, or false when no view can.
 bool compute_view_strides(const DimVector& sizes, const DimVector& strides, int64_t numel,
                           const DimVector& new_sizes, DimVector* new_strides);
-
-// "(2, 3, 4)", for messages.
-std::string format_dims(const DimVector& dims);
 
 }  // namespace st

@@ -1,9 +1,9 @@
 // The kernel tables of the level cpu_isa() selects now; the scalar ones on
 // a target with neither the x86 levels nor NEON (cpu/cpu_isa.h).
-#include "cpu/convert_kernel_table.h"
-#include "cpu/copy_kernel_table.h"
 #include "cpu/cpu_isa.h"
-#include "cpu/scaled_rows.h"
+#include "cpu/levels/convert_kernel_table.h"
+#include "cpu/levels/copy_kernel_table.h"
+#include "cpu/levels/scaled_rows.h"
 
 namespace st {
 namespace cpu {

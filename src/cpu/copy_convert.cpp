@@ -2,15 +2,15 @@
 
 #include <cstring>
 
-#include "cpu/convert_kernel_table.h"
-#include "cpu/copy_kernel_table.h"
+#include "core/runtime/thread_count.h"
 #include "cpu/copy_same_dtype.h"
-#include "cpu/stream_tuning.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
-#include "iter/strided_walk.h"
+#include "cpu/levels/convert_kernel_table.h"
+#include "cpu/levels/copy_kernel_table.h"
 #include "cpu/row_tasks.h"
-#include "core/thread_count.h"
+#include "cpu/stream_tuning.h"
+#include "iter/strided_walk.h"
 
 namespace st {
 namespace cpu {

@@ -1,10 +1,10 @@
-// Converting copies of the hot dtype pairs (cpu/convert_kernel_table.h's
+// Converting copies of the hot dtype pairs (cpu/levels/convert_kernel_table.h's
 // ConvertPair) over a Geometry, vectorized and bit-identical to the scalar
 // rules (convert_rules.h), for every layout, including the converting
 // transposes (uint8 NHWC -> float32 NCHW in one pass).
 #pragma once
 
-#include "core/dtype.h"
+#include "core/numeric/dtype.h"
 #include "iter/geometry.h"
 
 namespace st {

@@ -4,8 +4,8 @@
 // checks saw to it).
 #pragma once
 
-#include "core/dtype.h"
-#include "core/function_ref.h"
+#include "core/numeric/dtype.h"
+#include "core/runtime/function_ref.h"
 #include "core/tensor.h"
 #include "iter/geometry.h"
 

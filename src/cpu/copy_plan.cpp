@@ -6,9 +6,9 @@
 // (st_copy_scaled) reaches, so a plan gives that call's bits.
 #include <memory>
 
-#include "core/clock.h"
 #include "core/prepared_copy.h"
-#include "core/thread_count.h"
+#include "core/runtime/clock.h"
+#include "core/runtime/thread_count.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/copy_scaled_kernel.h"

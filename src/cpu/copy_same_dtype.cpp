@@ -8,11 +8,11 @@
 
 #include "core/error.h"
 #include "core/macros.h"
-#include "cpu/copy_kernel_table.h"
-#include "cpu/stream_tuning.h"
 #include "cpu/copy_transpose.h"
 #include "cpu/kernel_parallel.h"
+#include "cpu/levels/copy_kernel_table.h"
 #include "cpu/row_tasks.h"
+#include "cpu/stream_tuning.h"
 
 namespace st {
 namespace cpu {

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "cpu/copy_kernel_table.h"
+#include "cpu/levels/copy_kernel_table.h"
 #include "iter/geometry.h"
 
 namespace st {

@@ -1,20 +1,20 @@
 // The CPU kernel of copy_scaled_ (include/stride.h, st_copy_scaled): copy_'s
 // checks and staging (checked_host_copy), the geometry with the scales and
-// shifts as operands 2 and 3, then the element rule of core/scaled_convert.h over it.
+// shifts as operands 2 and 3, then the element rule of core/numeric/scaled_convert.h over it.
 #include "cpu/copy_scaled_kernel.h"
 
-#include "core/float_env.h"
+#include "core/numeric/float_env.h"
 
-#include "core/dtype_dispatch.h"
 #include "core/error.h"
-#include "core/parallel.h"
-#include "core/platform/processor.h"
-#include "core/scaled_convert.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "core/numeric/scaled_convert.h"
+#include "core/runtime/parallel.h"
+#include "core/runtime/platform/processor.h"
 #include "cpu/copy_kernel.h"
-#include "cpu/copy_kernel_table.h"
+#include "cpu/levels/copy_kernel_table.h"
+#include "cpu/levels/element_access.h"
+#include "cpu/levels/scaled_rows.h"
 #include "cpu/stream_tuning.h"
-#include "cpu/scaled_rows.h"
-#include "cpu/element_access.h"
 #include "dispatch/registration.h"
 #include "iter/tensor_iterator.h"
 
@@ -23,7 +23,7 @@ namespace cpu {
 namespace {
 
 // Operands: 0 dst, 1 src, 2 scale, 3 shift; strides[k] along dim 0 and
-// strides[4 + k] along dim 1 (Loop2d). The vector rows (cpu/scaled_rows.h)
+// strides[4 + k] along dim 1 (Loop2d). The vector rows (cpu/levels/scaled_rows.h)
 // take contiguous rows of their pairs, and the planes kernel blocks of
 // 3-channel uint8 pixels read into float32 planes (NHWC -> NCHW).
 template <typename D, typename S, typename C>

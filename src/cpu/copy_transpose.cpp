@@ -2,10 +2,10 @@
 
 #include <cstdint>
 
+#include "core/runtime/thread_count.h"
 #include "cpu/kernel_parallel.h"
 #include "cpu/stream_tuning.h"
 #include "iter/strided_walk.h"
-#include "core/thread_count.h"
 
 namespace st {
 namespace cpu {

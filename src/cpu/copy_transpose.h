@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
+#include "cpu/levels/copy_kernel_table.h"
 #include "iter/geometry.h"
-#include "cpu/copy_kernel_table.h"
 
 namespace st {
 namespace cpu {

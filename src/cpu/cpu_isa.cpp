@@ -54,7 +54,7 @@ CpuVendor detect_vendor() {
   return CpuVendor::Other;
 }
 #elif ST_CPU_NEON_LEVEL
-// Advanced SIMD is part of every AArch64 processor (cpu/vec_neon.h says
+// Advanced SIMD is part of every AArch64 processor (cpu/vec/vec_neon.h says
 // why nothing further is read at run time).
 CpuIsa detect() { return CpuIsa::Neon; }
 CpuVendor detect_vendor() { return CpuVendor::Other; }

@@ -1,8 +1,8 @@
 // The instruction-set level the CPU kernels run at, detected once (cpuid on
-// x86-64). Kernels compiled for a level live in files named *_avx2.cpp,
-// *_avx512.cpp (built with per-file flags, see src/CMakeLists.txt) and
-// *_neon.cpp, and are only called when cpu_isa() reports that level or
-// higher.
+// x86-64). Kernels compiled for a level live in its folder of cpu/levels/
+// (avx2/, avx512/, avx512bf16/, neon/: built with that level's flags, see
+// src/CMakeLists.txt), and are only called when cpu_isa() reports that
+// level or higher.
 #pragma once
 
 // Which levels the target has: the x86 ones' files are compiled for x86-64
@@ -30,7 +30,7 @@ enum class CpuIsa : int {
   Avx2 = 1,    // AVX2 + FMA + F16C + BMI2
   Avx512 = 2,  // AVX-512 F, BW, VL, DQ (plus the Avx2 set)
 #elif ST_CPU_NEON_LEVEL
-  Neon = 1,  // Advanced SIMD, in every AArch64 processor (cpu/vec_neon.h)
+  Neon = 1,  // Advanced SIMD, in every AArch64 processor (cpu/vec/vec_neon.h)
 #endif
 };
 
@@ -57,7 +57,7 @@ void set_cpu_isa_cap(CpuIsa cap);
 const char* cpu_isa_name(CpuIsa isa);
 
 // AVX512_BF16 (float32 -> bfloat16 in one instruction) on a CPU at the
-// AVX-512 level: one row converter uses it (convert_kernels_avx512bf16.cpp).
+// AVX-512 level: one row converter uses it (cpu/levels/avx512bf16/).
 bool cpu_has_avx512_bf16();
 
 // Who designed the CPU: the memory systems of the two x86 vendors want

@@ -2,11 +2,11 @@
 // allocator, and pinned host memory (cuda_host), which dispatches as CPU
 // memory since the CPU kernels read and write it, from the CUDA runtime
 // through CudaHooks (Note [Registering the CUDA empty kernels] in
-// cuda/empty.h), whose hooks refuse it, after the layout's checks, in a
+// cuda/runtime/empty.h), whose hooks refuse it, after the layout's checks, in a
 // build or on a machine without CUDA.
-#include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/runtime/cuda_hooks.h"
 #include "dispatch/registration.h"
 
 namespace st {

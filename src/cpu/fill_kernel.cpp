@@ -3,14 +3,14 @@
 // may overlap itself (an expanded view), and each address is written once.
 #include <cstring>
 
-#include "core/convert.h"
 #include "core/copy_preconditions.h"
-#include "core/dtype_dispatch.h"
-#include "core/float_env.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "core/numeric/float_env.h"
 #include "core/overlap.h"
-#include "core/parallel.h"
+#include "core/runtime/parallel.h"
 #include "core/views.h"
-#include "cpu/element_access.h"
+#include "cpu/levels/element_access.h"
 #include "dispatch/registration.h"
 #include "iter/tensor_iterator.h"
 

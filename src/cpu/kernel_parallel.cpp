@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "core/error.h"
-#include "core/parallel.h"
-#include "core/thread_count.h"
+#include "core/runtime/parallel.h"
+#include "core/runtime/thread_count.h"
 
 namespace st {
 namespace cpu {

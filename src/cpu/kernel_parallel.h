@@ -1,12 +1,12 @@
 // How the copy kernels spread work over threads: a kernel cuts its work into
 // `num_tasks` independent tasks and hands run_tasks a callable over a range
-// of them; run_tasks hands the ranges to parallel_for (core/parallel.h:
+// of them; run_tasks hands the ranges to parallel_for (core/runtime/parallel.h:
 // OpenMP, or the host's job system from st_set_parallel_for).
 #pragma once
 
 #include <cstdint>
 
-#include "core/function_ref.h"
+#include "core/runtime/function_ref.h"
 
 namespace st {
 namespace cpu {

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "iter/geometry.h"
 #include "cpu/kernel_parallel.h"
+#include "iter/geometry.h"
 
 namespace st {
 namespace cpu {

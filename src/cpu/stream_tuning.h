@@ -1,12 +1,13 @@
 // How long copies write with streaming stores, chosen once per process from
 // the CPU (Note [Streaming on each vendor] in stream_tuning.cpp); the
-// environment overrides are in docs/tuning.md. Plain data and plain
-// functions only: the per-level kernel files read it.
+// environment overrides are in docs/tuning.md. The per-level kernel files
+// read their part through cpu/levels/stream_settings.h.
 #pragma once
 
 #include <cstdint>
 
 #include "cpu/cpu_isa.h"
+#include "cpu/levels/stream_settings.h"
 
 namespace st {
 namespace cpu {
@@ -49,8 +50,6 @@ StreamTuning choose_stream_tuning(CpuVendor vendor, const StreamTuningEnv& env);
 // made at the first call.
 StreamTuning stream_tuning();
 int64_t stream_threshold_bytes();
-int stream_pages();
-int64_t stream_prefetch_bytes();
 int64_t transpose_src_bytes();
 int64_t transpose_prefetch_bytes();
 

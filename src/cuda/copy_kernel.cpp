@@ -15,10 +15,10 @@
 #include "core/error.h"
 #include "cuda/cross_device_copy.h"
 #include "cuda/device_copy.h"
-#include "cuda/device_status.h"
-#include "cuda/empty.h"
-#include "cuda/stream.h"
-#include "cuda/stream_capture.h"
+#include "cuda/runtime/device_status.h"
+#include "cuda/runtime/empty.h"
+#include "cuda/runtime/stream.h"
+#include "cuda/runtime/stream_capture.h"
 #include "dispatch/registration.h"
 
 namespace st {

@@ -1,7 +1,7 @@
 // The CUDA kernel of the copy_plan operator (ops/copy_plan.h). For dst and
 // src on one device it works out what copy_on_device (scaled_copy_on_device)
 // works out on every call, once: the copy's iteration and its 32-bit parts,
-// kept relative to the operands' element (0, …, 0) (cuda/copy_part.h), and
+// kept relative to the operands' element (0, …, 0) (cuda/kernels/copy_part.h), and
 // for a scaled copy its values in device memory. Running it places the parts
 // on the given memory and launches them through the very code st_copy
 // (st_copy_scaled) launches its parts with, on the current stream, so a plan
@@ -12,17 +12,17 @@
 #include <vector>
 
 #include "core/prepared_copy.h"
-#include "cuda/copy_launch.h"
-#include "cuda/copy_part.h"
-#include "cuda/cuda_error.h"
 #include "cuda/device_copy.h"
-#include "cuda/device_copy_plan.h"
-#include "cuda/device_guard.h"
-#include "cuda/device_status.h"
+#include "cuda/kernels/copy_launch.h"
+#include "cuda/kernels/copy_part.h"
+#include "cuda/kernels/device_copy_plan.h"
+#include "cuda/kernels/scaled_copy_iter.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/device_status.h"
+#include "cuda/runtime/stream.h"
+#include "cuda/runtime/stream_capture.h"
 #include "cuda/scale_shift_values.h"
-#include "cuda/scaled_copy_iter.h"
-#include "cuda/stream.h"
-#include "cuda/stream_capture.h"
 #include "dispatch/registration.h"
 
 namespace st {

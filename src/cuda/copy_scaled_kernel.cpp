@@ -1,19 +1,19 @@
 // The CUDA kernel of copy_scaled_ (include/stride.h, st_copy_scaled):
 // copy_cuda's checks and its staging, then one kernel on the device that
 // holds dst (or, for a host dst, on src's device into a temporary that is
-// then copied back). Each element follows core/scaled_convert.h, as on the CPU.
+// then copied back). Each element follows core/numeric/scaled_convert.h, as on the CPU.
 #include "core/copy_preconditions.h"
 #include "core/error.h"
-#include "cuda/copy_launch.h"
 #include "cuda/cross_device_copy.h"
 #include "cuda/device_copy.h"
-#include "cuda/device_copy_plan.h"
-#include "cuda/device_guard.h"
-#include "cuda/device_status.h"
-#include "cuda/empty.h"
+#include "cuda/kernels/copy_launch.h"
+#include "cuda/kernels/device_copy_plan.h"
+#include "cuda/kernels/scaled_copy_iter.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/device_status.h"
+#include "cuda/runtime/empty.h"
+#include "cuda/runtime/stream.h"
 #include "cuda/scale_shift_values.h"
-#include "cuda/scaled_copy_iter.h"
-#include "cuda/stream.h"
 #include "dispatch/registration.h"
 
 namespace st {

@@ -6,7 +6,7 @@
 // Between the host and a GPU the call returns when the copy is complete
 // (the stream is synchronized), except with `non_blocking` and a pinned
 // host operand: then it returns once the copy is queued, and the pinned
-// storages stay alive until it has run (cuda/host_keepalive.h). A
+// storages stay alive until it has run (cuda/runtime/host_keepalive.h). A
 // non_blocking copy whose last step runs on the host (a host dst that is
 // not dense) waits for the transfer before that step, so it is complete on
 // return as well. Pageable memory makes every copy synchronous.

@@ -29,7 +29,7 @@
 #include <cstdint>
 
 #include "core/contiguity.h"
-#include "core/dtype.h"
+#include "core/numeric/dtype.h"
 #include "core/tensor.h"
 
 namespace st {

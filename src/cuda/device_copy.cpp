@@ -2,15 +2,15 @@
 
 #include <cstring>
 
-#include "core/dtype_dispatch.h"
 #include "core/error.h"
-#include "cuda/copy_launch.h"
-#include "cuda/device_conversions.h"
-#include "cuda/device_copy_plan.h"
-#include "cuda/device_guard.h"
-#include "cuda/empty.h"
-#include "cuda/iter_offsets.h"
-#include "cuda/stream.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "cuda/kernels/copy_launch.h"
+#include "cuda/kernels/device_conversions.h"
+#include "cuda/kernels/device_copy_plan.h"
+#include "cuda/kernels/iter_offsets.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/empty.h"
+#include "cuda/runtime/stream.h"
 #include "iter/tensor_iterator.h"
 
 namespace st {

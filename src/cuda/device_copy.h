@@ -6,8 +6,8 @@
 #include <cuda_runtime_api.h>
 
 #include "core/tensor.h"
-#include "cuda/copy_part.h"
-#include "cuda/element_io.h"
+#include "cuda/kernels/copy_part.h"
+#include "cuda/kernels/element_io.h"
 
 namespace st {
 namespace cuda {

@@ -1,6 +1,6 @@
 // The CUDA kernel of empty_strided (Note [Registering the CUDA empty
-// kernels] in cuda/empty.h): device memory on this thread's current stream.
-#include "cuda/empty.h"
+// kernels] in cuda/runtime/empty.h): device memory on this thread's current stream.
+#include "cuda/runtime/empty.h"
 #include "dispatch/registration.h"
 
 namespace st {

@@ -1,16 +1,16 @@
 // The CUDA kernel of fill_: the value is converted to dst's dtype on the
-// host by the CPU's rules (core/convert.h), and the device stores its bytes
+// host by the CPU's rules (core/numeric/convert.h), and the device stores its bytes
 // into every element, queued on this thread's current stream. As on the
 // CPU, an expanded dst is allowed: each address receives the same bytes.
 #include <cstring>
 
-#include "core/convert.h"
 #include "core/copy_preconditions.h"
-#include "core/dtype_dispatch.h"
-#include "core/float_env.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "core/numeric/float_env.h"
 #include "cuda/device_copy.h"
-#include "cuda/device_status.h"
-#include "cuda/element_io.h"
+#include "cuda/kernels/element_io.h"
+#include "cuda/runtime/device_status.h"
 #include "dispatch/registration.h"
 
 namespace st {

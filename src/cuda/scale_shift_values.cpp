@@ -1,10 +1,10 @@
 #include "cuda/scale_shift_values.h"
 
 #include "core/contiguity.h"
-#include "cuda/device_guard.h"
-#include "cuda/empty.h"
-#include "cuda/stream.h"
-#include "cuda/word_upload.h"
+#include "cuda/kernels/word_upload.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/empty.h"
+#include "cuda/runtime/stream.h"
 
 namespace st {
 namespace cuda {

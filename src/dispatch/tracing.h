@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <exception>
 
-#include "core/clock.h"
+#include "core/runtime/clock.h"
 #include "dispatch/local_dispatch_key_set.h"
 
 namespace st {

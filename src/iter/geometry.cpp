@@ -1,7 +1,7 @@
 // The loops over a geometry (Note [The canonical geometry]).
 #include "iter/geometry.h"
 
-#include "core/parallel.h"
+#include "core/runtime/parallel.h"
 #include "iter/strided_walk.h"
 
 namespace st {

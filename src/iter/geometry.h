@@ -34,7 +34,7 @@
 #include <cstdint>
 
 #include "core/dim_vector.h"
-#include "core/function_ref.h"
+#include "core/runtime/function_ref.h"
 
 namespace st {
 

@@ -3,8 +3,10 @@
 
 #include <utility>
 
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/macros.h"
+#include "core/overflow.h"
 #include "core/views.h"
 
 namespace st {

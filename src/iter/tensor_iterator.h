@@ -5,7 +5,7 @@
 // the CUDA kernels' 32-bit index math, splits the result into parts (as
 // PyTorch's TensorIterator and SplitUntil32Bit). The CPU kernels take its
 // geometry(); the CUDA kernels build their OffsetCalculator from it
-// (cuda/iter_offsets.h).
+// (cuda/kernels/iter_offsets.h).
 //
 // The operands are a copy's (dst 0, src 1, scaled copies' scales and
 // shifts 2 and 3) or a fill's (dst 0). Their checks are the caller's
@@ -26,8 +26,8 @@
 #include <climits>
 #include <cstdint>
 
-#include "core/function_ref.h"
-#include "core/parallel.h"
+#include "core/runtime/function_ref.h"
+#include "core/runtime/parallel.h"
 #include "core/scale_shift.h"
 #include "core/tensor.h"
 #include "iter/geometry.h"

@@ -8,11 +8,11 @@
 #include "ops/copy_plan.h"
 
 #include "core/copy_preconditions.h"
-#include "core/cuda_hooks.h"
+#include "core/dims.h"
 #include "core/error.h"
 #include "core/extent.h"
 #include "core/foreign.h"
-#include "core/views.h"
+#include "core/runtime/cuda_hooks.h"
 #include "dispatch/local_dispatch_key_set.h"
 #include "dispatch/registration.h"
 #include "ops/copy.h"

@@ -8,9 +8,9 @@
 #include <cstdint>
 
 #include "core/contiguity.h"
-#include "core/cuda_hooks.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/runtime/cuda_hooks.h"
 #include "dispatch/registration.h"
 
 namespace st {

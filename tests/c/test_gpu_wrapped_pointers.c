@@ -1,5 +1,5 @@
 /* Memory a caller wraps must be what its device label says
- * (src/cuda/foreign_memory.h): a host pointer labelled cuda:0, or device
+ * (src/cuda/runtime/foreign_memory.h): a host pointer labelled cuda:0, or device
  * memory labelled cuda_host or cpu, is refused at wrap time with
  * ST_ERROR_INVALID_ARGUMENT, through st_tensor_from_data and DLPack import,
  * before any kernel could fault on it (which would poison the CUDA context

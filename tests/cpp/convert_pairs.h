@@ -1,18 +1,18 @@
-// Every pair of cpu/convert_kernel_table.h with its dtypes, its name and
+// Every pair of cpu/levels/convert_kernel_table.h with its dtypes, its name and
 // one element of it converted by an independent rule: the reference the
 // row converters of every level are checked against (test_kernel_tables,
-// test_copy_convert). The first pairs go by cpu/convert_rules.h's
+// test_copy_convert). The first pairs go by cpu/levels/convert_rules.h's
 // functions, which test_copy_convert checks equal to core's on every
-// input class; the others by core's rules (core/convert.h).
+// input class; the others by core's rules (core/numeric/convert.h).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
-#include "core/scalar_types.h"
+#include "core/numeric/scalar_types.h"
 #include "core_convert_reference.h"
-#include "cpu/convert_kernel_table.h"
-#include "cpu/convert_rules.h"
+#include "cpu/levels/convert_kernel_table.h"
+#include "cpu/levels/convert_rules.h"
 
 namespace test_support {
 

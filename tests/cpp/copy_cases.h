@@ -12,11 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "core/allocator.h"
 #include "core/contiguity.h"
-#include "core/empty.h"
-#include "core/scale_shift.h"
+#include "core/dims.h"
 #include "core/views.h"
+#include "core/empty.h"
+#include "core/runtime/allocator.h"
+#include "core/scale_shift.h"
 
 namespace copy_cases {
 

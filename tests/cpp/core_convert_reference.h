@@ -1,12 +1,12 @@
-// One element converted by core's rules (core/convert.h): the reference
+// One element converted by core's rules (core/numeric/convert.h): the reference
 // the row kernels of the float8 and unsigned pairs are checked against
-// (they restate those rules in cpu/convert_rules.h and in vector steps).
+// (they restate those rules in cpu/levels/convert_rules.h and in vector steps).
 #pragma once
 
 #include <cstring>
 
-#include "core/convert.h"
-#include "core/scalar_types.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/scalar_types.h"
 
 namespace test_support {
 

@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "core/contiguity.h"
+#include "core/dims.h"
+#include "core/views.h"
 #include "core/empty.h"
 #include "core/error.h"
-#include "core/views.h"
 #include "iter/tensor_iterator.h"
 // cmocka last: its fail() macro would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

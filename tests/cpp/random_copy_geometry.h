@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "iter/tensor_iterator.h"
+#include "core/runtime/thread_count.h"
 #include "cpu/cpu_isa.h"
-#include "core/thread_count.h"
+#include "iter/tensor_iterator.h"
 
 namespace test_support {
 

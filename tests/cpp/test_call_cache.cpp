@@ -13,9 +13,9 @@
 #include "core/empty.h"
 #include "core/views.h"
 #include "dispatch/registration.h"
+#include "dispatch_test_support.h"
 #include "ops/clone.h"
 #include "ops/contiguous.h"
-#include "dispatch_test_support.h"
 
 using namespace st;
 using namespace st::dispatch;

@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/convert.h"
-#include "core/dtype_dispatch.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
 
 // After the project headers: cmocka defines a function-like macro fail().
 #include "cmocka_cxx.h"

@@ -14,16 +14,16 @@
 #include <random>
 #include <vector>
 
-#include "cmocka_cxx.h"
 #include "convert_pairs.h"
-#include "core/convert.h"
-#include "core/scalar_types.h"
-#include "cpu/convert_kernel_table.h"
-#include "cpu/convert_rules.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/scalar_types.h"
+#include "core/runtime/thread_count.h"
 #include "cpu/copy_convert.h"
 #include "cpu/cpu_isa.h"
-#include "core/thread_count.h"
+#include "cpu/levels/convert_kernel_table.h"
+#include "cpu/levels/convert_rules.h"
 #include "random_copy_geometry.h"
+#include "cmocka_cxx.h"
 
 using st::ScalarType;
 using st::cpu::ConvertPair;
@@ -84,7 +84,7 @@ uint16_t nearest(double v, double (*decode)(uint16_t), uint16_t inf_pattern, dou
   return static_cast<uint16_t>(sign | r);
 }
 
-// The NaN rules of core/scalar_types.h (and convert_rules.h).
+// The NaN rules of core/numeric/scalar_types.h (and convert_rules.h).
 uint16_t expected_to_half(float f) {
   const uint32_t x = fbits(f);
   if (std::isnan(f)) return static_cast<uint16_t>(((x >> 16) & 0x8000) | 0x7e00 | ((x >> 13) & 0x3ff));
@@ -308,8 +308,8 @@ void int64_to_double_is_nearest_even(void**) {
   assert_int_equal(bad, 0);
 }
 
-// The local copies of the rules are core's rules (core/scalar_types.h,
-// core/convert.h), bit for bit.
+// The local copies of the rules are core's rules (core/numeric/scalar_types.h,
+// core/numeric/convert.h), bit for bit.
 void scalar_rules_are_cores(void**) {
   int bad = 0;
   for (uint32_t h = 0; h < 65536; ++h) {

@@ -14,14 +14,14 @@
 
 // core/error.h before cmocka, whose fail() macro would rename st::fail.
 #include "core/error.h"
-#include "cmocka_cxx.h"
-#include "random_copy_geometry.h"
-#include "iter/geometry.h"
-#include "cpu/copy_kernel_table.h"
+#include "core/runtime/thread_count.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/cpu_isa.h"
+#include "cpu/levels/copy_kernel_table.h"
 #include "cpu/stream_tuning.h"
-#include "core/thread_count.h"
+#include "iter/geometry.h"
+#include "random_copy_geometry.h"
+#include "cmocka_cxx.h"
 
 using st::Geometry;
 using st::cpu::CopyPath;

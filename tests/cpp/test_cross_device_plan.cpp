@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "copy_cases.h"
 #include "core/contiguity.h"
+#include "core/dims.h"
 #include "core/empty.h"
 #include "core/views.h"
 #include "cuda/cross_device_plan.h"
 #include "ops/copy.h"
-#include "copy_cases.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

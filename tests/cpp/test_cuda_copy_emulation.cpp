@@ -1,6 +1,6 @@
 // The CUDA copy and fill kernels run on the host: the same plan per 32-bit
-// part (cuda/device_copy_plan.h), the same kernel arguments and the same
-// thread bodies (cuda/copy_loops.h), called for every (block, thread) of
+// part (cuda/kernels/device_copy_plan.h), the same kernel arguments and the same
+// thread bodies (cuda/kernels/copy_loops.h), called for every (block, thread) of
 // the launch a GPU would run, over host memory. The result must equal the
 // CPU kernel's byte for byte, for random layouts and all 289 dtype pairs.
 // What this cannot see is the device itself: its loads, stores, barriers
@@ -16,24 +16,24 @@
 #include <string>
 #include <vector>
 
+#include "copy_cases.h"
 #include "core/contiguity.h"
-#include "core/convert.h"
-#include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
 #include "core/views.h"
-#include "cuda/copy_loops.h"
-#include "cuda/copy_part.h"
-#include "cuda/device_conversions.h"
-#include "cuda/device_copy_plan.h"
-#include "cuda/iter_offsets.h"
-#include "cuda/launch_shape.h"
-#include "cuda/transpose_plan.h"
+#include "cuda/kernels/copy_loops.h"
+#include "cuda/kernels/copy_part.h"
+#include "cuda/kernels/device_conversions.h"
+#include "cuda/kernels/device_copy_plan.h"
+#include "cuda/kernels/iter_offsets.h"
+#include "cuda/kernels/launch_shape.h"
+#include "cuda/kernels/transpose_plan.h"
+#include "dispatch_test_support.h"
 #include "iter/tensor_iterator.h"
 #include "ops/copy.h"
 #include "ops/fill.h"
-#include "copy_cases.h"
-#include "dispatch_test_support.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

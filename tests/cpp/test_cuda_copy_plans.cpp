@@ -10,20 +10,20 @@
 #include <string>
 #include <vector>
 
+#include "copy_cases.h"
 #include "core/contiguity.h"
-#include "core/convert.h"
-#include "core/dtype_dispatch.h"
 #include "core/empty.h"
 #include "core/error.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
 #include "core/views.h"
-#include "cuda/copy_part.h"
-#include "cuda/device_copy_plan.h"
-#include "cuda/iter_offsets.h"
-#include "cuda/scaled_copy_iter.h"
-#include "cuda/transpose_plan.h"
-#include "cuda/vectorize.h"
+#include "cuda/kernels/copy_part.h"
+#include "cuda/kernels/device_copy_plan.h"
+#include "cuda/kernels/iter_offsets.h"
+#include "cuda/kernels/scaled_copy_iter.h"
+#include "cuda/kernels/transpose_plan.h"
+#include "cuda/kernels/vectorize.h"
 #include "iter/tensor_iterator.h"
-#include "copy_cases.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
@@ -276,7 +276,7 @@ void kernel_choice_follows_layout_dtype_and_alignment(void**) {
 
 // Note [Integer conversions on the device]: for every integer pair, the
 // kernel's destination dtype gives the same bytes as the pair's own
-// conversion (core/convert.h), and a pair that copies bits keeps them; a
+// conversion (core/numeric/convert.h), and a pair that copies bits keeps them; a
 // contiguous int32 <- uint32 copy takes the bytes kernel.
 template <typename Src>
 int check_integer_pair_bits(std::mt19937_64& rng) {
@@ -415,7 +415,7 @@ void offset_calculators_walk_every_part(void**) {
   }
 }
 
-// ---- A copy plan's parts (cuda/copy_part.h), made once and placed on the
+// ---- A copy plan's parts (cuda/kernels/copy_part.h), made once and placed on the
 // memory of each execute, against an iteration built afresh over tensors at
 // those addresses: what the launch code reads of each part must agree.
 

@@ -1,6 +1,6 @@
 // The addresses the CUDA kernels compute, on the host: every 32-bit part of
 // a TensorIterator (copy, scaled copy, fill) through the OffsetCalculator
-// that cuda/iter_offsets.h builds from it, against a plain loop over the
+// that cuda/kernels/iter_offsets.h builds from it, against a plain loop over the
 // tensors' own sizes and strides (row-major multi-indices, broadcast dims
 // at index 0), which involves no geometry code. Random layouts (permuted,
 // stepped, flipped, expanded, broadcast) under random 32-bit limits, so
@@ -12,12 +12,12 @@
 #include <random>
 #include <vector>
 
+#include "copy_cases.h"
 #include "core/contiguity.h"
 #include "core/empty.h"
 #include "core/views.h"
-#include "cuda/iter_offsets.h"
+#include "cuda/kernels/iter_offsets.h"
 #include "iter/tensor_iterator.h"
-#include "copy_cases.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

@@ -1,6 +1,6 @@
 // The CUDA scaled copy kernel runs on the host: the iteration and arguments
-// of cuda/scaled_copy_iter.h (what cuda/copy_scaled_kernel.cpp launches),
-// and the thread body copy_scaled_thread of cuda/copy_loops.h called for
+// of cuda/kernels/scaled_copy_iter.h (what cuda/copy_scaled_kernel.cpp launches),
+// and the thread body copy_scaled_thread of cuda/kernels/copy_loops.h called for
 // every (block, thread) of the launch, over host memory. The result must
 // equal the CPU kernel's byte for byte (NaN payloads included, since both
 // run the same host code here), for random layouts, every pair of real
@@ -14,17 +14,17 @@
 #include <random>
 #include <vector>
 
-#include "core/contiguity.h"
-#include "core/dtype_dispatch.h"
-#include "core/empty.h"
-#include "core/scale_shift.h"
-#include "cuda/copy_loops.h"
-#include "cuda/copy_part.h"
-#include "cuda/device_copy_plan.h"
-#include "cuda/launch_shape.h"
-#include "cuda/scaled_copy_iter.h"
-#include "ops/copy.h"
 #include "copy_cases.h"
+#include "core/contiguity.h"
+#include "core/empty.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "core/scale_shift.h"
+#include "cuda/kernels/copy_loops.h"
+#include "cuda/kernels/copy_part.h"
+#include "cuda/kernels/device_copy_plan.h"
+#include "cuda/kernels/launch_shape.h"
+#include "cuda/kernels/scaled_copy_iter.h"
+#include "ops/copy.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

@@ -3,9 +3,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/dtype_dispatch.h"
-#include "core/dtype_traits.h"
 #include "core/error.h"
+#include "core/numeric/dtype_dispatch.h"
+#include "core/numeric/dtype_traits.h"
 
 // After the project headers: cmocka defines a function-like macro fail().
 #include "cmocka_cxx.h"

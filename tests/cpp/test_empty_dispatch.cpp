@@ -7,11 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/cuda_hooks.h"
 #include "core/empty.h"
+#include "core/runtime/cuda_hooks.h"
 #include "dispatch/registration.h"
-#include "ops/empty.h"
 #include "dispatch_test_support.h"
+#include "ops/empty.h"
 
 using namespace st;
 using namespace st::dispatch;

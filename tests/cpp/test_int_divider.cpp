@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "cuda/int_divider.h"
+#include "cuda/kernels/int_divider.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

@@ -1,6 +1,7 @@
 // with_32bit_indexing under a lowered limit: the parts cover every element
 // exactly once, each fits the limit, and copying part by part gives the
 // reference result.
+#include "core/dims.h"
 #include "iter_testing.h"
 
 using namespace testing;

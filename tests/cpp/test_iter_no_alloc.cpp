@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "core/thread_count.h"
+#include "core/runtime/thread_count.h"
 #include "iter_testing.h"
 
 namespace {

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/thread_count.h"
+#include "core/dims.h"
+#include "core/runtime/thread_count.h"
 #include "iter_testing.h"
 
 using namespace testing;

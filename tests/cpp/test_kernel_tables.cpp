@@ -14,13 +14,13 @@
 #include <initializer_list>
 #include <vector>
 
-#include "cmocka_cxx.h"
 #include "convert_pairs.h"
-#include "cpu/convert_kernel_table.h"
-#include "cpu/copy_kernel_table.h"
 #include "cpu/cpu_isa.h"
+#include "cpu/levels/convert_kernel_table.h"
+#include "cpu/levels/copy_kernel_table.h"
 #include "cpu/stream_tuning.h"
 #include "random_copy_geometry.h"
+#include "cmocka_cxx.h"
 
 using st::cpu::ConvertKernelTable;
 using st::cpu::ConvertPair;

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "../c/portable.h"
+#include "core/runtime/allocator.h"
+#include "core/runtime/large_blocks.h"
 #include "cmocka_cxx.h"
-#include "core/allocator.h"
-#include "core/large_blocks.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "cuda/offset_calculator.h"
+#include "cuda/kernels/offset_calculator.h"
 #include "layout_reference.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/parallel.h"
-#include "core/thread_count.h"
+#include "core/runtime/parallel.h"
+#include "core/runtime/thread_count.h"
 #include "iter_testing.h"
 
 using namespace testing;

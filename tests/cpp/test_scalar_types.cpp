@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "core/convert.h"
-#include "core/scalar_types.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/scalar_types.h"
 
 // After the project headers: cmocka defines a function-like macro fail().
 #include "cmocka_cxx.h"

@@ -1,6 +1,6 @@
-// The vector rows of the scaled copies (cpu/scaled_rows.h), at every
+// The vector rows of the scaled copies (cpu/levels/scaled_rows.h), at every
 // instruction-set level of this machine, bit for bit against the element
-// rule (core/scaled_convert.h) run by the scalar level: float32 inputs that
+// rule (core/numeric/scaled_convert.h) run by the scalar level: float32 inputs that
 // cover rounding ties, every exponent with random mantissas, subnormals,
 // ±inf and NaN, int8/uint8 inputs of every value; one scale for the row and
 // one per element; streamed and not, dst shifted off alignment, lengths
@@ -14,10 +14,10 @@
 #include <random>
 #include <vector>
 
-#include "core/scaled_convert.h"
-#include "cpu/convert_rules.h"
+#include "core/numeric/scaled_convert.h"
 #include "cpu/cpu_isa.h"
-#include "cpu/scaled_rows.h"
+#include "cpu/levels/convert_rules.h"
+#include "cpu/levels/scaled_rows.h"
 #include "cpu/stream_tuning.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.

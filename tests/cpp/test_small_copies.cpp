@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/convert.h"
-#include "core/dtype_dispatch.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
 #include "cpu/copy_kernel.h"
-#include "cpu/element_access.h"
+#include "cpu/levels/element_access.h"
 #include "iter_testing.h"
 #include "test_seed.h"
 

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <vector>
 
-#include "core/allocator.h"
 #include "core/contiguity.h"
 #include "core/empty.h"
+#include "core/runtime/allocator.h"
 #include "core/tensor_block.h"
 #include "core/views.h"
 // cmocka last: its fail() macro would rewrite st::fail in the headers above.

@@ -1,6 +1,7 @@
 // TensorIterator on hand-computed cases: the dims and byte strides after
 // reordering and coalescing, flipped views, a fill's broadcast dims, a
 // scaled copy's scales and shifts, and the 2-d blocks of serial_for_each.
+#include "core/dims.h"
 #include "iter_testing.h"
 
 using namespace testing;

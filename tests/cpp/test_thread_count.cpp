@@ -2,7 +2,7 @@
 // to kMaxThreads (1024), else the number of cores, bounded the same way.
 #include <initializer_list>
 
-#include "core/thread_count.h"
+#include "core/runtime/thread_count.h"
 #include "cmocka_cxx.h"
 
 using st::default_thread_count;

@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "cuda/transpose_tile.h"
+#include "cuda/kernels/transpose_tile.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

@@ -14,7 +14,7 @@
    builds, so that a build holding PTX alone checks them too) and must
    report 0 bytes of stack frame and spills.
 3. The unrolled copy kernels (Note [Loads before stores] in
-   cuda/copy_loops.h): the probe is compiled to PTX for sm_90 too, and in
+   cuda/kernels/copy_loops.h): the probe is compiled to PTX for sm_90 too, and in
    each bytes, strided and scaled kernel the first kCopyUnroll elements'
    ld.global must all come before its first st.global.
 4. With cuobjdump, when the library holds SASS: the same two checks on it
@@ -119,7 +119,7 @@ def copy_unroll(include_dirs):
         m = re.search(r"constexpr int kCopyUnroll = (\d+);", text)
         if m:
             return int(m.group(1))
-    raise SystemExit("kCopyUnroll not found in cuda/copy_loops.h under " + ", ".join(include_dirs))
+    raise SystemExit("kCopyUnroll not found in cuda/kernels/copy_loops.h under " + ", ".join(include_dirs))
 
 
 def store_before_last_load(body, unroll, loads, stores):

@@ -12,13 +12,13 @@
 #include <cstring>
 #include <vector>
 
-#include "core/allocator.h"
+#include "core/runtime/allocator.h"
 #include "core/tensor.h"
-#include "cuda/allocator.h"
-#include "cuda/cuda_error.h"
-#include "cuda/device_guard.h"
-#include "cuda/device_status.h"
-#include "cuda/stream.h"
+#include "cuda/runtime/allocator.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/device_status.h"
+#include "cuda/runtime/stream.h"
 
 namespace gpu_support {
 

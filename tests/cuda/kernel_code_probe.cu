@@ -4,7 +4,7 @@
 // the 16-byte raw copy and fill, and a strided and a transpose kernel; and
 // the unrolled kernels whose loads must precede their stores (Note [Loads
 // before stores]): a 4-byte raw copy, a byte-wise strided copy and a scaled one.
-#include "cuda/copy_kernels.cuh"
+#include "cuda/kernels/copy_kernels.cuh"
 
 using st::Half;
 using st::cuda::Bytes;

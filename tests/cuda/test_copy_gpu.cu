@@ -23,18 +23,18 @@
 #include <string>
 #include <vector>
 
+#include "copy_cases.h"
 #include "core/contiguity.h"
 #include "core/empty.h"
 #include "core/views.h"
-#include "cuda/cuda_error.h"
-#include "cuda/device_status.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_status.h"
+#include "gpu_support.h"
 #include "ops/copy.h"
 #include "ops/empty.h"
 #include "ops/fill.h"
-#include "copy_cases.h"
-#include "gpu_support.h"
-#include "test_seed.h"
 #include "stride.h"
+#include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
 

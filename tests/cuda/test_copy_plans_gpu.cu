@@ -27,16 +27,16 @@
 #include <string>
 #include <vector>
 
-#include "cuda/allocator.h"
-#include "cuda/cuda_error.h"
-#include "cuda/device_guard.h"
-#include "cuda/device_status.h"
+#include "copy_cases.h"
+#include "cuda/runtime/allocator.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/device_status.h"
+#include "gpu_support.h"
 #include "ops/copy.h"
 #include "ops/copy_plan.h"
-#include "copy_cases.h"
-#include "gpu_support.h"
-#include "test_seed.h"
 #include "stride.h"
+#include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
 

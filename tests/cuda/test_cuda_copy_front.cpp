@@ -7,13 +7,13 @@
 
 #include "core/error.h"
 #include "core/tensor.h"
-#include "cuda/device_status.h"
+#include "cuda/runtime/device_status.h"
 #include "dispatch/dispatcher.h"
+#include "dispatch_test_support.h"
 #include "ops/copy.h"
 #include "ops/copy_plan.h"
 #include "ops/empty.h"
 #include "ops/fill.h"
-#include "dispatch_test_support.h"
 
 using namespace st;
 using test::expect_contains;

@@ -17,20 +17,20 @@
 #include <thread>
 #include <vector>
 
-#include "core/cuda_hooks.h"
 #include "core/error.h"
 #include "core/foreign.h"
-#include "cuda/allocator.h"
-#include "cuda/cuda_error.h"
-#include "cuda/device_frees.h"
-#include "cuda/device_guard.h"
-#include "cuda/device_status.h"
-#include "cuda/empty.h"
-#include "cuda/foreign_memory.h"
-#include "cuda/host_keepalive.h"
-#include "cuda/peer_access.h"
-#include "cuda/pinned_pool.h"
-#include "cuda/stream.h"
+#include "core/runtime/cuda_hooks.h"
+#include "cuda/runtime/allocator.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_frees.h"
+#include "cuda/runtime/device_guard.h"
+#include "cuda/runtime/device_status.h"
+#include "cuda/runtime/empty.h"
+#include "cuda/runtime/foreign_memory.h"
+#include "cuda/runtime/host_keepalive.h"
+#include "cuda/runtime/peer_access.h"
+#include "cuda/runtime/pinned_pool.h"
+#include "cuda/runtime/stream.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"
 
@@ -217,7 +217,7 @@ void a_guard_that_cannot_enter_throws_or_says_so(void**) {
   assert_int_equal(g_fake.current, 0);
 }
 
-// ---- The keep-alive list (cuda/host_keepalive.h): each event is queried
+// ---- The keep-alive list (cuda/runtime/host_keepalive.h): each event is queried
 // and destroyed with its own device current, never on whatever the thread
 // had (a fresh thread has none: a call there would make a context on 0).
 
@@ -515,7 +515,7 @@ void out_of_pinned_memory_trims_the_pool_and_then_says_so(void**) {
   assert_int_equal(pool.cached_bytes(), 0);
 }
 
-// ---- Wrapped pointers (cuda/foreign_memory.h), with the attributes made up.
+// ---- Wrapped pointers (cuda/runtime/foreign_memory.h), with the attributes made up.
 
 cudaPointerAttributes attributes(cudaMemoryType type, int device) {
   cudaPointerAttributes a = {};

@@ -1,5 +1,5 @@
 // Work on cuda:1 from fresh threads creates no context on cuda:0 (Note
-// [Restoring the current device] in cuda/device_guard.h): a program that
+// [Restoring the current device] in cuda/runtime/device_guard.h): a program that
 // only uses its second GPU must not pay for a context on its first. Its own
 // program, so that nothing before it touched device 0. The work includes
 // stride's bookkeeping: the keep-alive events of a non_blocking copy swept
@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "cuda/device_status.h"
+#include "cuda/runtime/device_status.h"
 #include "stride.h"
 
 namespace {

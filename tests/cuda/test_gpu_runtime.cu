@@ -19,10 +19,10 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/allocator.h"
-#include "cuda/cuda_error.h"
-#include "cuda/device_status.h"
-#include "cuda/pinned_pool.h"
+#include "cuda/runtime/allocator.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_status.h"
+#include "cuda/runtime/pinned_pool.h"
 #include "stride.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.
 #include "cmocka_cxx.h"

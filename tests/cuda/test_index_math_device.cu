@@ -9,12 +9,12 @@
 #include <random>
 #include <vector>
 
-#include "cuda/cuda_error.h"
-#include "cuda/device_status.h"
-#include "cuda/int_divider.h"
-#include "cuda/offset_calculator.h"
-#include "cuda/transpose_plan.h"
-#include "cuda/transpose_tile.h"
+#include "cuda/kernels/int_divider.h"
+#include "cuda/kernels/offset_calculator.h"
+#include "cuda/kernels/transpose_plan.h"
+#include "cuda/kernels/transpose_tile.h"
+#include "cuda/runtime/cuda_error.h"
+#include "cuda/runtime/device_status.h"
 #include "layout_reference.h"
 #include "test_seed.h"
 // Last: cmocka defines a fail() macro that would rewrite st::fail in the headers above.

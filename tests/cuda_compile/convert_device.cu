@@ -8,8 +8,8 @@
 // (the second also compiles a __device__ lambda written inside ST_DISPATCH_PAIR).
 #include <cstdint>
 
-#include "core/convert.h"
-#include "core/dtype_dispatch.h"
+#include "core/numeric/convert.h"
+#include "core/numeric/dtype_dispatch.h"
 
 namespace {
 

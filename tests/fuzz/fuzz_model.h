@@ -29,7 +29,7 @@ namespace fuzz {
 // than kSmallCopyElements elements together touch at most kElementBudget:
 // one that would pass the budget is left out. Every path stays reachable
 // (the fuzz build splits parallel work from 64 elements on, see
-// core/parallel.h, and the value checks stop at 4096), while no execution
+// core/runtime/parallel.h, and the value checks stop at 4096), while no execution
 // runs long.
 constexpr size_t kAllocCap = 64 * 1024;  // larger requests fail: huge sizes end as OUT_OF_MEMORY
 constexpr int64_t kCheckLimit = 4096;    // value checks for tensors below this many elements

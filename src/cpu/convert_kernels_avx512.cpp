@@ -1,6 +1,0 @@
-// The row converters (convert_kernels.inl) at the AVX-512 level, built with
-// its flags (chosen by file name in src/CMakeLists.txt).
-#include "cpu/vec_avx512.h"
-#include "cpu/convert_kernels.inl"
-
-const st::cpu::ConvertKernelTable& st::cpu::avx512_convert_kernels() { return convert_kernels<VecAvx512>(); }

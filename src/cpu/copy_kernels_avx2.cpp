@@ -1,6 +1,0 @@
-// The copy kernels (copy_kernels.inl) at the AVX2 level, built with its
-// flags (chosen by file name in src/CMakeLists.txt).
-#include "cpu/vec_avx2.h"
-#include "cpu/copy_kernels.inl"
-
-const st::cpu::CopyKernelTable& st::cpu::avx2_copy_kernels() { return kCopyKernels<VecAvx2>; }

@@ -1,6 +1,0 @@
-// The copy kernels (copy_kernels.inl) at the AVX-512 level, built with its
-// flags (chosen by file name in src/CMakeLists.txt).
-#include "cpu/vec_avx512.h"
-#include "cpu/copy_kernels.inl"
-
-const st::cpu::CopyKernelTable& st::cpu::avx512_copy_kernels() { return kCopyKernels<VecAvx512>; }

@@ -1,6 +1,0 @@
-// The copy kernels (copy_kernels.inl) at the portable level: the fallback
-// on every machine and the level the tests check the others against.
-#include "cpu/vec_scalar.h"
-#include "cpu/copy_kernels.inl"
-
-const st::cpu::CopyKernelTable& st::cpu::scalar_copy_kernels() { return kCopyKernels<VecScalar>; }

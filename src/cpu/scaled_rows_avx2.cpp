@@ -1,6 +1,0 @@
-// The scaled copies' rows (scaled_rows.inl) at the AVX2 level, built with
-// its flags (chosen by file name in src/CMakeLists.txt).
-#include "cpu/vec_avx2.h"
-#include "cpu/scaled_rows.inl"
-
-const st::cpu::ScaledRowsTable& st::cpu::avx2_scaled_rows() { return kScaledRows<VecAvx2>; }

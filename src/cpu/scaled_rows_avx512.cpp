@@ -1,6 +1,0 @@
-// The scaled copies' rows (scaled_rows.inl) at the AVX-512 level, built
-// with its flags (chosen by file name in src/CMakeLists.txt).
-#include "cpu/vec_avx512.h"
-#include "cpu/scaled_rows.inl"
-
-const st::cpu::ScaledRowsTable& st::cpu::avx512_scaled_rows() { return kScaledRows<VecAvx512>; }

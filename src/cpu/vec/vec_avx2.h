@@ -1,0 +1,270 @@
+// The AVX2 level (with FMA, F16C, BMI2) of the vector traits (vec_base.h
+// lists what a level provides): 32-byte vectors and register tiles; no
+// masks, so partial tiles and conversion tails go element by element.
+// Include only from the files of cpu/levels/avx2/, which carry the flags.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <cstdint>
+#include <cstring>
+
+#include "cpu/vec/vec_base.h"
+#include "cpu/vec/x86_intrinsics.h"
+
+namespace st {
+namespace cpu {
+namespace {
+
+struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
+  static constexpr const char* kName = "avx2";
+  static constexpr int64_t kBytes = 32;
+  static constexpr bool kStream = true, kRegisterTiles = true, kConvert = true;
+
+  using Vec = __m256i;
+  using Half = __m128i;
+  using Quarter = __m128i;  // the low 8 bytes
+  static Vec load(const char* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(char* p, Vec v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  static void stream(char* p, Vec v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
+  static void fence() { _mm_sfence(); }
+  static Vec zero() { return _mm256_setzero_si256(); }
+
+  static Vec splat8(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+  static Vec splat16(const char* p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  template <int E>
+  static Vec reverse(Vec v) {
+    if constexpr (E == 4) return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if constexpr (E == 8) return _mm256_permute4x64_epi64(v, 0x1B);
+    if constexpr (E == 16) return _mm256_permute2x128_si256(v, v, 0x01);
+    // 1 and 2 bytes: reverse within each 16-byte lane, then swap the lanes.
+    const __m128i lane = E == 2 ? _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
+                                : _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i in_lane = _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(lane));
+    return _mm256_permute2x128_si256(in_lane, in_lane, 0x01);
+  }
+  // Elements 0, 2, 4, ... of the 64 bytes at p.
+  template <int E>
+  static Vec every_second(const char* p) {
+    const __m256i a = load(p), b = load(p + 32);
+    if constexpr (E == 4) {
+      const __m256i idx = _mm256_set_epi32(6, 4, 2, 0, 6, 4, 2, 0);
+      return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(a, idx), _mm256_permutevar8x32_epi32(b, idx), 0xF0);
+    }
+    if constexpr (E == 8) return _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(a, b), 0xD8);
+    if constexpr (E == 16) return _mm256_permute2x128_si256(a, b, 0x20);
+    // 1 and 2 bytes: keep the even elements of each pair, pack the halves.
+    if constexpr (E == 2) {
+      const __m256i lo = _mm256_blend_epi16(a, _mm256_setzero_si256(), 0xAA);
+      const __m256i hi = _mm256_blend_epi16(b, _mm256_setzero_si256(), 0xAA);
+      return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+    }
+    const __m256i lo = _mm256_and_si256(a, _mm256_set1_epi16(0xFF)), hi = _mm256_and_si256(b, _mm256_set1_epi16(0xFF));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
+  }
+
+  // Register tiles.
+  static Vec unpacklo32(Vec a, Vec b) { return _mm256_unpacklo_epi32(a, b); }
+  static Vec unpackhi32(Vec a, Vec b) { return _mm256_unpackhi_epi32(a, b); }
+  static Vec unpacklo64(Vec a, Vec b) { return _mm256_unpacklo_epi64(a, b); }
+  static Vec unpackhi64(Vec a, Vec b) { return _mm256_unpackhi_epi64(a, b); }
+  // The 2x2 matrix of 16-byte lanes: lane j of l[k] becomes lane k of l[j].
+  static void transpose_lanes(Vec l[2]) {
+    const Vec a = l[0], b = l[1];
+    l[0] = _mm256_permute2x128_si256(a, b, 0x20);
+    l[1] = _mm256_permute2x128_si256(a, b, 0x31);
+  }
+  static Half load_half(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static Quarter load_quarter(const char* p) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)); }
+  // Dword j is (a[j], b[j]) of 16-bit elements.
+  static Vec zip2_epi16(Half a, Half b) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(a, b)), _mm_unpackhi_epi16(a, b), 1);
+  }
+  // Dword j is (a[j], b[j], c[j], d[j]) of bytes.
+  static Vec zip4_epi8(Quarter a, Quarter b, Quarter c, Quarter d) {
+    const __m128i ab = _mm_unpacklo_epi8(a, b), cd = _mm_unpacklo_epi8(c, d);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(ab, cd)), _mm_unpackhi_epi16(ab, cd), 1);
+  }
+
+  // Conversions, bit-identical to convert_rules.h (see vec_avx512.h).
+  static Half f32_to_f16(Vec v) { return _mm256_cvtps_ph(_mm256_castsi256_ps(v), kRoundNearest); }
+  static Vec concat(Half lo, Half hi) { return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); }
+  static Vec f16_to_f32(Half h) {
+    const __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    const __m256i a = _mm256_and_si256(_mm256_cvtepu16_epi32(h), _mm256_set1_epi32(0x7fff));
+    const __m256i signalling = _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7c00)),
+                                                _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7e00), a));
+    return _mm256_andnot_si256(_mm256_and_si256(signalling, _mm256_set1_epi32(0x00400000)), f);
+  }
+  static Vec bf16_round(Vec x) {
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), lsb), 16);
+    const __m256i nan =
+        _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+    return _mm256_blendv_epi8(rounded, _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40)), nan);
+  }
+  static Vec narrow_u32_u16(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8); }
+  static Vec widen_u8(Quarter q) { return _mm256_cvtepu8_epi32(q); }
+  static Vec widen_u16(Half h) { return _mm256_cvtepu16_epi32(h); }
+  static Vec shl32(Vec v, int n) { return _mm256_slli_epi32(v, n); }
+  static Vec i32_to_f32(Vec v) { return _mm256_castps_si256(_mm256_cvtepi32_ps(v)); }
+  // hi * 2^32 + lo, both exact in float64, rounded once by the FMA.
+  static Vec i64_to_f64(Vec x) {
+    const __m128i hi32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(x, _mm256_set_epi32(7, 5, 3, 1, 7, 5, 3, 1)));
+    const __m256d hi = _mm256_cvtepi32_pd(hi32);
+    const __m256i lo_bits = _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)),
+                                            _mm256_set1_epi64x(0x4330000000000000));  // 2^52 + lo
+    const __m256d lo = _mm256_sub_pd(_mm256_castsi256_pd(lo_bits), _mm256_set1_pd(4503599627370496.0));
+    return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
+  }
+
+  // Unsigned integers to floats: exact, or one rounding (by the FMA, with
+  // MXCSR at its default as the drivers keep it); uint64 -> float32 has no
+  // single rounding here (no kConvertU64ToF32) and goes by the rule.
+  static Vec u16_to_f64(Quarter q) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm_cvtepu16_epi32(q))); }
+  // hi16 * 2^16 + lo16, both exact in float32.
+  static Vec u32_to_f32(Vec v) {
+    const __m256 hi = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 16));
+    const __m256 lo = _mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(0xffff)));
+    return _mm256_castps_si256(_mm256_fmadd_ps(hi, _mm256_set1_ps(65536.0f), lo));
+  }
+  // Exact: v - 2^31 as int32, plus 2^31.
+  static Vec u32_to_f64(Half h) {
+    const __m256d biased = _mm256_cvtepi32_pd(_mm_xor_si128(h, _mm_set1_epi32(INT32_MIN)));
+    return _mm256_castpd_si256(_mm256_add_pd(biased, _mm256_set1_pd(2147483648.0)));
+  }
+  // hi32 * 2^32 + lo32, each made exact from 2^52 + it, rounded once by the FMA.
+  static Vec u64_to_f64(Vec x) {
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);
+    const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), magic)), two52);
+    const __m256d lo = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)), magic)), two52);
+    return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
+  }
+
+  // The signed integers and float32 <-> float64: exact, or one rounding
+  // (MXCSR at its default, as above); float32 -> int32 / uint8 truncate
+  // toward zero, saturate, and take NaN to 0.
+  static Vec widen_i8(Quarter q) { return _mm256_cvtepi8_epi32(q); }
+  static Vec widen_i16(Half h) { return _mm256_cvtepi16_epi32(h); }
+  static Vec i32_to_f32_nearest(Vec v) { return _mm256_castps_si256(_mm256_cvtepi32_ps(v)); }
+  static Vec i32_to_f64(Half h) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(h)); }
+  static Vec f32_to_f64(Half h) { return _mm256_castpd_si256(_mm256_cvtps_pd(_mm_castsi128_ps(h))); }
+  static Vec widen_i32_i64(Half h) { return _mm256_cvtepi32_epi64(h); }
+  // The low halves (the wrap), gathered into the low 16 bytes.
+  static Half narrow_i64_i32(Vec v) {
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0)));
+  }
+  static Half f64_to_f32(Vec v) { return _mm_castps_si128(_mm256_cvtpd_ps(_mm256_castsi256_pd(v))); }
+  // VCVTTPS2DQ answers 0x80000000 for NaN and out of range: right below
+  // -2^31; flipped to 0x7fffffff from 2^31 up; NaN lanes zeroed.
+  static Vec f32_to_i32_saturating(Vec v) {
+    const __m256 f = _mm256_castsi256_ps(v);
+    const __m256i t = _mm256_cvttps_epi32(f);
+    const __m256i high = _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ));
+    const __m256i ordered = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_ORD_Q));
+    return _mm256_and_si256(_mm256_xor_si256(t, high), ordered);
+  }
+  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
+  // NaN), so the truncation is in range.
+  static Vec f32_to_u8_lanes(Vec v) {
+    const __m256 c = _mm256_min_ps(_mm256_max_ps(_mm256_castsi256_ps(v), _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
+    return _mm256_cvttps_epi32(c);
+  }
+
+  // 32-bit lanes in integer steps, for the float8 conversions
+  // (convert_kernels.inl); Lanes is a predicate per lane (all ones or 0).
+  using Lanes = __m256i;
+  static Vec splat32(uint32_t v) { return _mm256_set1_epi32(static_cast<int>(v)); }
+  static Vec and32(Vec a, Vec b) { return _mm256_and_si256(a, b); }
+  static Vec or32(Vec a, Vec b) { return _mm256_or_si256(a, b); }
+  static Vec add32(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
+  template <int n>
+  static Vec srl32(Vec v) {
+    return _mm256_srli_epi32(v, n);
+  }
+  static Vec min_u32(Vec a, Vec b) { return _mm256_min_epu32(a, b); }
+  // Unsigned a > b, by the signed comparison of both with the top bit flipped.
+  static Lanes gt_u32(Vec a, Vec b) {
+    const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+    return _mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip));
+  }
+  static Vec select(Lanes m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  // m ? a - b : c, and a | (b & c).
+  static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, _mm256_sub_epi32(a, b), c); }
+  static Vec or_and32(Vec a, Vec b, Vec c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); }
+  // Rounds by MXCSR, which the drivers keep at its default (nearest even).
+  static Vec f32_add_nearest(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  static Vec f32_mul(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  // A float32 broadcast, and x * a + b rounded once: the scaled rows'
+  // arithmetic (scaled_rows.inl).
+  static Vec splat_f32(float v) { return _mm256_castps_si256(_mm256_set1_ps(v)); }
+  static Vec f32_fma(Vec x, Vec a, Vec b) {
+    return _mm256_castps_si256(
+        _mm256_fmadd_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  // The smaller float32 of a and b; b where either is NaN.
+  static Vec f32_min(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_min_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  // The larger float32 of a and b; b where either is NaN.
+  static Vec f32_max(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_max_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
+  // the packs work within 16-byte lanes, the permute puts the dwords back.
+  static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
+    return dwords_in_order(_mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d)));
+  }
+  // The same for signed dwords in -128 … 127.
+  static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
+    return dwords_in_order(_mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d)));
+  }
+  static Vec dwords_in_order(Vec packed) {
+    return _mm256_permutevar8x32_epi32(packed, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
+  }
+
+  // x rounded half to even, NaN to 0, clamped to the integers [lo, hi]:
+  // int32 lanes, for the scaled rows' quantizing.
+  static Vec f32_to_i32_nearest_clamped(Vec x, float lo, float hi) {
+    __m256 r = _mm256_round_ps(_mm256_castsi256_ps(x), kRoundNearest);
+    r = _mm256_and_ps(r, _mm256_cmp_ps(r, r, _CMP_ORD_Q));  // NaN -> +0
+    return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(r, _mm256_set1_ps(lo)), _mm256_set1_ps(hi)));
+  }
+  // Of 16 bytes, the k-th 8, which widen to a vector of 32-bit lanes.
+  static Quarter quarter_of16(__m128i b, int k) { return k == 0 ? b : _mm_srli_si128(b, 8); }
+  // 16-bit lanes, for 16-bit floats to float8 (values below 2^15 where
+  // compared, so the signed comparison serves).
+  using Lanes16 = __m256i;
+  static Vec splat_u16(uint16_t v) { return _mm256_set1_epi16(static_cast<short>(v)); }
+  static Vec add16(Vec a, Vec b) { return _mm256_add_epi16(a, b); }
+  template <int n>
+  static Vec srl16(Vec v) {
+    return _mm256_srli_epi16(v, n);
+  }
+  static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
+  static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
+  static Lanes16 and16(Lanes16 a, Lanes16 b) { return _mm256_and_si256(a, b); }
+  static Lanes16 or16(Lanes16 a, Lanes16 b) { return _mm256_or_si256(a, b); }
+  static bool any16(Lanes16 m) { return !_mm256_testz_si256(m, m); }
+  static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
+  static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
+  static Quarter lo_quarter(Half h) { return h; }
+  static Quarter hi_quarter(Half h) { return _mm_srli_si128(h, 8); }
+};
+
+}  // namespace
+}  // namespace cpu
+}  // namespace st
+
+#else
+#include "cpu/vec/vec_scalar.h"  // not x86-64: the portable level stands in (vec_scalar.h)
+#endif

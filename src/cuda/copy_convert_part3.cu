@@ -1,4 +1,0 @@
-// Converting copies from the dtypes whose value is 3 modulo kConvertParts
-// (Note [Splitting the converting copies] in cuda/copy_convert.cuh).
-#define ST_CONVERT_PART 3
-#include "cuda/copy_convert.cuh"

@@ -1,0 +1,4 @@
+// Converting copies from the dtypes whose value is 0 modulo kConvertParts
+// (Note [Splitting the converting copies] in cuda/kernels/copy_convert.cuh).
+#define ST_CONVERT_PART 0
+#include "cuda/kernels/copy_convert.cuh"
