@@ -323,8 +323,9 @@ void streamed_runs_match_reference_with_pages_side_by_side(void**) {
 }
 
 // uint8 groups of 2-4 channels into float32 planes, at lengths around the
-// 16-pixel steps, streamed (planes on lines) and not; other shapes and
-// pairs are refused with nothing written.
+// 16-pixel steps, streamed (planes on lines) and not. Every level with a
+// fused deinterleave takes 3 channels (RGB pixels); one may also take 2 or
+// 4. Other shapes and pairs, and any it refuses, leave dst as it was.
 void fused_deinterleave_matches_rules_and_refuses_other_shapes(void**) {
   Failures bad;
   int levels_with_one = 0;
@@ -339,17 +340,22 @@ void fused_deinterleave_matches_rules_and_refuses_other_shapes(void**) {
           const int64_t dst_col = (rows * 4 + 63) / 64 * 64 + (nt ? 0 : 4);
           Dst d(cols * dst_col + 64);
           char* dst = d.line + (nt ? 0 : 4);
-          const bool fits = cols >= 2 && cols <= 4;
-          for (int64_t c = 0; fits && c < cols; ++c) {
+          const char* s = reinterpret_cast<const char*>(src.data());
+          const bool done = fused(ConvertPair::UInt8ToFloat32, dst, dst_col, s, rows, cols, nt != 0);
+          for (int64_t c = 0; done && c < cols; ++c) {
             for (int64_t i = 0; i < rows; ++i) {
               const float v = static_cast<float>(src[static_cast<size_t>(i * cols + c)]);
               std::memcpy(d.twin(dst + c * dst_col + i * 4), &v, 4);
             }
           }
-          const char* s = reinterpret_cast<const char*>(src.data());
-          const bool done = fused(ConvertPair::UInt8ToFloat32, dst, dst_col, s, rows, cols, nt != 0);
-          if (done != fits || d.got != d.want) {
-            bad.add("  %s deinterleave rows %" PRId64 " cols %" PRId64 " nt %d\n", level.convert->name, rows, cols, nt);
+          const bool may = cols >= 2 && cols <= 4, must = cols == 3;
+          const char* wrong = done && !may   ? "took a shape it must refuse"
+                              : must && !done ? "refused RGB pixels"
+                              : d.got != d.want ? "wrong values or a write when refusing"
+                                                : nullptr;
+          if (wrong) {
+            bad.add("  %s deinterleave rows %" PRId64 " cols %" PRId64 " nt %d: %s\n", level.convert->name, rows,
+                    cols, nt, wrong);
           }
           if (fused(ConvertPair::Float16ToFloat32, dst, dst_col, s, rows / 2, cols, false) || d.got != d.want) {
             bad.add("  %s deinterleave of float16 was not refused\n", level.convert->name);
