@@ -406,11 +406,10 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       const int64_t lines = (n - i) / L::kPer;
       char* d = dst + i * L::kOut;
       const char* s = src + i * L::kIn;
-      // Widening rows write in order and without the prefetch: with a
-      // quarter or half of a line's bytes read per line written, pages side
-      // by side measured slower (uint8 -> float32 took 1.1x the in-order
-      // time on the Xeon of Note [Streaming on each vendor]), and their
-      // reads keep up unaided. Rows that prefetch write in order too: the
+      // Widening rows write in order and without the prefetch: reading a
+      // quarter or half of a line's bytes per line written, their reads
+      // keep up unaided, and pages side by side measured slower
+      // (docs/tuning.md, "Why"). Rows that prefetch write in order too: the
       // prefetches keep their reads in flight.
       const bool widens = L::kOut > L::kIn;
       const int64_t ahead = widens ? 0 : stream_prefetch_bytes();
