@@ -198,6 +198,7 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
         tr.itemsize = de;
         tr.nt = nt;
         tr.block_src_bytes = kCachedBlockSrcBytes;  // no prefetch: the scratch is in cache
+        tr.block_dst_bytes = kCachedBlockDstBytes;
         kernels.transpose(tr);
       }
       if (++blk == per_outer) {

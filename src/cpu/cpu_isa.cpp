@@ -46,25 +46,13 @@ bool detect_avx512_bf16() {
   return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)) != 0;
 }
 
-// Leaf 0 spells the vendor in ebx, edx, ecx.
-CpuVendor detect_vendor() {
-  unsigned a = 0, regs[3] = {0, 0, 0};
-  if (!__get_cpuid(0, &a, &regs[0], &regs[2], &regs[1])) return CpuVendor::Other;
-  char name[13] = {};
-  std::memcpy(name, regs, 12);
-  if (std::strcmp(name, "GenuineIntel") == 0) return CpuVendor::Intel;
-  if (std::strcmp(name, "AuthenticAMD") == 0 || std::strcmp(name, "HygonGenuine") == 0) return CpuVendor::Amd;
-  return CpuVendor::Other;
-}
 #elif ST_CPU_NEON_LEVEL
 // Advanced SIMD is part of every AArch64 processor (cpu/vec/vec_neon.h says
 // why nothing further is read at run time).
 CpuIsa detect() { return CpuIsa::Neon; }
-CpuVendor detect_vendor() { return CpuVendor::Other; }
 bool detect_avx512_bf16() { return false; }
 #else
 CpuIsa detect() { return CpuIsa::Scalar; }
-CpuVendor detect_vendor() { return CpuVendor::Other; }
 bool detect_avx512_bf16() { return false; }
 #endif
 
@@ -122,11 +110,6 @@ CpuIsa cpu_isa() {
 bool cpu_has_avx512_bf16() {
   static const bool has = detect_avx512_bf16();
   return has;
-}
-
-CpuVendor detected_cpu_vendor() {
-  static const CpuVendor vendor = detect_vendor();
-  return vendor;
 }
 
 void set_cpu_isa_cap(CpuIsa cap) { g_cap.store(static_cast<int>(cap), std::memory_order_relaxed); }

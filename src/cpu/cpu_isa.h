@@ -66,12 +66,6 @@ bool cpu_isa_from_name(const char* name, CpuIsa* out);
 // AVX-512 level: one row converter uses it (cpu/levels/avx512bf16/).
 bool cpu_has_avx512_bf16();
 
-// Who designed the CPU: the memory systems of the two x86 vendors want
-// their long streaming copies written differently (stream_tuning.h).
-enum class CpuVendor : int { Other = 0, Intel, Amd };
-
-CpuVendor detected_cpu_vendor();
-
 // The one of the target's per-level things (the kernel tables) that
 // cpu_isa() selects. Only that one's function is called: a level's code
 // must not run on a CPU without it.
