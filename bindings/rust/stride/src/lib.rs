@@ -19,6 +19,7 @@ mod error;
 mod format;
 mod plan;
 mod runtime;
+mod storage_lock;
 mod tensor;
 mod types;
 
@@ -30,5 +31,5 @@ pub use runtime::{
     ParallelFor, TraceFn,
 };
 pub use stride_sys as sys;
-pub use tensor::Tensor;
+pub use tensor::{ScaleShift, Tensor};
 pub use types::{DType, Device, DeviceType, Element, Float8E4M3Fn, Float8E5M2, MemoryFormat};
