@@ -115,10 +115,12 @@ run_go() {
   need pkg-config "pkg-config"
   build_tree_pc
   mkdir -p "$work/go/path" "$work/go/cache"
+  # -race and cgocheck=2: the finalizer stress test (keepalive_test.go) and
+  # every cgo call are checked for races and for Go pointers handed to C.
   (cd "$root/bindings/go" &&
     PKG_CONFIG_PATH="$work/pkgconfig" GOPATH="$work/go/path" GOCACHE="$work/go/cache" GOFLAGS=-mod=mod \
-      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" \
-      go test -count=1 -v ./...)
+      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" GODEBUG=cgocheck=2 \
+      go test -race -count=1 -v ./...)
 }
 
 # Without julia on the PATH the suite is skipped (status 77, which ctest reports as skipped).
