@@ -125,9 +125,11 @@ pub type ParallelFor = Box<dyn Fn(i64, i64, &(dyn Fn(i64, i64) + Sync)) + Send +
 unsafe extern "C" fn parallel_for_trampoline(ctx: *mut c_void, n: i64, grain: i64, task: sys::st_parallel_task,
                                              task_ctx: *mut c_void) {
     let f = &*(ctx as *const ParallelFor);
-    let task = task.expect("the library passes a task");
     let task_ctx = task_ctx as usize; // shared with the job system's threads
-    no_unwind(|| f(n, grain, &move |begin, end| task(task_ctx as *mut c_void, begin, end)))
+    no_unwind(|| {
+        let task = task.expect("the library passes a task");
+        f(n, grain, &move |begin, end| task(task_ctx as *mut c_void, begin, end))
+    })
 }
 
 /// Runs the library's CPU parallelism through `f`; None restores the built-in pool.
