@@ -11,8 +11,19 @@
 //! ```
 //!
 //! Every fallible call returns `Result<T, stride::Error>`; the error holds
-//! the status and the library's message. The library is linked through
-//! `stride-sys` (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
+//! the status and a message that starts with the method called
+//! (`Tensor::select: ...`). The library is linked through `stride-sys`
+//! (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
+//!
+//! # Views and threads
+//!
+//! Views share memory with their source, as PyTorch's do (and unlike
+//! ndarray's borrowed views, they own a reference and may outlive it): a
+//! write through one is seen through all. A [`Tensor`] is `Send` and
+//! `Sync`; every call that reads or writes elements takes its storage's
+//! lock first, so clones and views used from several threads take turns
+//! and safe code cannot race (see [`Tensor`]'s Threads). Implementing
+//! [`CpuAllocator`] is `unsafe`: the library trusts the blocks it returns.
 
 mod enums;
 mod error;
