@@ -51,6 +51,16 @@ if [[ ! -f $lib ]]; then
 fi
 lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
 libdir=$(dirname "$lib")
+# A library built with AddressSanitizer (STRIDE_SANITIZE=address;undefined):
+# the Rust tests run with the ASan runtime loaded first (their binaries are
+# not instrumented), Go's suite with -asan instead of -race (the two exclude
+# each other); leaks are not checked (the runners' own allocations are not
+# freed at exit).
+asan_runtime=""
+if ldd "$lib" 2> /dev/null | grep -q 'libasan'; then
+  asan_runtime=$(gcc -print-file-name=libasan.so)
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+fi
 if [[ -z $work ]]; then
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
@@ -94,8 +104,11 @@ run_python() {
 
 run_rust() {
   find_cargo
+  local runner=()
+  [[ -z $asan_runtime ]] || runner=(--config "target.'cfg(all())'.runner=[\"env\", \"LD_PRELOAD=$asan_runtime\"]")
   (cd "$root/bindings/rust" &&
-    STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "$cargo" test --offline "${debian_crates[@]}")
+    STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "$cargo" test --offline "${debian_crates[@]}" \
+      "${runner[@]}")
 }
 
 # stride.pc for the build tree: the checkout's header and the built library.
@@ -115,10 +128,15 @@ run_go() {
   need pkg-config "pkg-config"
   build_tree_pc
   mkdir -p "$work/go/path" "$work/go/cache"
+  # -race (-asan against an ASan library) and cgocheck=2: the finalizer
+  # stress test (keepalive_test.go) and every cgo call are checked for
+  # races, for memory errors and for Go pointers handed to C.
+  local checker=-race
+  [[ -z $asan_runtime ]] || checker=-asan
   (cd "$root/bindings/go" &&
     PKG_CONFIG_PATH="$work/pkgconfig" GOPATH="$work/go/path" GOCACHE="$work/go/cache" GOFLAGS=-mod=mod \
-      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" \
-      go test -count=1 -v ./...)
+      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" GODEBUG=cgocheck=2 \
+      go test "$checker" -count=1 -v ./...)
 }
 
 # Without julia on the PATH the suite is skipped (status 77, which ctest reports as skipped).
