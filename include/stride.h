@@ -1180,6 +1180,36 @@ typedef void (*st_parallel_for_fn)(void* ctx, int64_t n, int64_t grain, st_paral
  */
 ST_API st_status st_set_parallel_for(st_parallel_for_fn fn, void* ctx);
 
+/**
+ * @brief What the CPU kernels run with in this process, as lines of text
+ *        for people: the thread count, the instruction-set level, how long
+ *        copies stream and transposes block, and each ST_* environment
+ *        variable the library ignored, with the reason. (Since 0.3.)
+ *
+ * One "name: value" line each, for example
+ *
+ *     threads: 2
+ *     cpu level: avx2 (this CPU's highest: avx512)
+ *     stream threshold: 16777216 B
+ *     ...
+ *     ignored: ST_NUM_THREADS=' 3' ignored: expected a whole number from 1 to 1024
+ *
+ * The level is the highest the CPU has, or the one `ST_CPU_CAPABILITY` names
+ * (`scalar`, `avx2` or `avx512` on x86-64; `scalar` or `neon` on AArch64),
+ * read before the first copy; a value that is not a level of this target,
+ * or one the CPU lacks, is ignored and listed here. The streaming and
+ * transpose settings are measured on the machine by the first copies large
+ * enough to be worth it (docs/tuning.md); until then they say "not measured
+ * yet". Reading this makes the choices the first copy would (it reads every
+ * ST_* variable), so that every ignored value is listed. The environment's
+ * rule for its values is in docs/tuning.md; the lines and their wording
+ * may change between versions: read them, do not parse them.
+ *
+ * @return A NUL-terminated string the library owns, never NULL, valid on
+ *         the calling thread until its next call of this function.
+ */
+ST_API const char* st_runtime_settings(void);
+
 /** @} */
 
 /* ======================================================================== */
@@ -1557,7 +1587,7 @@ ST_API st_status st_copy_plan_release(st_copy_plan plan);
 /** @{ */
 
 /** The newest version of ::st_api this header describes. */
-#define ST_API_VERSION 2
+#define ST_API_VERSION 3
 
 /**
  * @brief Every public function as a pointer, each field named as its
@@ -1694,6 +1724,9 @@ typedef struct st_api {
   st_status (*copy_plan_release)(st_copy_plan plan);
   /** st_live_plan_count() */
   st_status (*live_plan_count)(int64_t* out);
+  /* ---- Version 3 (stride 0.3) ---- */
+  /** st_runtime_settings() */
+  const char* (*runtime_settings)(void);
 } st_api;
 
 /**
@@ -1751,7 +1784,7 @@ ST_ABI_LAYOUT_(st_tensor, 8, 8);        /* 1 uint64_t */
 ST_ABI_LAYOUT_(st_copy_plan, 8, 8);     /* 1 uint64_t */
 ST_ABI_LAYOUT_(st_scale_shift, 32, 8);  /* 2 pointers, 1 int64_t, 2 int32_t */
 ST_ABI_LAYOUT_(st_allocator, 24, 8);    /* 2 function pointers, 1 pointer */
-ST_ABI_LAYOUT_(st_api, 464, 8);         /* 58 function pointers (ST_API_VERSION 2) */
+ST_ABI_LAYOUT_(st_api, 472, 8);         /* 59 function pointers (ST_API_VERSION 3) */
 
 #undef ST_ABI_LAYOUT_
 /** @endcond */

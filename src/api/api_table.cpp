@@ -68,6 +68,7 @@ constexpr st_api make_table() {
   t.copy_plan_execute_raw = st_copy_plan_execute_raw;
   t.copy_plan_release = st_copy_plan_release;
   t.live_plan_count = st_live_plan_count;
+  t.runtime_settings = st_runtime_settings;
   return t;
 }
 
@@ -141,8 +142,9 @@ ST_PIN(copy_plan_execute, 54);
 ST_PIN(copy_plan_execute_raw, 55);
 ST_PIN(copy_plan_release, 56);
 ST_PIN(live_plan_count, 57);
+ST_PIN(runtime_settings, 58);
 
-static_assert(sizeof(st_api) == 58 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 59 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

@@ -22,8 +22,9 @@ namespace cpu {
 // a few distinct samples of that copy's own work (fresh data each time, so
 // that every sample comes from memory as the rest of the copy will),
 // interleaved in rounds that start from a different candidate each time,
-// on the calling thread. The candidate with the least time per byte in its
-// best round wins and is kept for the process. The samples are then done
+// on the calling thread. The candidate with the least median time per byte
+// wins, unless the first (the default) is within a few percent of it, and
+// is kept for the process. The samples are then done
 // again as part of the copy (from the caches: cheap), so the result is the
 // copy's, whichever candidate ran where. The candidates are the settings
 // measured best on the CPUs stride has met, so that on a CPU nobody here
@@ -36,14 +37,28 @@ namespace cpu {
 // (docs/tuning.md lists the ST_* variables), nor for copies too small to
 // sample; those take the most recent winner, or the first candidate.
 
+// A copy is worth measuring on when it moves at least this many bytes (read
+// and written): its warm-up and its slower candidates then cost a few
+// milliseconds, once.
+constexpr int64_t kCalibrateMinBytes = int64_t{64} << 20;
+// A measured copy runs in this many bands: a warm-up, then rounds of every
+// candidate (four rounds of three candidates, six of two).
+constexpr int kCalibrationBands = 13;
+constexpr int calibration_rounds(int candidates) { return (kCalibrationBands - 1) / candidates; }
+
 // Times `candidates` settings on 1 + rounds * candidates distinct samples,
 // on the calling thread: run(sample, candidate) does sample `sample` with
 // the candidate's setting and returns the bytes it moved, or 0 when the
 // work has no such sample. Sample 0 warms up, untimed, with candidate 0.
 // Returns the winner (fastest()) or -1 when the work ran out of samples.
 int calibrate(int candidates, int rounds, FunctionRef<int64_t(int sample, int candidate)> run);
+// The same, timed by `clock` (nanoseconds; tests give one of their own).
+int calibrate(int candidates, int rounds, FunctionRef<int64_t(int sample, int candidate)> run,
+              FunctionRef<int64_t()> clock);
 
-// The index of the least of n times per byte (the first of equals).
+// The index of the least of n times per byte; candidate 0 (the default)
+// unless another is faster by more than kCalibrationMargin of its time.
+constexpr double kCalibrationMargin = 0.03;
 int fastest(const double* ns_per_byte, int n);
 
 // Whether the calling thread may calibrate: not while a NoCalibration is

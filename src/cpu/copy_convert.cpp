@@ -9,6 +9,7 @@
 #include "cpu/levels/convert_kernel_table.h"
 #include "cpu/levels/copy_kernel_table.h"
 #include "cpu/row_tasks.h"
+#include "cpu/calibration.h"
 #include "cpu/stream_tuning.h"
 #include "iter/strided_walk.h"
 
@@ -209,6 +210,27 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
   });
 }
 
+// Contiguous rows, converted.
+void convert_rows(const Geometry& g, int64_t de, int64_t se, ConvertRowFn row, bool stream) {
+  run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
+    const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
+    for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, n, stream);
+  });
+}
+
+// Band k of n of g along its outermost dim (whole 4 KiB pages of dst along
+// a single dim); the last band takes the rest.
+Geometry band_of(const Geometry& g, int64_t k, int64_t n) {
+  Geometry band = g;
+  const int d = g.ndim() - 1;
+  const int64_t unit = d == 0 ? (4096 / g.strides[0][0] > 0 ? 4096 / g.strides[0][0] : 1) : 1;
+  const int64_t step = g.shape[d] / n / unit * unit;
+  const int64_t begin = k * step, end = k == n - 1 ? g.shape[d] : begin + step;
+  band.shape[d] = end - begin;
+  for (int op = 0; op < g.noperands; ++op) band.data[op] = g.data[op] + begin * g.strides[op][d];
+  return band;
+}
+
 }  // namespace
 
 bool has_fast_convert(ScalarType dst, ScalarType src) { return pair_index(dst, src) >= 0; }
@@ -226,10 +248,21 @@ bool copy_convert(const Geometry& g, ScalarType dst_type, ScalarType src_type) {
     return true;
   }
   if (g.strides[0][0] == de && g.strides[1][0] == se) {
-    run_row_tasks(g, de + se, [&](char* dst, const char* src, int64_t n, int64_t m) {
-      const int64_t dstep = g.ndim() > 1 ? g.strides[0][1] : 0, sstep = g.ndim() > 1 ? g.strides[1][1] : 0;
-      for (int64_t r = 0; r < m; ++r) row(dst + r * dstep, src + r * sstep, n, stream);
-    });
+    // Rows that do not widen measure how far ahead to prefetch the first
+    // time one is worth measuring on (Note [Tuning from the machine]).
+    const int64_t moved = numel * (de + se);
+    if (stream && de <= se && moved >= kCalibrateMinBytes && may_calibrate() &&
+        claim_measuring(StreamPart::Prefetch)) {
+      const int winner = calibrate(2, calibration_rounds(2), [&](int sample, int candidate) -> int64_t {
+        try_stream_candidate(StreamPart::Prefetch, candidate);
+        const Geometry band = band_of(g, sample, kCalibrationBands);
+        convert_rows(band, de, se, row, stream);
+        return band.numel() * (de + se);
+      });
+      finish_measuring(StreamPart::Prefetch, winner);
+      return true;
+    }
+    convert_rows(g, de, se, row, stream);
     return true;
   }
   const int k = g.strides[0][0] == de ? find_src_unit_dim(g, se) : -1;

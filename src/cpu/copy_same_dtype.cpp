@@ -12,6 +12,7 @@
 #include "cpu/kernel_parallel.h"
 #include "cpu/levels/copy_kernel_table.h"
 #include "cpu/row_tasks.h"
+#include "cpu/calibration.h"
 #include "cpu/stream_tuning.h"
 
 namespace st {
@@ -66,7 +67,7 @@ CopyPath plan_same_dtype_copy(const Geometry& g, int64_t itemsize) {
 
 namespace {
 
-void copy_contiguous(char* dst, const char* src, int64_t nbytes, bool stream, const CopyKernelTable& kernels) {
+void copy_contiguous_run(char* dst, const char* src, int64_t nbytes, bool stream, const CopyKernelTable& kernels) {
   const int64_t tasks = (nbytes + kContiguousTaskBytes - 1) / kContiguousTaskBytes;
   run_tasks(tasks, grain_for_bytes(kContiguousTaskBytes), [&](int64_t begin, int64_t end) {
     const int64_t off = begin * kContiguousTaskBytes;
@@ -77,6 +78,29 @@ void copy_contiguous(char* dst, const char* src, int64_t nbytes, bool stream, co
       std::memcpy(dst + off, src + off, static_cast<size_t>(stop - off));
     }
   });
+}
+
+// A contiguous copy measures a streaming part the first time one is worth
+// measuring on it (Note [Tuning from the machine]): in bands of whole
+// pages, each spread over the threads as the copy is. The order of
+// streamed lines on a copy that streams and moves at least
+// kCalibrateMinBytes; whether to stream at all on one whose output lies
+// between the two candidate thresholds.
+void copy_contiguous(char* dst, const char* src, int64_t nbytes, bool stream, const CopyKernelTable& kernels) {
+  const StreamPart part = stream ? StreamPart::Pages : StreamPart::Threshold;
+  const bool worth = stream ? 2 * nbytes >= kCalibrateMinBytes
+                            : nbytes >= kStreamCandidate[0][1] && nbytes < kStreamCandidate[0][0];
+  if (!worth || !may_calibrate() || !claim_measuring(part)) {
+    return copy_contiguous_run(dst, src, nbytes, stream, kernels);
+  }
+  const int64_t band = nbytes / kCalibrationBands / 4096 * 4096;
+  const int winner = calibrate(2, calibration_rounds(2), [&](int sample, int candidate) -> int64_t {
+    const int64_t begin = sample * band, end = sample == kCalibrationBands - 1 ? nbytes : begin + band;
+    if (stream) try_stream_candidate(part, candidate);
+    copy_contiguous_run(dst + begin, src + begin, end - begin, stream || candidate == 1, kernels);
+    return 2 * (end - begin);
+  });
+  finish_measuring(part, winner);
 }
 
 // Rows of exactly N elements of E bytes, unrolled: the rows of a tiny copy

@@ -19,12 +19,6 @@ constexpr int64_t kTaskBytes = 1 << 20;
 
 bool aligned64(int64_t v) { return (v & 63) == 0; }
 
-// A streamed transpose calibrates its blocking (Note [Tuning from the
-// machine]) when it moves at least this much.
-constexpr int64_t kCalibrateMinBytes = int64_t{64} << 20;
-constexpr int kCalibrationRounds = 2;
-constexpr int kCalibrationBands = 1 + kCalibrationRounds * kTransposeCandidates;
-
 }  // namespace
 
 int find_src_unit_dim(const Geometry& g, int64_t itemsize) {
@@ -117,7 +111,8 @@ void run_transpose(Transpose2d base, const StridedWalk<2>& outer, int64_t first,
   });
 }
 
-// The first streamed transpose of a shape runs in kCalibrationBands bands
+// The first streamed transpose of a shape that moves kCalibrateMinBytes or
+// more runs in kCalibrationBands bands
 // of its outer items (or of rows, or of batch items, the first long
 // enough: outer items are whole blocks of memory), each with one candidate's blocks after a first band that warms
 // up (Note [Tuning from the machine]): bands a seventh of a large copy long
@@ -132,7 +127,8 @@ int calibrate_in_bands(const Transpose2d& base, const StridedWalk<2>& outer, con
   const int dim = outer.count() >= n ? 2 : row_step > 0 ? 0 : base.batch >= n ? 1 : -1;
   if (dim < 0) return -1;
   const int64_t extent = dim == 0 ? base.rows : dim == 1 ? base.batch : outer.count();
-  return calibrate(kTransposeCandidates, kCalibrationRounds, [&](int sample, int candidate) -> int64_t {
+  const int rounds = calibration_rounds(kTransposeCandidates);
+  return calibrate(kTransposeCandidates, rounds, [&](int sample, int candidate) -> int64_t {
     const int64_t step = dim == 0 ? row_step : extent / n;
     const int64_t begin = sample * step, end = sample == n - 1 ? extent : begin + step;
     Transpose2d band = base;
@@ -207,12 +203,8 @@ void copy_transposed(const Geometry& g, int k, int64_t itemsize, bool stream, co
   // Streaming stores need every tile's dst lines 64-byte aligned. When only
   // the base is off (a 16-byte aligned allocation, every other dst stride a
   // multiple of 64), the first `head` elements of each dst row go in a pass
-  // of their own with ordinary stores, and the rest start on a line.
-  // Measured on the 2-core AVX-512 machines into a destination 16 bytes past
-  // a line, one thread: an 8192x8192 float32 transpose 13 -> 37 GB/s (as
-  // fast as aligned), NCHW -> NHWC (32,256,56,56) 25 -> 33, (256,256,256)
-  // permute(2,1,0) 13 -> 19 (there each 1 KB dst row has a partial line at
-  // both ends, written with ordinary stores).
+  // of their own with ordinary stores, and the rest start on a line: as
+  // fast as an aligned destination (docs/tuning.md, "Why").
   const int64_t misaligned = static_cast<int64_t>(reinterpret_cast<uintptr_t>(g.data[0]) & 63);
   if (stream && misaligned != 0 && misaligned % itemsize == 0) {
     const int64_t head = (64 - misaligned) / itemsize;

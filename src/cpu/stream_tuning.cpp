@@ -30,29 +30,49 @@ std::atomic<int64_t> g_threshold{-1};  // -1: not chosen yet
 std::atomic<int> g_pages{0};
 std::atomic<int64_t> g_prefetch{-1};
 
+// Each part's measurement: not yet, under way, or done (measured, or set by
+// the environment or the setter, which nothing measures again).
+enum : int { kUnmeasured = 0, kMeasuring, kMeasured };
+std::atomic<int> g_state[kStreamParts] = {};
+
+void store_part(StreamPart part, int64_t value) {
+  switch (part) {
+    case StreamPart::Threshold: g_threshold.store(value, std::memory_order_relaxed); break;
+    case StreamPart::Pages: g_pages.store(static_cast<int>(value), std::memory_order_relaxed); break;
+    case StreamPart::Prefetch: g_prefetch.store(value, std::memory_order_relaxed); break;
+  }
+}
+
 int64_t valid_prefetch(int64_t bytes) {
   return bytes < 0 ? 0 : bytes > kMaxStreamPrefetchBytes ? kMaxStreamPrefetchBytes : bytes;
 }
 
-StreamTuning choose(const StreamTuningEnv& env) {
+// kDefaultStreamTuning with the valid overrides; set[p] tells which parts
+// the environment set.
+StreamTuning choose(const StreamTuningEnv& env, bool set[kStreamParts]) {
   StreamTuning t = kDefaultStreamTuning;
   int64_t v = 0;
-  if (env::count_from("ST_STREAM_THRESHOLD_BYTES", env.threshold_bytes, 0, INT64_MAX,
-                      "a byte count from 0 to 9223372036854775807", &v)) {
-    t.threshold_bytes = v;
-  }
-  if (env::count_from("ST_STREAM_PAGES", env.pages, 1, 4, "1, 2 or 4", &v, is_pages)) t.pages = static_cast<int>(v);
-  if (env::count_from("ST_STREAM_PREFETCH_BYTES", env.prefetch_bytes, 0, kMaxStreamPrefetchBytes,
-                      "a byte count from 0 to 65536", &v)) {
-    t.prefetch_bytes = v;
-  }
+  set[0] = env::count_from("ST_STREAM_THRESHOLD_BYTES", env.threshold_bytes, 0, INT64_MAX,
+                           "a byte count from 0 to 9223372036854775807", &v);
+  if (set[0]) t.threshold_bytes = v;
+  set[1] = env::count_from("ST_STREAM_PAGES", env.pages, 1, 4, "1, 2 or 4", &v, is_pages);
+  if (set[1]) t.pages = static_cast<int>(v);
+  set[2] = env::count_from("ST_STREAM_PREFETCH_BYTES", env.prefetch_bytes, 0, kMaxStreamPrefetchBytes,
+                           "a byte count from 0 to 65536", &v);
+  if (set[2]) t.prefetch_bytes = v;
   return t;
 }
 
 void choose_once() {
   if (g_threshold.load(std::memory_order_acquire) >= 0) return;
+  bool set[kStreamParts];
   const StreamTuning t = choose({std::getenv("ST_STREAM_THRESHOLD_BYTES"), std::getenv("ST_STREAM_PAGES"),
-                                 std::getenv("ST_STREAM_PREFETCH_BYTES")});
+                                 std::getenv("ST_STREAM_PREFETCH_BYTES")},
+                                set);
+  for (int p = 0; p < kStreamParts; ++p) {
+    int unmeasured = kUnmeasured;
+    if (set[p]) g_state[p].compare_exchange_strong(unmeasured, kMeasured);
+  }
   // Every part is set at most once here (a setter's value is not
   // replaced), and the threshold last: a thread that sees it set sees the
   // others (the exchanges acquire what an earlier one released).
@@ -73,7 +93,23 @@ T chosen(const std::atomic<T>& part) {
 
 }  // namespace
 
-StreamTuning choose_stream_tuning(const StreamTuningEnv& env) { return choose(env); }
+StreamTuning choose_stream_tuning(const StreamTuningEnv& env) {
+  bool set[kStreamParts];
+  return choose(env, set);
+}
+
+bool claim_measuring(StreamPart part) {
+  choose_once();
+  int unmeasured = kUnmeasured;
+  return g_state[static_cast<int>(part)].compare_exchange_strong(unmeasured, kMeasuring);
+}
+
+void try_stream_candidate(StreamPart part, int c) { store_part(part, kStreamCandidate[static_cast<int>(part)][c]); }
+
+void finish_measuring(StreamPart part, int c) {
+  store_part(part, kStreamCandidate[static_cast<int>(part)][c < 0 ? 0 : c]);
+  g_state[static_cast<int>(part)].store(kMeasured, std::memory_order_release);
+}
 
 StreamTuning stream_tuning() { return {stream_threshold_bytes(), stream_pages(), stream_prefetch_bytes()}; }
 
@@ -83,6 +119,7 @@ int64_t stream_prefetch_bytes() { return chosen(g_prefetch); }
 
 void set_stream_tuning(const StreamTuning& tuning) {
   choose_once();
+  for (auto& state : g_state) state.store(kMeasured, std::memory_order_relaxed);
   g_pages.store(valid_pages(tuning.pages), std::memory_order_relaxed);
   g_prefetch.store(valid_prefetch(tuning.prefetch_bytes), std::memory_order_relaxed);
   g_threshold.store(tuning.threshold_bytes < 0 ? 0 : tuning.threshold_bytes, std::memory_order_relaxed);
@@ -90,8 +127,12 @@ void set_stream_tuning(const StreamTuning& tuning) {
 
 std::string stream_tuning_report() {
   const StreamTuning t = stream_tuning();
-  return "stream threshold: " + std::to_string(t.threshold_bytes) + " B\nstream pages side by side: " +
-         std::to_string(t.pages) + "\nstream prefetch: " + std::to_string(t.prefetch_bytes) + " B\n";
+  auto how = [](StreamPart p) {
+    return g_state[static_cast<int>(p)].load(std::memory_order_acquire) == kMeasured ? "" : " (not measured yet)";
+  };
+  return "stream threshold: " + std::to_string(t.threshold_bytes) + " B" + how(StreamPart::Threshold) +
+         "\nstream pages side by side: " + std::to_string(t.pages) + how(StreamPart::Pages) +
+         "\nstream prefetch: " + std::to_string(t.prefetch_bytes) + " B" + how(StreamPart::Prefetch) + "\n";
 }
 
 }  // namespace cpu

@@ -38,6 +38,27 @@ constexpr int64_t kMaxStreamPrefetchBytes = 64 * 1024;
 // (docs/tuning.md, "Why"), in order, without prefetching.
 constexpr StreamTuning kDefaultStreamTuning = {int64_t{16} << 20, 1, 0};
 
+// The parts measured on the machine (Note [Tuning from the machine] in
+// cpu/calibration.h), each between two candidates: the first, the
+// default, and the second, a setting some CPU was measured to want.
+enum class StreamPart : int { Threshold = 0, Pages, Prefetch };
+constexpr int kStreamParts = 3;
+constexpr int64_t kStreamCandidate[kStreamParts][2] = {
+    {int64_t{16} << 20, int64_t{4} << 20},  // streamed from 16 MiB, or from 4 MiB
+    {1, 4},                                 // in order, or four pages side by side
+    {0, 4096},                              // no prefetch, or 4 KiB ahead (then in order)
+};
+
+// Claims `part` for the calling copy to measure: true when it is not
+// measured yet, not set by the environment or set_stream_tuning, and no
+// other copy is measuring it. The claimer tries candidates with
+// try_stream_candidate and ends with finish_measuring.
+bool claim_measuring(StreamPart part);
+// While measuring: every copy, on every thread, uses candidate c.
+void try_stream_candidate(StreamPart part, int c);
+// Keeps candidate c (-1: the first) for the process.
+void finish_measuring(StreamPart part, int c);
+
 // kDefaultStreamTuning with each valid override in place (an invalid one is
 // ignored, and noted for st_runtime_settings()).
 StreamTuning choose_stream_tuning(const StreamTuningEnv& env);

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime/clock.h"
 #include "cpu/calibration.h"
 #include "cpu/stream_tuning.h"
 #include "cpu/transpose_tuning.h"
@@ -27,22 +26,33 @@ void fastest_is_the_least_time_and_the_first_of_equals(void**) {
   assert_int_equal(fastest(c, 1), 0);
 }
 
-// Spins for `us` microseconds: a sample whose time the test decides.
-void spin(int64_t us) {
-  const int64_t until = st::monotonic_ns() + us * 1000;
-  while (st::monotonic_ns() < until) {
-  }
+void the_default_stays_unless_another_is_clearly_faster(void**) {
+  const double within[] = {1.00, 0.98, 0.99};  // 2 %: within the margin
+  assert_int_equal(fastest(within, 3), 0);
+  const double beyond[] = {1.00, 0.98, 0.96};  // 4 %
+  assert_int_equal(fastest(beyond, 3), 2);
 }
 
+// A clock the samples advance by the time the test gives each: the
+// choice depends on nothing but the test's numbers.
+struct FakeClock {
+  int64_t now = 0;
+  int64_t operator()() const { return now; }
+};
+
 void each_candidate_runs_once_a_round_on_fresh_samples_and_the_fastest_wins(void**) {
-  const int64_t cost_us[] = {3000, 300, 3000};  // candidate 1 is ten times faster
+  const int64_t cost_ns[] = {3000, 2900, 3100};  // candidate 1 is the fastest, barely
   std::vector<int> candidate_of_sample;
-  const int winner = calibrate(3, 2, [&](int sample, int candidate) -> int64_t {
-    assert_int_equal(sample, static_cast<int>(candidate_of_sample.size()));  // each sample once, in order
-    candidate_of_sample.push_back(candidate);
-    spin(cost_us[candidate]);
-    return 1000;
-  });
+  FakeClock clock;
+  const int winner = calibrate(
+      3, 2,
+      [&](int sample, int candidate) -> int64_t {
+        assert_int_equal(sample, static_cast<int>(candidate_of_sample.size()));  // each sample once, in order
+        candidate_of_sample.push_back(candidate);
+        clock.now += cost_ns[candidate];
+        return 1000;
+      },
+      [&] { return clock(); });
   assert_int_equal(winner, 1);
   assert_int_equal(candidate_of_sample.size(), 7u);  // a warm-up and 2 rounds of 3
   assert_int_equal(candidate_of_sample[0], 0);
@@ -54,12 +64,35 @@ void each_candidate_runs_once_a_round_on_fresh_samples_and_the_fastest_wins(void
   assert_int_not_equal(candidate_of_sample[1], candidate_of_sample[4]);  // rounds start apart
 }
 
+void each_candidate_is_judged_by_the_median_of_its_rounds(void**) {
+  // Candidate 0 has one fast round and two slow ones, candidate 1 three
+  // steady ones: the median, not the best round, decides.
+  int64_t round_of[2] = {0, 0};
+  FakeClock clock;
+  const int winner = calibrate(
+      2, 3,
+      [&](int sample, int candidate) -> int64_t {
+        if (sample == 0) return 64;
+        const int64_t r = round_of[candidate]++;
+        clock.now += candidate == 0 ? (r == 1 ? 900 : 5000) : 1000;
+        return 64;
+      },
+      [&] { return clock(); });
+  assert_int_equal(winner, 1);
+  assert_int_equal(round_of[0], 3);
+  assert_int_equal(round_of[1], 3);
+}
+
 void time_is_compared_per_byte(void**) {
   // Candidate 0 takes longer but moves ten times the bytes.
-  const int winner = calibrate(2, 1, [&](int, int candidate) -> int64_t {
-    spin(candidate == 0 ? 2000 : 1000);
-    return candidate == 0 ? 10000 : 1000;
-  });
+  FakeClock clock;
+  const int winner = calibrate(
+      2, 1,
+      [&](int, int candidate) -> int64_t {
+        clock.now += candidate == 0 ? 2000 : 1000;
+        return candidate == 0 ? 10000 : 1000;
+      },
+      [&] { return clock(); });
   assert_int_equal(winner, 0);
 }
 
@@ -67,6 +100,9 @@ void work_too_small_to_sample_gives_no_winner(void**) {
   assert_int_equal(calibrate(3, 2, [](int sample, int) -> int64_t { return sample < 3 ? 64 : 0; }), -1);
   assert_int_equal(calibrate(3, 2, [](int, int) -> int64_t { return 0; }), -1);
   assert_int_equal(calibrate(0, 2, [](int, int) -> int64_t { return 64; }), -1);
+  int runs = 0;
+  assert_int_equal(calibrate(2, 17, [&](int, int) -> int64_t { return ++runs, 64; }), -1);  // more rounds than kept
+  assert_int_equal(runs, 0);
 }
 
 void a_guard_forbids_calibrating_on_its_thread(void**) {
@@ -157,7 +193,9 @@ void a_large_streamed_transpose_calibrates_once_per_shape_and_copies_right(void*
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fastest_is_the_least_time_and_the_first_of_equals),
+      cmocka_unit_test(the_default_stays_unless_another_is_clearly_faster),
       cmocka_unit_test(each_candidate_runs_once_a_round_on_fresh_samples_and_the_fastest_wins),
+      cmocka_unit_test(each_candidate_is_judged_by_the_median_of_its_rounds),
       cmocka_unit_test(time_is_compared_per_byte),
       cmocka_unit_test(work_too_small_to_sample_gives_no_winner),
       cmocka_unit_test(a_guard_forbids_calibrating_on_its_thread),

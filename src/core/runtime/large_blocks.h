@@ -2,19 +2,18 @@
 // advised for transparent huge pages, and a small cache of freed ones.
 //
 // Note [Large CPU blocks]
-// Measured on the 2-core AVX-512 machines (256 MB float32 outputs):
-// - Huge pages halve the page-fault cost of a fresh output: plain malloc
-//   plus memcpy runs at half the speed of a 2 MiB-aligned, MADV_HUGEPAGE
-//   mapping plus memcpy (~21 ms for 256 MB).
-// - Pages are first touched by the threads of the copy that writes them
-//   (2 threads: ~16.6 ms); touching them beforehand in the allocator, even
-//   on all threads, was no faster (~17 ms), so the allocator touches nothing.
+// - Huge pages halve the page-fault cost of a fresh output, against plain
+//   malloc.
+// - Pages are first touched by the threads of the copy that writes them;
+//   touching them beforehand in the allocator, even on all threads, was no
+//   faster, so the allocator touches nothing.
 // - Reusing a freed mapping skips the faults and the kernel's zeroing
-//   altogether (~9 ms, at the copy's own speed), so freed blocks are kept
-//   for reuse by an allocation of the same mapped size: at most
+//   altogether (the copy then runs at its own speed), so freed blocks are
+//   kept for reuse by an allocation of the same mapped size: at most
 //   kLargeBlockCacheEntries blocks and large_block_cache_limit() bytes
 //   (1/8 of physical memory, at most 1 GiB; ST_CPU_BLOCK_CACHE_BYTES
 //   overrides it, 0 turns the cache off), the oldest unmapped first.
+// The figures are in docs/tuning.md ("Why").
 #pragma once
 
 #include <cstddef>
