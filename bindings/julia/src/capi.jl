@@ -10,7 +10,7 @@ const ST_VERSION_MINOR = 2
 const ST_VERSION_PATCH = 0
 const ST_MAX_DIMS = 25
 const ST_MAX_THREADS = 1024
-const ST_API_VERSION = 2
+const ST_API_VERSION = 3
 
 @enum DType::Int32 begin
     BOOL = 0
@@ -148,6 +148,7 @@ struct StApi
     copy_plan_execute_raw::Ptr{Cvoid}
     copy_plan_release::Ptr{Cvoid}
     live_plan_count::Ptr{Cvoid}
+    runtime_settings::Ptr{Cvoid}
 end
 
 st_version() =
@@ -244,6 +245,8 @@ st_set_cpu_allocator(allocator) =
     ccall((:st_set_cpu_allocator, libstride), Int32, (Ptr{StAllocator},), allocator)
 st_set_parallel_for(fn, ctx) =
     ccall((:st_set_parallel_for, libstride), Int32, (Ptr{Cvoid}, Ptr{Cvoid}), fn, ctx)
+st_runtime_settings() =
+    ccall((:st_runtime_settings, libstride), Cstring, ())
 st_cuda_device_count(out) =
     ccall((:st_cuda_device_count, libstride), Int32, (Ptr{Int32},), out)
 st_cuda_set_stream(device, stream) =

@@ -10,7 +10,7 @@ ST_VERSION_MINOR = 2
 ST_VERSION_PATCH = 0
 ST_MAX_DIMS = 25
 ST_MAX_THREADS = 1024
-ST_API_VERSION = 2
+ST_API_VERSION = 3
 
 # st_status
 ST_OK = 0
@@ -240,6 +240,7 @@ st_api_copy_plan_execute = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan, st_ten
 st_api_copy_plan_execute_raw = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32)
 st_api_copy_plan_release = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan)
 st_api_live_plan_count = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(ctypes.c_int64))
+st_api_runtime_settings = ctypes.CFUNCTYPE(ctypes.c_char_p)
 
 
 class st_api(ctypes.Structure):
@@ -302,6 +303,7 @@ class st_api(ctypes.Structure):
         ("copy_plan_execute_raw", st_api_copy_plan_execute_raw),
         ("copy_plan_release", st_api_copy_plan_release),
         ("live_plan_count", st_api_live_plan_count),
+        ("runtime_settings", st_api_runtime_settings),
     ]
 
 
@@ -354,6 +356,7 @@ SIGNATURES = {
     "st_get_num_threads": (ctypes.c_int32, []),
     "st_set_cpu_allocator": (ctypes.c_int32, [ctypes.POINTER(st_allocator)]),
     "st_set_parallel_for": (ctypes.c_int32, [st_parallel_for_fn, ctypes.c_void_p]),
+    "st_runtime_settings": (ctypes.c_char_p, []),
     "st_cuda_device_count": (ctypes.c_int32, [ctypes.POINTER(ctypes.c_int32)]),
     "st_cuda_set_stream": (ctypes.c_int32, [ctypes.c_int32, ctypes.c_void_p]),
     "st_cuda_synchronize": (ctypes.c_int32, [ctypes.c_int32]),

@@ -10,7 +10,7 @@ pub const ST_VERSION_MINOR: u32 = 2;
 pub const ST_VERSION_PATCH: u32 = 0;
 pub const ST_MAX_DIMS: usize = 25;
 pub const ST_MAX_THREADS: i32 = 1024;
-pub const ST_API_VERSION: u32 = 2;
+pub const ST_API_VERSION: u32 = 3;
 
 pub type st_status = i32;
 pub const ST_OK: st_status = 0;
@@ -164,6 +164,7 @@ pub struct st_api {
     pub copy_plan_execute_raw: Option<unsafe extern "C" fn(plan: st_copy_plan, dst_data: *mut c_void, src_data: *const c_void, non_blocking: i32) -> st_status>,
     pub copy_plan_release: Option<unsafe extern "C" fn(plan: st_copy_plan) -> st_status>,
     pub live_plan_count: Option<unsafe extern "C" fn(out: *mut i64) -> st_status>,
+    pub runtime_settings: Option<unsafe extern "C" fn() -> *const c_char>,
 }
 
 extern "C" {
@@ -214,6 +215,7 @@ extern "C" {
     pub fn st_get_num_threads() -> i32;
     pub fn st_set_cpu_allocator(allocator: *const st_allocator) -> st_status;
     pub fn st_set_parallel_for(fn_: st_parallel_for_fn, ctx: *mut c_void) -> st_status;
+    pub fn st_runtime_settings() -> *const c_char;
     pub fn st_cuda_device_count(out: *mut i32) -> st_status;
     pub fn st_cuda_set_stream(device: i32, stream: *mut c_void) -> st_status;
     pub fn st_cuda_synchronize(device: i32) -> st_status;
