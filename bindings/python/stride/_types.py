@@ -5,6 +5,7 @@ The members are include/stride.h's, from the generated _capi.py.
 NumPy dtype or scalar type, a Python type, or a torch dtype.
 """
 
+import difflib
 import enum
 import re
 import sys
@@ -92,10 +93,24 @@ def _typestr(name, kind, itemsize):
 _ROWS = {DType(value): _Row(kind, itemsize, _typestr(name, kind, itemsize), code)
          for _, value, name, itemsize, kind, code, _ in _capi.DTYPES}
 
-# Other spellings ("f4", "double", "float") are NumPy's, read by NumPy.
+# The names a dtype argument takes besides NumPy's spellings (read by NumPy,
+# which is asked second): stride's own, then the spellings of PyTorch, C and
+# other libraries that NumPy does not read, or reads as a dtype stride has
+# not. Each is unambiguous; "f16" is left out (NumPy's float128), and so are
+# "i8"/"u8" (NumPy's int64/uint64: 8 bytes) and "float"/"int" (NumPy's
+# float64/int64, not PyTorch's float32/int32), which NumPy reads.
 _BY_NAME = {str(d): d for d in DType}
+_ALIASES = {
+    "half": DType.FLOAT16, "fp16": DType.FLOAT16, "bf16": DType.BFLOAT16,
+    "f32": DType.FLOAT32, "fp32": DType.FLOAT32, "f64": DType.FLOAT64, "fp64": DType.FLOAT64,
+    "i16": DType.INT16, "i32": DType.INT32, "i64": DType.INT64,
+    "u16": DType.UINT16, "u32": DType.UINT32, "u64": DType.UINT64,
+    **{f"{str(d)}_t": d for d in DType if d.kind in "iu"},  # C's int8_t ... uint64_t
+}
 # Python's own types, as NumPy reads them.
 _BY_PYTHON_TYPE = {bool: DType.BOOL, int: DType.INT64, float: DType.FLOAT64, complex: DType.COMPLEX128}
+# Offered when a name is not read: the nearest of these is suggested.
+_KNOWN_NAMES = list(_BY_NAME) + list(_ALIASES) + ["double", "float", "int", "long", "short", "cfloat", "cdouble"]
 
 
 def typestr(dtype):
@@ -126,17 +141,22 @@ def dtype_from_numpy(np_dtype):
 def dtype(obj):
     """The DType that `obj` stands for.
 
-    Accepts a DType; a name ("float16", "bfloat16", and NumPy's spellings
-    such as "f4" or "double"); a NumPy dtype or scalar type (np.float16);
-    bool, int, float or complex (as NumPy reads them); a torch dtype
-    (torch.float16). TypeError for anything else.
+    Accepts a DType; a name: stride's ("float16", "bfloat16"), PyTorch's
+    and other libraries' short ones ("half", "fp16", "bf16", "f32",
+    "fp32", "f64", "i32", "u16", ...), C's ("int8_t" ... "uint64_t"), and
+    NumPy's spellings ("f4", "double"), which mean what they mean to NumPy:
+    "float" is float64 and "int" int64 (as Python's float and int; PyTorch's
+    torch.float and torch.int objects are float32 and int32), "i8" is
+    int64 (8 bytes); a NumPy dtype or scalar type (np.float16); bool, int,
+    float or complex (as NumPy reads them); a torch dtype (torch.float16).
+    TypeError for anything else; for a name, it lists the names and
+    suggests the nearest.
     """
     if isinstance(obj, DType):
         return obj
     if isinstance(obj, str):
-        if obj in _BY_NAME:
-            return _BY_NAME[obj]
-        return _via_numpy(obj, obj)
+        found = _BY_NAME.get(obj) or _ALIASES.get(obj)
+        return found if found is not None else _from_name(obj)
     if isinstance(obj, type) and obj in _BY_PYTHON_TYPE:
         return _BY_PYTHON_TYPE[obj]
     kind = type(obj)
@@ -152,17 +172,37 @@ def dtype(obj):
                     f"a NumPy dtype or a torch dtype")
 
 
-def _via_numpy(spec, shown):
+def _from_name(name):
+    """The DType of a name NumPy reads; TypeError listing the names, with the nearest, otherwise."""
+    np_dtype = None
     try:
         import numpy
-    except ImportError:
-        raise TypeError(f"{shown!r} is not a stride dtype name") from None
+
+        np_dtype = numpy.dtype(name)
+    except (ImportError, TypeError):
+        pass
+    why = []
+    if np_dtype is not None and np_dtype.kind != "V":  # "V": NumPy reads some text as raw bytes
+        try:
+            return dtype_from_numpy(np_dtype)
+        except TypeError:
+            why.append(f"NumPy reads {name!r} as {np_dtype}, which stride has not")
+    text = name.strip().lower()
+    # A name cut short ("bfloat") first, then the nearest by spelling.
+    nearest = sorted((k for k in _KNOWN_NAMES if text and k.startswith(text)), key=len)[:1] or \
+        difflib.get_close_matches(text, _KNOWN_NAMES, n=1, cutoff=0.6)
+    if nearest:
+        why.append(f"did you mean {nearest[0]!r}?")
+    raise TypeError(f"cannot read {name!r} as a dtype ({'; '.join(why) or 'no dtype has that name'}). The dtypes: "
+                    f"{', '.join(_BY_NAME)}; also {', '.join(_ALIASES)}, and NumPy's spellings such as 'f4' or "
+                    f"'double'")
+
+
+def _via_numpy(spec, shown):
     try:
-        np_dtype = numpy.dtype(spec)
+        np_dtype = __import__("numpy").dtype(spec)
     except TypeError:
         raise TypeError(f"cannot read {shown!r} as a dtype") from None
-    if np_dtype.kind == "V" and isinstance(spec, str):
-        raise TypeError(f"{shown!r} is not a dtype name")
     return dtype_from_numpy(np_dtype)
 
 

@@ -28,8 +28,42 @@ class DtypeLike(unittest.TestCase):
             with self.subTest(spelling=spelling):
                 self.assertIs(stride.dtype(spelling), dt)
 
+    def test_other_libraries_names(self):
+        for spelling, dt in (("half", stride.float16), ("fp16", stride.float16), ("bf16", stride.bfloat16),
+                             ("f32", stride.float32), ("fp32", stride.float32), ("f64", stride.float64),
+                             ("fp64", stride.float64), ("i16", stride.int16), ("i32", stride.int32),
+                             ("i64", stride.int64), ("u16", stride.uint16), ("u32", stride.uint32),
+                             ("u64", stride.uint64), ("uint8_t", stride.uint8), ("int8_t", stride.int8),
+                             ("int16_t", stride.int16), ("int32_t", stride.int32), ("int64_t", stride.int64),
+                             ("uint16_t", stride.uint16), ("uint32_t", stride.uint32), ("uint64_t", stride.uint64)):
+            with self.subTest(spelling=spelling):
+                self.assertIs(stride.dtype(spelling), dt)
+                self.assertEqual(stride.empty(1, dtype=spelling).dtype, dt)
+
+    def test_names_numpy_reads_keep_numpy_meaning(self):
+        # As README's "The API" says: NumPy's reading, whatever other libraries mean by them.
+        for spelling, dt in (("float", stride.float64), ("int", stride.int64), ("i8", stride.int64),
+                             ("u8", stride.uint64), ("f2", stride.float16), ("double", stride.float64)):
+            with self.subTest(spelling=spelling):
+                self.assertIs(stride.dtype(spelling), dt)
+
+    def test_a_wrong_name_lists_the_names_and_suggests_the_nearest(self):
+        for bad, hint in (("fp33", "did you mean 'fp32'?"), ("Float32", "did you mean 'float32'?"),
+                          ("int8t", "did you mean 'int8_t'?"), ("bfloat", "did you mean 'bfloat16'?"),
+                          ("f16", "NumPy reads 'f16' as float128, which stride has not; did you mean 'fp16'?"),
+                          ("zzz", "no dtype has that name")):
+            with self.subTest(spelling=bad):
+                with self.assertRaises(TypeError) as cm:
+                    stride.dtype(bad)
+                text = str(cm.exception)
+                self.assertTrue(text.startswith(f"cannot read {bad!r} as a dtype ({hint}). The dtypes: bool, uint8,"),
+                                text)
+                for name in ("float8_e5m2", "bf16", "uint64_t", "NumPy's spellings"):
+                    self.assertIn(name, text)
+
     def test_refusals(self):
-        for bad in ("float17", "", object(), 8, None, np.dtype("M8[s]"), torch.complex32, np.dtype(">f4")):
+        for bad in ("float17", "", object(), 8, None, np.dtype("M8[s]"), torch.complex32, np.dtype(">f4"), "V8",
+                    "object"):
             with self.subTest(spelling=bad):
                 with self.assertRaises(TypeError):
                     stride.dtype(bad)
