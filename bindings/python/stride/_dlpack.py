@@ -7,8 +7,9 @@ only while the name is still unused (the DLPack Python specification).
 """
 
 import ctypes
+import threading
 
-from ._capi import st_tensor
+from ._capi import ST_OK as OK, st_tensor
 from ._lib import lib
 
 READ_ONLY = 1  # DLPACK_FLAG_BITMASK_READ_ONLY
@@ -17,6 +18,8 @@ CLASSIC = b"dltensor"
 VERSIONED = b"dltensor_versioned"
 USED_CLASSIC = b"used_dltensor"
 USED_VERSIONED = b"used_dltensor_versioned"
+# Held while a capsule's name is read and changed to its used form.
+_claim_lock = threading.Lock()
 
 
 class DLDevice(ctypes.Structure):
@@ -123,19 +126,28 @@ def export_capsule(handle, versioned, copied=False):
 def import_capsule(capsule):
     """A new st_tensor over an unused DLPack capsule, which the library then owns.
 
-    On failure the capsule keeps its tensor (and frees it when collected).
+    The capsule is claimed (renamed "used_...") before the library is
+    called, under a lock: ctypes releases the GIL for the call, and two
+    threads must not both take the tensor and its deleter. On failure the
+    capsule gets its name back and keeps its tensor (and frees it when
+    collected).
     """
-    name = _capsule_get_name(capsule)
-    if name == VERSIONED:
-        fn, used = "st_from_dlpack_versioned", USED_VERSIONED
-    elif name == CLASSIC:
-        fn, used = "st_from_dlpack", USED_CLASSIC
-    else:
-        raise BufferError(f"capsule named {name!r} is not an unused DLPack tensor")
-    ptr = _capsule_get_pointer(capsule, name)
+    with _claim_lock:
+        name = _capsule_get_name(capsule)
+        if name == VERSIONED:
+            fn, used = lib.st_from_dlpack_versioned, USED_VERSIONED
+        elif name == CLASSIC:
+            fn, used = lib.st_from_dlpack, USED_CLASSIC
+        else:
+            raise BufferError(f"the capsule is named {name!r}, not 'dltensor' or 'dltensor_versioned': "
+                              f"a DLPack capsule is taken once, and this one was taken already")
+        ptr = _capsule_get_pointer(capsule, name)
+        _capsule_set_name(capsule, used)
     out = st_tensor()
-    lib.call(fn, ptr, ctypes.byref(out))
-    _capsule_set_name(capsule, used)
+    status = fn(ptr, ctypes.byref(out))
+    if status != OK:
+        _capsule_set_name(capsule, name)
+        lib.check(status)
     return out
 
 

@@ -10,6 +10,7 @@ import threading
 
 from . import _dlpack
 from ._capi import st_deleter, st_tensor
+from ._errors import entry
 from ._lib import CPU_DEVICE, lib
 from ._tensor import Tensor
 from ._types import DType, dlpack_code, dtype as as_dtype, dtype_from_numpy
@@ -58,6 +59,7 @@ def _dtype_of(a, dtype):
     return wanted
 
 
+@entry
 def from_numpy(a, dtype=None):
     """A Tensor over the memory of the NumPy array `a`, without copying.
 

@@ -4,6 +4,7 @@ import ctypes
 import sys
 
 from ._capi import ST_PLAN_ESTIMATE as PLAN_ESTIMATE, ST_PLAN_MEASURE as PLAN_MEASURE, st_copy_plan
+from ._errors import entry, released
 from ._lib import lib
 from ._tensor import Tensor
 
@@ -21,47 +22,62 @@ class CopyPlan:
     collection) frees it.
     """
 
-    __slots__ = ("_h",)
+    # _ref holds the st_copy_plan until release() pops it (one atomic pop, as Tensor's).
+    __slots__ = ("_ref",)
 
+    @entry("stride.CopyPlan")
     def __init__(self, dst, src, measure=False):
-        self._h = st_copy_plan(0)
+        self._ref = []
         if not isinstance(dst, Tensor) or not isinstance(src, Tensor):
             raise TypeError("CopyPlan: dst and src must be stride.Tensor")
         out = st_copy_plan(0)
         flags = PLAN_MEASURE if measure else PLAN_ESTIMATE
-        lib.call("st_copy_plan_create", dst._h, src._h, None, flags, ctypes.byref(out))
-        self._h = out
+        lib.call("st_copy_plan_create", dst._handle("dst"), src._handle("src"), None, flags, ctypes.byref(out))
+        self._ref.append(out)
+
+    def _handle(self):
+        try:
+            return self._ref[0]
+        except IndexError:
+            raise released("the plan") from None
 
     @property
     def handle(self):
         """The st_copy_plan id (0 once released)."""
-        return self._h.id
+        try:
+            return self._ref[0].id
+        except IndexError:
+            return 0
 
+    @entry
     def execute(self, dst, src, non_blocking=False):
         """dst ← src as st_copy would; dst and src must match the plan's layouts."""
         if not isinstance(dst, Tensor) or not isinstance(src, Tensor):
             raise TypeError("CopyPlan.execute: dst and src must be stride.Tensor")
-        lib.call("st_copy_plan_execute", self._h, dst._h, src._h, 1 if non_blocking else 0)
-
-    def execute_raw(self, dst_ptr, src_ptr, non_blocking=False):
-        """The copy between two addresses of element (0, ..., 0), laid out as the plan's tensors."""
-        lib.call("st_copy_plan_execute_raw", self._h, ctypes.c_void_p(dst_ptr), ctypes.c_void_p(src_ptr),
+        lib.call("st_copy_plan_execute", self._handle(), dst._handle("dst"), src._handle("src"),
                  1 if non_blocking else 0)
 
+    @entry
+    def execute_raw(self, dst_ptr, src_ptr, non_blocking=False):
+        """The copy between two addresses of element (0, ..., 0), laid out as the plan's tensors."""
+        lib.call("st_copy_plan_execute_raw", self._handle(), ctypes.c_void_p(dst_ptr), ctypes.c_void_p(src_ptr),
+                 1 if non_blocking else 0)
+
+    @entry
     def release(self):
-        """Frees the plan now; later calls raise InvalidHandleError."""
-        h = self._h
-        if h.id:
-            self._h = st_copy_plan(0)
-            lib.check(lib.st_copy_plan_release(h))
+        """Frees the plan now; later calls raise InvalidHandleError. A second release() is a no-op."""
+        try:
+            h = self._ref.pop()
+        except IndexError:
+            return
+        lib.check(lib.st_copy_plan_release(h))
 
     def __del__(self):
         if sys.is_finalizing():
             return
-        h = getattr(self, "_h", None)
-        if h is not None and h.id:
-            self._h = st_copy_plan(0)
-            lib.st_copy_plan_release(h)
+        ref = getattr(self, "_ref", None)
+        if ref:
+            lib.st_copy_plan_release(ref.pop())
 
     def __enter__(self):
         return self
@@ -80,6 +96,7 @@ class CopyPlan:
         return self.__reduce__()
 
 
+@entry
 def live_plan_count():
     """Plans created and not released (st_live_plan_count): for leak checks."""
     out = ctypes.c_int64()

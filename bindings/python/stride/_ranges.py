@@ -8,10 +8,12 @@ import operator
 from typing import Optional, Union
 
 from ._args import i64 as _i64
+from ._errors import entry
 from ._tensor import DeviceLike, DTypeLike, Tensor, empty
 from ._types import CPU, DType, device as _device, dtype as _dtype
 
 
+@entry
 def arange(start: Union[int, float], stop: Union[None, int, float] = None, step: Union[int, float] = 1,
            dtype: Optional[DTypeLike] = None, device: DeviceLike = CPU) -> Tensor:
     """start, start + step, … up to but not including stop, as NumPy's arange.
@@ -41,6 +43,7 @@ def arange(start: Union[int, float], stop: Union[None, int, float] = None, step:
     return _filled(count, first, step, integral, dtype, device, "arange")
 
 
+@entry
 def linspace(start: Union[int, float], stop: Union[int, float], num: int = 50, endpoint: bool = True,
              dtype: Optional[DTypeLike] = None, device: DeviceLike = CPU) -> Tensor:
     """`num` evenly spaced values from start to stop (stop itself unless ``endpoint=False``), as NumPy's linspace.

@@ -4,6 +4,7 @@ numbers, sequences or NumPy arrays."""
 import ctypes
 
 from ._capi import st_scale_shift
+from ._errors import entry
 from ._lib import lib
 from ._tensor import Tensor, as_tensor
 
@@ -23,6 +24,7 @@ def _values(v, name):
             raise TypeError(f"copy_scaled: {name} must be a number, a sequence or an array of numbers") from None
 
 
+@entry
 def copy_scaled(dst, src, scale=None, shift=None, dim=0, saturate=False, non_blocking=False):
     """Writes R(fma(src, scale[c], shift[c])) into ``dst`` and returns it.
 
@@ -49,5 +51,5 @@ def copy_scaled(dst, src, scale=None, shift=None, dim=0, saturate=False, non_blo
     ss = st_scale_shift(ctypes.cast(arrays[0], ctypes.POINTER(ctypes.c_double)) if arrays[0] is not None else None,
                         ctypes.cast(arrays[1], ctypes.POINTER(ctypes.c_double)) if arrays[1] is not None else None,
                         n, int(dim), 1 if saturate else 0)
-    lib.call("st_copy_scaled", dst._h, src._h, ctypes.byref(ss), 1 if non_blocking else 0)
+    lib.call("st_copy_scaled", dst._h, src._handle("src"), ctypes.byref(ss), 1 if non_blocking else 0)
     return dst

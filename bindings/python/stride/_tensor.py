@@ -8,8 +8,8 @@ import operator
 import sys
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from . import _dlpack, _format
-from ._errors import StrideError
+from . import _dlpack, _errors, _format
+from ._errors import StrideError, entry
 from ._args import dim as _dim, dims as _dims, i64 as _i64, i64s as _i64s, shape_args as _shape_args
 from ._capi import st_device, st_tensor
 from ._lib import lib
@@ -34,10 +34,14 @@ class Tensor:
 
     A Tensor owns one reference to its handle: ``release()`` (or leaving a
     ``with`` block, or garbage collection) drops it. Views share memory with
-    their source and keep it alive on their own. Metadata never changes.
+    their source and keep it alive on their own, as do NumPy arrays and
+    DLPack capsules made from it. Metadata never changes.
     """
 
-    __slots__ = ("_h", "__weakref__")
+    # _ref holds this object's st_tensor until release() pops it: one pop,
+    # atomic under the GIL, so that threads releasing one object at once
+    # drop its reference once (docs/bindings.md, "Python").
+    __slots__ = ("_ref", "__weakref__")
 
     def __init__(self):
         raise TypeError("make tensors with stride.tensor, stride.empty, stride.from_numpy or stride.from_dlpack")
@@ -45,30 +49,50 @@ class Tensor:
     @classmethod
     def _adopt(cls, handle):
         t = object.__new__(cls)
-        t._h = handle
+        t._ref = [handle]
         return t
+
+    def _handle(self, what="the tensor"):
+        """This tensor's st_tensor; InvalidHandleError naming it `what` once released."""
+        try:
+            return self._ref[0]
+        except IndexError:
+            raise _errors.released(what) from None
+
+    @property
+    def _h(self):
+        return self._handle()
 
     # ---- life -------------------------------------------------------------
 
     @property
     def handle(self) -> int:
         """The st_tensor id (0 once released)."""
-        return self._h.id
+        try:
+            return self._ref[0].id
+        except IndexError:
+            return 0
 
+    @entry
     def release(self) -> None:
-        """Drops this object's reference now; later calls raise InvalidHandleError."""
-        h = self._h
-        if h.id:
-            self._h = st_tensor(0)
-            lib.check(lib.st_tensor_release(h))
+        """Drops this object's reference now; later calls raise InvalidHandleError.
+
+        Views, NumPy arrays and DLPack capsules made from this tensor hold
+        references of their own: their memory stays until they are gone.
+        A second release() is a no-op.
+        """
+        try:
+            h = self._ref.pop()
+        except IndexError:
+            return
+        lib.check(lib.st_tensor_release(h))
 
     def __del__(self):
         if sys.is_finalizing():
             return  # the library may already be gone
-        h = getattr(self, "_h", None)
-        if h is not None and h.id:
-            self._h = st_tensor(0)
-            lib.st_tensor_release(h)
+        ref = getattr(self, "_ref", None)
+        if ref:
+            lib.st_tensor_release(ref.pop())
 
     def __enter__(self):
         return self
@@ -78,14 +102,17 @@ class Tensor:
 
     # ---- copying and pickling (as NumPy arrays do) --------------------------
 
+    @entry("copy.copy(Tensor)")
     def __copy__(self) -> Tensor:
         """``copy.copy``: a new tensor over the same memory (a view with this one's sizes, strides and offset)."""
         return self.as_strided(self.shape, self.strides, self.storage_offset)
 
+    @entry("copy.deepcopy(Tensor)")
     def __deepcopy__(self, memo: dict) -> Tensor:
         """``copy.deepcopy``: a new tensor with its own copy of the data, on the same device."""
         return self.clone()
 
+    @entry("pickle of a Tensor")
     def __reduce__(self):
         """Pickles the dtype, shape, device and the elements as contiguous bytes (never the handle)."""
         host = self.to(device=CPU, memory_format=MemoryFormat.CONTIGUOUS)
@@ -100,6 +127,7 @@ class Tensor:
     # ---- metadata ---------------------------------------------------------
 
     @property
+    @entry
     def ndim(self) -> int:
         """The number of dims (0 for a scalar)."""
         out = ctypes.c_int32()
@@ -113,19 +141,23 @@ class Tensor:
         return tuple(buf[:n])
 
     @property
+    @entry
     def shape(self) -> Tuple[int, ...]:
         """The sizes of the dims."""
         return self._dims("st_tensor_sizes")
 
+    @entry
     def size(self, dim: Optional[int] = None) -> Union[int, Tuple[int, ...]]:
         """The shape, or the size of one dim (negative counts from the end)."""
         return self.shape if dim is None else self._at(self.shape, dim, "size")
 
     @property
+    @entry
     def strides(self) -> Tuple[int, ...]:
         """Strides in elements (NumPy's are in bytes); any sign."""
         return self._dims("st_tensor_strides")
 
+    @entry
     def stride(self, dim: Optional[int] = None) -> Union[int, Tuple[int, ...]]:
         """The strides in elements, or the stride of one dim (negative counts from the end)."""
         return self.strides if dim is None else self._at(self.strides, dim, "stride")
@@ -138,6 +170,7 @@ class Tensor:
         return values[d]
 
     @property
+    @entry
     def dtype(self) -> DType:
         """The element type."""
         out = ctypes.c_int32()
@@ -145,22 +178,26 @@ class Tensor:
         return DType(out.value)
 
     @property
+    @entry
     def itemsize(self) -> int:
         """Bytes per element."""
         return self.dtype.itemsize
 
     @property
+    @entry
     def nbytes(self) -> int:
         """Bytes the elements take: numel() × itemsize (not counting gaps between strided elements)."""
         return self.numel() * self.itemsize
 
     @property
+    @entry
     def device(self) -> Device:
         """Where the elements live: stride.cpu, cuda:N or cuda_host."""
         out = st_device()
         lib.call("st_tensor_device", self._h, ctypes.byref(out))
         return Device(DeviceType(out.type), out.index)
 
+    @entry
     def numel(self) -> int:
         """The number of elements (the product of the shape)."""
         out = ctypes.c_int64()
@@ -168,6 +205,7 @@ class Tensor:
         return out.value
 
     @property
+    @entry
     def storage_offset(self) -> int:
         """Elements from the start of the storage to element (0, …, 0)."""
         out = ctypes.c_int64()
@@ -175,12 +213,14 @@ class Tensor:
         return out.value
 
     @property
+    @entry
     def data_ptr(self) -> int:
         """Address of element (0, …, 0); 0 for some empty tensors."""
         out = ctypes.c_void_p()
         lib.call("st_tensor_data_ptr", self._h, ctypes.byref(out))
         return out.value or 0
 
+    @entry
     def is_contiguous(self, memory_format: MemoryFormat = MemoryFormat.CONTIGUOUS) -> bool:
         """Whether the elements are dense and laid out in that format's order (row-major by default)."""
         out = ctypes.c_int32()
@@ -188,10 +228,12 @@ class Tensor:
         return bool(out.value)
 
     @property
+    @entry
     def is_read_only(self) -> bool:
         """True for tensors imported read-only (DLPack flag, read-only NumPy arrays)."""
         return _dlpack.is_read_only(self._h)
 
+    @entry("len(Tensor)")
     def __len__(self):
         shape = self.shape
         if not shape:
@@ -229,11 +271,13 @@ class Tensor:
             raw = [complex(raw[i], raw[i + 1]) for i in range(0, count, 2)]
         return raw, shown, cut
 
+    @entry
     def tolist(self) -> Any:
         """The values as nested lists of Python numbers (a number for a 0-d tensor)."""
         values, shape, _ = self._values()
         return values[0] if not shape else _nest(values, shape)
 
+    @entry
     def item(self) -> Number:
         """The one element as a Python number; ValueError unless the tensor has exactly one."""
         n = self.numel()
@@ -247,24 +291,29 @@ class Tensor:
             raise TypeError(f"only a tensor of one element converts to {what}, not one of {n}")
         return convert(self._values()[0][0])
 
+    @entry("float(Tensor)")
     def __float__(self):
         if self.dtype.kind == "c":
             raise TypeError("cannot convert a complex tensor to float")
         return self._scalar(float, "float")
 
+    @entry("int(Tensor)")
     def __int__(self):
         if self.dtype.kind == "c":
             raise TypeError("cannot convert a complex tensor to int")
         return self._scalar(int, "int")
 
+    @entry("complex(Tensor)")
     def __complex__(self):
         return self._scalar(complex, "complex")
 
+    @entry("operator.index(Tensor)")
     def __index__(self):
         if self.dtype.kind not in "biu":
             raise TypeError(f"only an integer tensor is an index, not a {self.dtype} one")
         return self._scalar(int, "an index")
 
+    @entry("bool(Tensor)")
     def __bool__(self):
         n = self.numel()
         if n != 1:
@@ -277,8 +326,9 @@ class Tensor:
         return _format.format_values(values, shown, cut, dt.kind, dt.itemsize, str(dt), separator,
                                      prefix, suffix)
 
+    @entry("repr(Tensor)")
     def __repr__(self):
-        if not self._h.id:
+        if not self.handle:
             return "stride.Tensor(released)"
         prefix = "stride.tensor("
         body = self._text(", ", prefix, ",")
@@ -292,8 +342,9 @@ class Tensor:
         spacer = "\n" + " " * len(prefix) if last + len(extra) + 2 > _format.LINE_WIDTH else " "
         return text + spacer + extra + ")"
 
+    @entry("str(Tensor)")
     def __str__(self):
-        if not self._h.id:
+        if not self.handle:
             return "stride.Tensor(released)"
         text = self._text(" ")
         if not self.shape and text.endswith("."):
@@ -302,6 +353,7 @@ class Tensor:
 
     # ---- views ------------------------------------------------------------
 
+    @entry
     def as_strided(self, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0) -> Tensor:
         """A view with any sizes, strides (in elements, any sign) and offset inside this tensor's storage."""
         sizes, n = _i64s(size, "as_strided: size")
@@ -310,40 +362,48 @@ class Tensor:
             raise ValueError(f"as_strided: {n} sizes but {m} strides")
         return self._new("st_as_strided", sizes, strides, n, _i64(storage_offset, "as_strided: storage_offset"))
 
+    @entry
     def permute(self, *dims: int) -> Tensor:
         """A view with the dims in the given order."""
         dims = _dims(_shape_args(dims), "permute: dims")
         arr = (ctypes.c_int32 * max(len(dims), 1))(*dims)
         return self._new("st_permute", arr, len(dims))
 
+    @entry
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         """A view with two dims swapped."""
         return self._new("st_transpose", _dim(dim0, "transpose: dim0"), _dim(dim1, "transpose: dim1"))
 
     @property
+    @entry
     def T(self) -> Tensor:
         """All dims reversed (NumPy's ``.T``)."""
         return self.permute(*reversed(range(self.ndim)))
 
+    @entry
     def slice(self, dim: int, start: Optional[int] = None, stop: Optional[int] = None, step: int = 1) -> Tensor:
         """Elements start, start+step, … below stop along `dim`, Python's rules (step >= 1)."""
         start = 0 if start is None else _i64(start, "slice: start", clamp=True)
         stop = sys.maxsize if stop is None else _i64(stop, "slice: stop", clamp=True)
         return self._new("st_slice", _dim(dim, "slice: dim"), start, stop, _i64(step, "slice: step", clamp=True))
 
+    @entry
     def select(self, dim: int, index: int) -> Tensor:
         """A view of one index along `dim`, that dim removed."""
         return self._new("st_select", _dim(dim, "select: dim"), _i64(index, "select: index", clamp=True))
 
+    @entry
     def expand(self, *sizes: int) -> Tensor:
         """A broadcast view: dims of size 1 repeated to `sizes` with stride 0 (-1 keeps a size)."""
         arr, n = _i64s(_shape_args(sizes), "expand: sizes")
         return self._new("st_expand", arr, n)
 
+    @entry
     def unsqueeze(self, dim: int) -> Tensor:
         """A view with a dim of size 1 inserted at `dim`."""
         return self._new("st_unsqueeze", _dim(dim, "unsqueeze: dim"))
 
+    @entry
     def squeeze(self, dim: Union[None, int, Sequence[int]] = None) -> Tensor:
         """Without `dim`, drops every dim of size 1; with a dim (or a tuple of dims), those of them of size 1."""
         if dim is None:
@@ -371,6 +431,7 @@ class Tensor:
             seen.append(d)
         return seen
 
+    @entry
     def flip(self, *dims: int) -> Tensor:
         """Reverses the order along each given dim (a view with negative strides); no dims: along every dim."""
         dims = _shape_args(dims) if dims else tuple(range(self.ndim))
@@ -381,11 +442,13 @@ class Tensor:
             t = t._new("st_flip", d)
         return t
 
+    @entry
     def view(self, *sizes: int) -> Tensor:
         """A view with another shape over the same elements; fails where the strides do not allow one."""
         arr, n = _i64s(_shape_args(sizes), "view: sizes")
         return self._new("st_view", arr, n)
 
+    @entry
     def reshape(self, *sizes: int) -> Tensor:
         """A tensor of another shape with the same elements: a view when the strides allow, else a copy."""
         arr, n = _i64s(_shape_args(sizes), "reshape: sizes")
@@ -406,6 +469,7 @@ class Tensor:
         first = size - 1 - start
         return flipped.slice(dim, first, first + count * -step if count else first, -step)
 
+    @entry("Tensor indexing")
     def __getitem__(self, key: Any) -> Tensor:
         """NumPy-style basic indexing: ints, slices (any step), ``...`` and ``None``."""
         if not isinstance(key, tuple):
@@ -437,9 +501,11 @@ class Tensor:
 
     def _retained(self):
         """Another Tensor object holding its own reference to the same handle."""
-        lib.call("st_tensor_retain", self._h)
-        return Tensor._adopt(st_tensor(self._h.id))
+        h = self._h
+        lib.call("st_tensor_retain", h)
+        return Tensor._adopt(st_tensor(h.id))
 
+    @entry("Tensor item assignment")
     def __setitem__(self, key, value):
         target = self[key]
         if isinstance(value, (bool, int, float)):
@@ -449,20 +515,24 @@ class Tensor:
 
     # ---- operators --------------------------------------------------------
 
+    @entry
     def contiguous(self, memory_format: MemoryFormat = MemoryFormat.CONTIGUOUS) -> Tensor:
         """Self (a new reference) when already laid out so, else a copy."""
         return self._new("st_contiguous", int(_memory_format(memory_format)))
 
+    @entry
     def clone(self, memory_format: MemoryFormat = MemoryFormat.PRESERVE) -> Tensor:
         """A copy in new memory, laid out as `memory_format` (PRESERVE: this tensor's stride order)."""
         return self._new("st_clone", int(_memory_format(memory_format)))
 
+    @entry
     def copy_(self, src: Any, non_blocking: bool = False) -> Tensor:
         """Writes `src` (broadcast to this shape, any dtype) into this tensor; returns self."""
         src = as_tensor(src)
-        lib.call("st_copy", self._h, src._h, 1 if non_blocking else 0)
+        lib.call("st_copy", self._h, src._handle("src"), 1 if non_blocking else 0)
         return self
 
+    @entry
     def to(self, dtype: Optional[DTypeLike] = None, device: Optional[DeviceLike] = None,
            memory_format: MemoryFormat = MemoryFormat.PRESERVE) -> Tensor:
         """This tensor in another dtype and/or on another device; self (a new reference) when nothing changes.
@@ -477,6 +547,7 @@ class Tensor:
         dev = self.device if device is None else _device(device)
         return self._new("st_to", int(dt), st_device(int(dev.type), dev.index), int(_memory_format(memory_format)))
 
+    @entry
     def fill_(self, value: Union[bool, int, float]) -> Tensor:
         """Writes `value`, converted to the dtype, into every element; returns self."""
         if isinstance(value, complex):
@@ -488,6 +559,7 @@ class Tensor:
         lib.call("st_fill", self._h, value)
         return self
 
+    @entry
     def zero_(self) -> Tensor:
         """Writes zeros into every element; returns self."""
         lib.call("st_zero", self._h)
@@ -496,6 +568,7 @@ class Tensor:
     # ---- NumPy ------------------------------------------------------------
 
     @property
+    @entry("numpy.asarray(Tensor)")
     def __array_interface__(self):
         """NumPy's view of the same memory (host tensors only, not bfloat16).
 
@@ -508,28 +581,38 @@ class Tensor:
         dev = self.device
         if dev.type == DeviceType.CUDA:
             raise TypeError(f"a tensor on {dev} is not in host memory: copy it with .to('cpu') first")
-        item = self.itemsize
+        dt = self.dtype
+        code = typestr(dt)
+        shape, strides = self.shape, self.strides
+        data, offset = _exported_memory(self, shape, strides, dt.itemsize)
         return {
             "version": 3,
-            "shape": self.shape,
-            "typestr": typestr(self.dtype),
-            # NumPy wants an address even for no elements; one that is never read.
-            "data": (self.data_ptr or ctypes.addressof(_NO_ELEMENTS), self.is_read_only),
-            "strides": tuple(s * item for s in self.strides),
+            "shape": shape,
+            "typestr": code,
+            "data": data,
+            "offset": offset,
+            "strides": tuple(s * dt.itemsize for s in strides),
         }
 
+    @entry
     def numpy(self) -> Any:
-        """A NumPy array sharing this tensor's memory (it keeps the tensor alive); float8 shows as uint8."""
+        """A NumPy array sharing this tensor's memory; float8 shows as uint8.
+
+        The array holds a reference of its own to the memory: it stays
+        valid after this tensor's release() (docs/bindings.md, "Python").
+        """
         import numpy
 
         return numpy.asarray(self)
 
     # ---- DLPack -----------------------------------------------------------
 
+    @entry
     def __dlpack_device__(self):
         dev = self.device
         return (int(dev.type), dev.index)
 
+    @entry
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule for this tensor (the Python array API protocol).
 
@@ -568,6 +651,27 @@ class Tensor:
         return _dlpack.export_capsule(source._h, versioned, copied=source is not self)
 
 
+def _exported_memory(t, shape, strides, itemsize):
+    """(a buffer over the bytes of `t`'s elements, the byte offset of element (0, ..., 0) in it).
+
+    The array NumPy makes over the buffer takes the buffer as its base, and
+    the buffer holds a reference of its own to `t`'s handle: the memory
+    stays while the array does, whatever becomes of `t` (NumPy's rule that
+    an array keeps its base's memory). It is read-only for a read-only `t`.
+    """
+    if any(n == 0 for n in shape):
+        # NumPy wants an address even for no elements; one that is never read.
+        span = (ctypes.c_char * 0).from_address(ctypes.addressof(_NO_ELEMENTS))
+        return memoryview(span), 0
+    # The elements span from the lowest to the highest address (any stride sign).
+    low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    span = (ctypes.c_char * ((high - low + 1) * itemsize)).from_address(t.data_ptr + low * itemsize)
+    span.owner = t._retained()
+    data = memoryview(span)
+    return (data.toreadonly() if t.is_read_only else data), -low * itemsize
+
+
 def _unpickle(dtype, shape, device, data):
     """A tensor rebuilt from Tensor.__reduce__'s parts."""
     host = empty(*shape, dtype=dtype)
@@ -599,6 +703,7 @@ def _device_arg(device):
     return st_device(int(d.type), d.index)
 
 
+@entry
 def empty(*shape: int, dtype: DTypeLike = DType.FLOAT32, device: DeviceLike = CPU) -> Tensor:
     """An uninitialized row-major tensor; `dtype` is anything dtype-like."""
     sizes, n = _i64s(_shape_args(shape), "empty: shape")
@@ -607,6 +712,7 @@ def empty(*shape: int, dtype: DTypeLike = DType.FLOAT32, device: DeviceLike = CP
     return Tensor._adopt(out)
 
 
+@entry
 def empty_strided(shape: Sequence[int], strides: Sequence[int], dtype: DTypeLike = DType.FLOAT32,
                   device: DeviceLike = CPU) -> Tensor:
     """An uninitialized tensor with the given strides (in elements, >= 0)."""
@@ -619,6 +725,7 @@ def empty_strided(shape: Sequence[int], strides: Sequence[int], dtype: DTypeLike
     return Tensor._adopt(out)
 
 
+@entry
 def empty_like(t: Tensor, memory_format: MemoryFormat = MemoryFormat.PRESERVE) -> Tensor:
     """An uninitialized tensor of `t`'s shape, dtype and device, laid out as `memory_format`."""
     if not isinstance(t, Tensor):
@@ -626,11 +733,13 @@ def empty_like(t: Tensor, memory_format: MemoryFormat = MemoryFormat.PRESERVE) -
     return t._new("st_tensor_create_like", int(_memory_format(memory_format)))
 
 
+@entry
 def zeros(*shape: int, dtype: DTypeLike = DType.FLOAT32, device: DeviceLike = CPU) -> Tensor:
     """A row-major tensor of zeros."""
     return empty(*shape, dtype=dtype, device=device).zero_()
 
 
+@entry
 def full(shape: Union[int, Sequence[int]], value: Union[bool, int, float], dtype: DTypeLike = DType.FLOAT32,
          device: DeviceLike = CPU) -> Tensor:
     """A row-major tensor with every element `value` (converted to `dtype`)."""
@@ -653,6 +762,7 @@ def _nested(data):
     return (), [data]
 
 
+@entry
 def tensor(data: Any, dtype: Optional[DTypeLike] = None, device: DeviceLike = CPU) -> Tensor:
     """A new tensor holding a copy of `data`: nested lists of numbers, a number, a NumPy array or a DLPack producer.
 
@@ -693,6 +803,7 @@ def tensor(data: Any, dtype: Optional[DTypeLike] = None, device: DeviceLike = CP
     return out.copy_(stage)
 
 
+@entry
 def from_dlpack(obj: Any) -> Tensor:
     """A Tensor sharing the memory of any object with ``__dlpack__`` (or a DLPack capsule)."""
     if _dlpack.is_capsule(obj):
@@ -711,6 +822,7 @@ def from_dlpack(obj: Any) -> Tensor:
     return Tensor._adopt(_dlpack.import_capsule(capsule))
 
 
+@entry
 def as_tensor(obj: Any) -> Tensor:
     """`obj` if it is a Tensor, else a zero-copy Tensor over a NumPy array or a DLPack producer.
 
@@ -733,6 +845,7 @@ def _is_numpy(obj):
     return type(obj).__module__ == "numpy"
 
 
+@entry
 def live_tensor_count() -> int:
     """Handles issued and not yet released in the whole process (0 once everything is released)."""
     out = ctypes.c_int64()

@@ -1,6 +1,8 @@
 """Tensor basics: creation, metadata, views, indexing, errors, lifetime."""
 
 import gc
+import inspect
+import pickle
 import unittest
 
 import numpy as np
@@ -83,7 +85,8 @@ class Errors(unittest.TestCase):
         self.assertEqual(e.status_name, "ST_ERROR_OUT_OF_BOUNDS")
         self.assertIn("st_select", e.message)
         self.assertIn("index = 5", e.message)
-        self.assertIn("ST_ERROR_OUT_OF_BOUNDS", str(e))
+        self.assertEqual(e.where, "Tensor.select")
+        self.assertEqual(str(e), "Tensor.select: " + e.message)
 
     def test_each_kind(self):
         t = stride.empty(2, 3)
@@ -107,6 +110,64 @@ class Errors(unittest.TestCase):
         self.assertEqual(cm.exception.status, 2)
         t.release()  # a second release is a no-op
         self.assertEqual(repr(t), "stride.Tensor(released)")
+
+    def test_errors_name_the_call_the_user_made(self):
+        t = stride.empty(2, 3)
+        t.release()
+        released = "was released (by release() or the end of its with block)"
+        live = stride.empty(2)
+        plan = stride.CopyPlan(live, live)
+        plan.release()
+        calls = [
+            (lambda: t.shape, "Tensor.shape: the tensor " + released),
+            (lambda: t.fill_(1), "Tensor.fill_: the tensor " + released),
+            (lambda: t.squeeze(), "Tensor.squeeze: the tensor " + released),  # not the calls inside it
+            (lambda: t[0], "Tensor indexing: the tensor " + released),
+            (lambda: len(t), "len(Tensor): the tensor " + released),
+            (lambda: float(t), "float(Tensor): the tensor " + released),
+            (lambda: np.asarray(t), "numpy.asarray(Tensor): the tensor " + released),
+            (lambda: live.copy_(t), "Tensor.copy_: src " + released),
+            (lambda: stride.from_dlpack(t), "stride.from_dlpack: the tensor " + released),
+            (lambda: stride.CopyPlan(live, t), "stride.CopyPlan: src " + released),
+            (lambda: plan.execute(live, live), "CopyPlan.execute: the plan " + released),
+        ]
+        for call, message in calls:
+            with self.subTest(message=message):
+                with self.assertRaises(stride.InvalidHandleError) as cm:
+                    call()
+                self.assertEqual(str(cm.exception), message)
+        # The library's message, when it says more, after the method.
+        with self.assertRaises(stride.ShapeMismatchError) as cm:
+            stride.empty(2, 3).view(4)
+        self.assertEqual(str(cm.exception), "Tensor.view: st_view: sizes (4) hold 4 elements, the tensor has 6")
+        self.assertEqual(cm.exception.where, "Tensor.view")
+        with self.assertRaisesRegex(stride.InvalidArgumentError, r"^stride.set_num_threads: st_set_num_threads: "):
+            stride.set_num_threads(0)
+
+    def test_every_public_call_names_itself(self):
+        for name in dir(stride.Tensor):
+            member = inspect.getattr_static(stride.Tensor, name)
+            fn = member.fget if isinstance(member, property) else member
+            if name in ("handle", "release", "__init__", "__enter__", "__exit__", "__del__", "_h") or \
+                    not callable(fn) or (name.startswith("_") and not name.endswith("__")) or \
+                    inspect.getattr_static(object, name, None) is member:
+                continue
+            with self.subTest(method=name):
+                self.assertTrue(hasattr(fn, "entry_name"), f"Tensor.{name} is not decorated with _errors.entry")
+        for name in stride.__all__ if hasattr(stride, "__all__") else dir(stride):
+            fn = getattr(stride, name)
+            # dtype() and device() read their argument and never call the library.
+            if inspect.isfunction(fn) and not name.startswith("_") and name not in ("dtype", "device"):
+                with self.subTest(function=name):
+                    self.assertEqual(getattr(fn, "entry_name", None), f"stride.{name}")
+
+    def test_errors_survive_pickling(self):
+        with self.assertRaises(stride.OutOfBoundsError) as cm:
+            stride.empty(2).select(0, 5)
+        e = pickle.loads(pickle.dumps(cm.exception))
+        self.assertIsInstance(e, stride.OutOfBoundsError)
+        self.assertEqual((e.status, e.status_name, e.message, e.where, str(e)),
+                         (8, "ST_ERROR_OUT_OF_BOUNDS", cm.exception.message, "Tensor.select", str(cm.exception)))
 
     def test_context_manager(self):
         with stride.empty(2) as t:
