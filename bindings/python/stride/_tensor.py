@@ -13,6 +13,7 @@ from ._errors import StrideError, entry
 from ._args import dim as _dim, dims as _dims, i64 as _i64, i64s as _i64s, shape_args as _shape_args
 from ._capi import st_device, st_tensor
 from ._lib import lib
+from ._scale_shift import scale_shift
 from ._types import (CPU, Device, DeviceType, DType, MemoryFormat, device as _device, dtype as _dtype,
                      is_device_like, memory_format as _memory_format, typestr)
 
@@ -530,6 +531,29 @@ class Tensor:
         """Writes `src` (broadcast to this shape, any dtype) into this tensor; returns self."""
         src = as_tensor(src)
         lib.call("st_copy", self._h, src._handle("src"), 1 if non_blocking else 0)
+        return self
+
+    @entry
+    def copy_scaled_(self, src: Any, *, scale: Any = None, shift: Any = None, dim: int = 0, saturate: bool = False,
+                     non_blocking: bool = False) -> Tensor:
+        """Writes R(fma(src, scale[c], shift[c])) into this tensor (the destination, as in ``copy_``); returns self.
+
+        ``src`` is anything ``copy_`` takes (a tensor, an array, numbers) and
+        broadcasts to this shape; the other arguments are keyword-only.
+        ``c`` is the element's index along ``dim`` of this tensor when
+        ``scale`` or ``shift`` hold more than one value (then as many as
+        ``self.shape[dim]``); one value applies to every element, and None
+        means scales of 1 or shifts of 0. Values are numbers, sequences or
+        NumPy arrays. Integer destinations round half to even and clamp
+        (NaN gives 0); ``saturate`` clamps a floating destination's overflow
+        to its largest finite value. ToTensor + Normalize of a uint8 NHWC
+        batch into float32 NCHW: ``out.copy_scaled_(batch.permute(0, 3, 1,
+        2), scale=1 / (255 * std), shift=-mean / std, dim=1)``.
+        """
+        src = as_tensor(src)
+        src_h = src._handle("src")
+        ss, values = scale_shift(self.shape, self.dtype, src.dtype, scale, shift, dim, saturate)
+        lib.call("st_copy_scaled", self._h, src_h, ctypes.byref(ss), 1 if non_blocking else 0)
         return self
 
     @entry
