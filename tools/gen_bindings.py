@@ -320,8 +320,7 @@ def julia(h):
 # The file of each package that states its version, and the line that does
 # (its first match); Go modules take theirs from the repository's tags.
 VERSIONED = {
-    "bindings/python/pyproject.toml": r'^version = "([^"]*)"',
-    "bindings/python/setup.py": r'^VERSION = "([^"]*)"',
+    "bindings/python/build_backend/stride_build.py": r'^VERSION = "([^"]*)"',
     "bindings/rust/stride-sys/Cargo.toml": r'^version = "([^"]*)"',
     "bindings/rust/stride/Cargo.toml": r'^version = "([^"]*)"',
     "bindings/julia/Project.toml": r'^version = "([^"]*)"',

@@ -11,7 +11,9 @@
 # Debian 12 machine, against stride installed in a prefix; docs-readme does
 # the same for "Use an installed stride" in docs/getting-started.md, and
 # python-clone-readme runs the Python README's install from the clone
-# (pip builds libstride with CMake: minutes; not run by ctest).
+# (pip builds libstride with CMake: minutes; not run by ctest). The Python
+# suite and python-readme also install with a second CPython when there is
+# one ($STRIDE_SECOND_PYTHON, else a python3 on PATH that is not Debian's).
 # PATH is libstride.so or the folder holding it; without --lib, $STRIDE_LIBRARY
 # (a file), then $STRIDE_LIB_DIR (a folder), then build/src/libstride.so.
 # The README suites use the install at --prefix DIR, or install the CMake
@@ -19,8 +21,8 @@
 # a scratch prefix with `cmake --install`.
 # DIR holds the runners' caches and build outputs (default: a temporary
 # folder). Needs Debian's python3-numpy, python3-torch, python3-venv,
-# python3-setuptools, python3-wheel, cargo, librust-pkg-config-dev,
-# golang-go and pkg-config; nothing is fetched from the network.
+# cargo, librust-pkg-config-dev, golang-go and pkg-config; nothing is
+# fetched from the network.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -70,6 +72,17 @@ work=$(cd "$work" && pwd)
 
 # Debian's interpreter: it sees Debian's numpy and torch, whatever python3 is first on PATH.
 python=${STRIDE_PYTHON:-/usr/bin/python3}
+# Another CPython the Python package must install with (bindings/python/README.md, "Tests"):
+# $STRIDE_SECOND_PYTHON, else the python3 first on PATH when it is not Debian's (a pyenv one).
+second_python() {
+  local found=${STRIDE_SECOND_PYTHON:-}
+  if [[ -z $found ]] && command -v python3 > /dev/null 2>&1; then
+    found=$(python3 -c 'import sys; print(sys.executable)' 2> /dev/null || true)
+  fi
+  if [[ -n $found && $(realpath "$found") != $(realpath "$python") ]]; then
+    echo "$found"
+  fi
+}
 # Debian's registry of Rust crates (librust-*-dev), in place of crates.io: offline.
 debian_crates=(--config 'source.crates-io.replace-with="debian"'
   --config 'source.debian.directory="/usr/share/cargo/registry"')
@@ -99,7 +112,7 @@ run_python() {
   fi
   (cd "$root/bindings/python/tests" &&
     PYTHONPATH="$root/bindings/python" STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 \
-      "$python" -m unittest discover -s . -t . -v)
+      STRIDE_SECOND_PYTHON="$(second_python)" "$python" -m unittest discover -s . -t . -v)
 }
 
 run_rust() {
@@ -180,7 +193,20 @@ run_docs-readme() {
 }
 
 run_python-readme() {
-  readme python bindings/python/README.md --section "With stride installed" --section "A first program" --section "With NumPy and PyTorch"
+  readme python bindings/python/README.md --section "With stride installed" --section "A first program" \
+    --section "With NumPy and PyTorch" --section "Normalize a batch for a network"
+  local second
+  second=$(second_python)
+  if [[ -z $second ]]; then
+    echo "test-bindings.sh: no second Python (\$STRIDE_SECOND_PYTHON, or a python3 on PATH other than $python):" \
+      "the README ran with $python only"
+    return
+  fi
+  # Its folder first on the PATH: `python3` in the README is that interpreter (it has no NumPy: the
+  # programs that need it stay with Debian's).
+  echo "=== the Python README again with $second"
+  readme python-second bindings/python/README.md --section "With stride installed" --section "A first program" \
+    --env PATH="$(dirname "$second"):/usr/local/bin:/usr/bin:/bin"
 }
 
 # Not in ctest: pip builds libstride with CMake (minutes), in bindings/python/build.

@@ -2,7 +2,7 @@
 
 The library is, in this order: the file $STRIDE_LIBRARY names (an
 override); the copy bundled into this package when it was installed
-(pip bundles one, see setup.py); else libstride.so.0 from the system's
+(pip bundles one, see build_backend/stride_build.py); else libstride.so.0 from the system's
 loader path (LD_LIBRARY_PATH, the ldconfig cache, /usr/lib, ...).
 SIGNATURES and the C types come from _capi.py, which tools/gen_bindings.py
 writes from include/stride.h.
