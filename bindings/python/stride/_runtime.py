@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
+import traceback
 
 from ._args import i32
 from ._capi import st_allocator, st_allocator_alloc, st_allocator_free, st_parallel_for_fn, st_trace_fn
@@ -19,6 +21,12 @@ _lock = threading.Lock()
 def _hold(*objs):
     with _lock:
         _installed.extend(objs)
+
+
+def _unraisable(where):
+    """Prints the exception being handled, as ctypes does for an exception its callback cannot return."""
+    print(f"Exception ignored in {where}:", file=sys.stderr)
+    traceback.print_exc()
 
 
 def _callable(fn, what):
@@ -55,8 +63,13 @@ def get_num_threads() -> int:
 def set_cpu_allocator(alloc=None, free=None):
     """Routes CPU allocations to Python callables; no arguments restores the default.
 
-    ``alloc(nbytes, alignment)`` returns an address (int) or 0 on failure;
-    ``free(address, nbytes)`` gives it back. Both may be called on any thread.
+    ``alloc(nbytes, alignment)`` returns the address (int) of at least
+    ``nbytes`` bytes aligned to ``alignment``, or 0 on failure;
+    ``free(address, nbytes)`` gives it back, possibly long after another
+    allocator was set. Both may be called on any thread. An exception in
+    either is printed; in ``alloc`` it fails the allocation
+    (OutOfMemoryError), in ``free`` the block is lost (docs/bindings.md,
+    "Python").
     """
     if alloc is None and free is None:
         lib.call("st_set_cpu_allocator", None)
@@ -66,17 +79,20 @@ def set_cpu_allocator(alloc=None, free=None):
     _callable(alloc, "set_cpu_allocator: alloc")
     _callable(free, "set_cpu_allocator: free")
 
+    # An exception cannot cross into the library: it is printed, as ctypes prints one from any
+    # callback, and alloc then fails the way a 0 does.
     def c_alloc(ctx, nbytes, alignment):
         try:
             return alloc(nbytes, alignment) or None
         except BaseException:
+            _unraisable("set_cpu_allocator's alloc")
             return None
 
     def c_free(ctx, ptr, nbytes):
         try:
             free(ptr, nbytes)
         except BaseException:
-            pass
+            _unraisable("set_cpu_allocator's free (the block is lost)")
 
     a = st_allocator(st_allocator_alloc(c_alloc), st_allocator_free(c_free), None)
     _hold(a)

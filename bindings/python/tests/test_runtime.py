@@ -1,6 +1,8 @@
 """Process-wide settings: threads, allocator, parallel_for, tracing, CUDA queries."""
 
+import contextlib
 import ctypes
+import io
 import threading
 import unittest
 
@@ -64,9 +66,36 @@ class Allocator(unittest.TestCase):
         with self.assertRaises(stride.OutOfMemoryError):
             stride.empty(16)
 
+    def test_allocator_that_raises(self):
+        def alloc(nbytes, alignment):
+            raise KeyError("no heap today")
+
+        stride.set_cpu_allocator(alloc, lambda ptr, nbytes: None)
+        printed = io.StringIO()
+        with contextlib.redirect_stderr(printed):
+            with self.assertRaisesRegex(stride.OutOfMemoryError, "^stride.empty: st_tensor_create: "):
+                stride.empty(16)
+        self.assertIn("Exception ignored in set_cpu_allocator's alloc:", printed.getvalue())
+        self.assertIn("KeyError: 'no heap today'", printed.getvalue())
+
     def test_half_an_allocator(self):
         with self.assertRaises(ValueError):
             stride.set_cpu_allocator(lambda n, a: 0)
+
+
+def transpose_through(job_system):
+    """(a, out) after out <- a.T, a 4 MiB transposing copy, with `job_system` as the library's parallel_for."""
+    threads = stride.get_num_threads()
+    stride.set_num_threads(2)
+    stride.set_parallel_for(job_system)
+    a = np.arange(1 << 20, dtype=np.float32).reshape(1024, 1024)
+    out = np.zeros((1024, 1024), dtype=np.float64)
+    try:
+        stride.from_numpy(out).copy_(stride.from_numpy(a).transpose(0, 1))
+    finally:
+        stride.set_parallel_for(None)
+        stride.set_num_threads(threads)
+    return a, out
 
 
 class ParallelFor(unittest.TestCase):
@@ -79,19 +108,19 @@ class ParallelFor(unittest.TestCase):
             for begin in range(0, n, step):
                 run(begin, min(begin + step, n))
 
-        threads = stride.get_num_threads()
-        stride.set_num_threads(2)
-        stride.set_parallel_for(serial)
-        try:
-            a = np.arange(1 << 20, dtype=np.float32).reshape(1024, 1024)
-            out = np.zeros((1024, 1024), dtype=np.float64)
-            stride.from_numpy(out).copy_(stride.from_numpy(a).transpose(0, 1))
-        finally:
-            stride.set_parallel_for(None)
-            stride.set_num_threads(threads)
+        a, out = transpose_through(serial)
         np.testing.assert_array_equal(out, a.T)
         self.assertTrue(calls, "the library never used the job system for a 4 MiB transposing copy")
         self.assertTrue(all(n > 0 and grain >= 1 for n, grain in calls), calls)
+
+    def test_job_system_that_raises_fails_the_operator(self):
+        def broken(n, grain, run):
+            raise RuntimeError("the scheduler is down")
+
+        printed = io.StringIO()
+        with contextlib.redirect_stderr(printed), self.assertRaisesRegex(stride.InternalError, "^Tensor.copy_: "):
+            transpose_through(broken)
+        self.assertIn("RuntimeError: the scheduler is down", printed.getvalue())
 
 
 class Trace(unittest.TestCase):
