@@ -54,7 +54,7 @@ fi
 lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
 libdir=$(dirname "$lib")
 # A library built with AddressSanitizer (STRIDE_SANITIZE=address;undefined):
-# the Rust tests run with the ASan runtime loaded first (their binaries are
+# Python and the Rust tests run with the ASan runtime loaded first (they are
 # not instrumented), Go's suite with -asan instead of -race (the two exclude
 # each other); leaks are not checked (the runners' own allocations are not
 # freed at exit).
@@ -110,8 +110,11 @@ run_python() {
     echo "test-bindings.sh: $python cannot import numpy and torch; install python3-numpy python3-torch" >&2
     exit 1
   fi
+  # Python itself links no libstdc++: ASan must find it loaded at start to catch C++ exceptions.
+  local preload=${LD_PRELOAD:-}
+  [[ -z $asan_runtime ]] || preload="$asan_runtime $(gcc -print-file-name=libstdc++.so)"
   (cd "$root/bindings/python/tests" &&
-    PYTHONPATH="$root/bindings/python" STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONPATH="$root/bindings/python" STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 LD_PRELOAD="$preload" \
       STRIDE_SECOND_PYTHON="$(second_python)" "$python" -m unittest discover -s . -t . -v)
 }
 

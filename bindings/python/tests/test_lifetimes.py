@@ -4,7 +4,7 @@ The reads of memory that could be freed run in a child process with
 ST_CPU_BLOCK_CACHE_BYTES=0 (the library gives every block back at once)
 and tensors of 8 MiB and more (which glibc unmaps when freed): a read
 after the free then crashes the child, or, under an ASan-built library
-(docs/bindings.md, "Python", says how to run the suite against one), ASan
+(`tools/test-bindings.sh --lib build-asan/src/libstride.so python`), ASan
 names it, and this suite reports the child's output instead of dying with
 it.
 """
