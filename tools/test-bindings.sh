@@ -2,7 +2,7 @@
 # Runs the binding test suites, each with its own ecosystem's runner, against
 # a built libstride.so, and the bindings' READMEs against an installed one.
 #
-#   tools/test-bindings.sh [--lib PATH] [--work DIR] [--build DIR | --prefix DIR] [SUITE ...]
+#   tools/test-bindings.sh [--lib PATH] [--work DIR] [--build DIR | --prefix DIR] [--preload RUNTIME] [SUITE ...]
 #
 # SUITEs: python, rust, go, julia (the test suites: none given, these four;
 # julia only where it is installed),
@@ -18,7 +18,11 @@
 # build tree --build DIR (default: the tree the library was built in) into
 # a scratch prefix with `cmake --install`.
 # DIR holds the runners' caches and build outputs (default: a temporary
-# folder). Needs Debian's python3-numpy, python3-torch, python3-venv,
+# folder). --preload RUNTIME runs the test suites' processes with
+# LD_PRELOAD=RUNTIME (a list, separated by colons): a libstride built with
+# AddressSanitizer needs its runtime loaded first in a program that is not
+# (python3, cargo's and go's test programs; tests/CMakeLists.txt says what
+# else); the runners' own processes (cargo, rustc, go) run without it. Needs Debian's python3-numpy, python3-torch, python3-venv,
 # python3-setuptools, python3-wheel, cargo, librust-pkg-config-dev,
 # golang-go and pkg-config; nothing is fetched from the network.
 set -euo pipefail
@@ -28,6 +32,7 @@ lib=""
 work=""
 build=""
 prefix=""
+preload=""
 suites=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -35,6 +40,7 @@ while [[ $# -gt 0 ]]; do
     --work) work=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --prefix) prefix=$2; shift 2 ;;
+    --preload) preload=$2; shift 2 ;;
     python|rust|go|julia|python-readme|python-clone-readme|rust-readme|go-readme|docs-readme) suites+=("$1"); shift ;;
     *) echo "test-bindings.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -89,13 +95,25 @@ run_python() {
   fi
   (cd "$root/bindings/python/tests" &&
     PYTHONPATH="$root/bindings/python" STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 \
-      "$python" -m unittest discover -s . -t . -v)
+      env ${preload:+"LD_PRELOAD=$preload"} "$python" -m unittest discover -s . -t . -v)
 }
 
 run_rust() {
   find_cargo
+  # With --preload, the test programs run through `env LD_PRELOAD=...`
+  # (cargo's runner for the host), and the doc tests are left out: rustdoc
+  # runs them itself, with no runner for the host (they run in the plain
+  # build's suite; the compile_fail ones check types, not memory).
+  local runner=() which=()
+  if [[ -n $preload ]]; then
+    local host
+    host=$(rustc -vV | sed -n 's/^host: //p' | tr 'a-z-' 'A-Z_')
+    runner=("CARGO_TARGET_${host}_RUNNER=env LD_PRELOAD=$preload")
+    which=(--tests)
+  fi
   (cd "$root/bindings/rust" &&
-    STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "$cargo" test --offline "${debian_crates[@]}")
+    env STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "${runner[@]}" \
+      "$cargo" test --offline "${debian_crates[@]}" "${which[@]}")
 }
 
 # stride.pc for the build tree: the checkout's header and the built library.
@@ -118,7 +136,7 @@ run_go() {
   (cd "$root/bindings/go" &&
     PKG_CONFIG_PATH="$work/pkgconfig" GOPATH="$work/go/path" GOCACHE="$work/go/cache" GOFLAGS=-mod=mod \
       GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" \
-      go test -count=1 -v ./...)
+      go test -count=1 -v ${preload:+-exec "env LD_PRELOAD=$preload"} ./...)
 }
 
 # Without julia on the PATH the suite is skipped (status 77, which ctest reports as skipped).
