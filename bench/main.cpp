@@ -140,19 +140,17 @@ Args parse_args(int argc, char** argv, int cores) {
 // this CPU lacks (its code would not run here).
 void choose_level(const std::string& name) {
   using st::cpu::CpuIsa;
-  std::string names;
-  for (int i = 0; i <= static_cast<int>(st::cpu::kHighestCpuIsa); ++i) {
-    const CpuIsa isa = static_cast<CpuIsa>(i);
-    if (name == st::cpu::cpu_isa_name(isa)) {
-      const CpuIsa highest = st::cpu::detected_cpu_isa();
-      if (isa > highest)
-        bench::die("--level %s: this CPU runs at most level %s", name.c_str(), st::cpu::cpu_isa_name(highest));
-      st::cpu::set_cpu_isa_cap(isa);
-      return;
-    }
-    names += std::string(names.empty() ? "" : ", ") + st::cpu::cpu_isa_name(isa);
+  CpuIsa isa;
+  if (!st::cpu::cpu_isa_from_name(name.c_str(), &isa)) {
+    std::string names;
+    for (int i = 0; i <= static_cast<int>(st::cpu::kHighestCpuIsa); ++i)
+      names += std::string(i ? ", " : "") + st::cpu::cpu_isa_name(static_cast<CpuIsa>(i));
+    bench::die("--level wants one of this build's levels (%s), got '%s'", names.c_str(), name.c_str());
   }
-  bench::die("--level wants one of this build's levels (%s), got '%s'", names.c_str(), name.c_str());
+  const CpuIsa highest = st::cpu::detected_cpu_isa();
+  if (isa > highest)
+    bench::die("--level %s: this CPU runs at most level %s", name.c_str(), st::cpu::cpu_isa_name(highest));
+  st::cpu::set_cpu_isa_cap(isa);
 }
 
 bool selected(const bench::Case& c, const std::vector<std::string>& filters) {

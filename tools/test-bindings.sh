@@ -2,7 +2,7 @@
 # Runs the binding test suites, each with its own ecosystem's runner, against
 # a built libstride.so, and the bindings' READMEs against an installed one.
 #
-#   tools/test-bindings.sh [--lib PATH] [--work DIR] [--build DIR | --prefix DIR] [--preload RUNTIME] [SUITE ...]
+#   tools/test-bindings.sh [--lib PATH] [--work DIR] [--build DIR | --prefix DIR] [SUITE ...]
 #
 # SUITEs: python, rust, go, julia (the test suites: none given, these four;
 # julia only where it is installed),
@@ -18,11 +18,7 @@
 # build tree --build DIR (default: the tree the library was built in) into
 # a scratch prefix with `cmake --install`.
 # DIR holds the runners' caches and build outputs (default: a temporary
-# folder). --preload RUNTIME runs the test suites' processes with
-# LD_PRELOAD=RUNTIME (a list, separated by colons): a libstride built with
-# AddressSanitizer needs its runtime loaded first in a program that is not
-# (python3, cargo's and go's test programs; tests/CMakeLists.txt says what
-# else); the runners' own processes (cargo, rustc, go) run without it. Needs Debian's python3-numpy, python3-torch, python3-venv,
+# folder). Needs Debian's python3-numpy, python3-torch, python3-venv,
 # python3-setuptools, python3-wheel, cargo, librust-pkg-config-dev,
 # golang-go and pkg-config; nothing is fetched from the network.
 set -euo pipefail
@@ -32,7 +28,6 @@ lib=""
 work=""
 build=""
 prefix=""
-preload=""
 suites=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -40,7 +35,6 @@ while [[ $# -gt 0 ]]; do
     --work) work=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --prefix) prefix=$2; shift 2 ;;
-    --preload) preload=$2; shift 2 ;;
     python|rust|go|julia|python-readme|python-clone-readme|rust-readme|go-readme|docs-readme) suites+=("$1"); shift ;;
     *) echo "test-bindings.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -57,6 +51,16 @@ if [[ ! -f $lib ]]; then
 fi
 lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
 libdir=$(dirname "$lib")
+# A library built with AddressSanitizer (STRIDE_SANITIZE=address;undefined):
+# the Python and Rust tests run with the ASan runtime loaded first (python3
+# and their binaries are not instrumented), Go's suite with -asan instead of
+# -race (the two exclude each other); leaks are not checked (the runners'
+# own allocations are not freed at exit).
+asan_runtime=""
+if ldd "$lib" 2> /dev/null | grep -q 'libasan'; then
+  asan_runtime=$(gcc -print-file-name=libasan.so)
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+fi
 if [[ -z $work ]]; then
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
@@ -93,27 +97,24 @@ run_python() {
     echo "test-bindings.sh: $python cannot import numpy and torch; install python3-numpy python3-torch" >&2
     exit 1
   fi
+  # Against an ASan library, libstdc++ is preloaded after the ASan runtime:
+  # ASan finds the C++ runtime's __cxa_throw when it starts, and python3 has
+  # none until it loads libstride, so the library's first exception would
+  # stop the interpreter.
+  local preload=()
+  [[ -z $asan_runtime ]] || preload=("LD_PRELOAD=$asan_runtime:$(g++ -print-file-name=libstdc++.so)")
   (cd "$root/bindings/python/tests" &&
     PYTHONPATH="$root/bindings/python" STRIDE_LIBRARY="$lib" PYTHONDONTWRITEBYTECODE=1 \
-      env ${preload:+"LD_PRELOAD=$preload"} "$python" -m unittest discover -s . -t . -v)
+      env "${preload[@]}" "$python" -m unittest discover -s . -t . -v)
 }
 
 run_rust() {
   find_cargo
-  # With --preload, the test programs run through `env LD_PRELOAD=...`
-  # (cargo's runner for the host), and the doc tests are left out: rustdoc
-  # runs them itself, with no runner for the host (they run in the plain
-  # build's suite; the compile_fail ones check types, not memory).
-  local runner=() which=()
-  if [[ -n $preload ]]; then
-    local host
-    host=$(rustc -vV | sed -n 's/^host: //p' | tr 'a-z-' 'A-Z_')
-    runner=("CARGO_TARGET_${host}_RUNNER=env LD_PRELOAD=$preload")
-    which=(--tests)
-  fi
+  local runner=()
+  [[ -z $asan_runtime ]] || runner=(--config "target.'cfg(all())'.runner=[\"env\", \"LD_PRELOAD=$asan_runtime\"]")
   (cd "$root/bindings/rust" &&
-    env STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "${runner[@]}" \
-      "$cargo" test --offline "${debian_crates[@]}" "${which[@]}")
+    STRIDE_LIB_DIR="$libdir" CARGO_TARGET_DIR="$work/rust-target" "$cargo" test --offline "${debian_crates[@]}" \
+      "${runner[@]}")
 }
 
 # stride.pc for the build tree: the checkout's header and the built library.
@@ -133,10 +134,15 @@ run_go() {
   need pkg-config "pkg-config"
   build_tree_pc
   mkdir -p "$work/go/path" "$work/go/cache"
+  # -race (-asan against an ASan library) and cgocheck=2: the finalizer
+  # stress test (keepalive_test.go) and every cgo call are checked for
+  # races, for memory errors and for Go pointers handed to C.
+  local checker=-race
+  [[ -z $asan_runtime ]] || checker=-asan
   (cd "$root/bindings/go" &&
     PKG_CONFIG_PATH="$work/pkgconfig" GOPATH="$work/go/path" GOCACHE="$work/go/cache" GOFLAGS=-mod=mod \
-      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" \
-      go test -count=1 -v ${preload:+-exec "env LD_PRELOAD=$preload"} ./...)
+      GOPROXY=off GO111MODULE=on CGO_ENABLED=1 CGO_LDFLAGS="-Wl,-rpath,$libdir" GODEBUG=cgocheck=2 \
+      go test "$checker" -count=1 -v ./...)
 }
 
 # Without julia on the PATH the suite is skipped (status 77, which ctest reports as skipped).

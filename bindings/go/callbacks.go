@@ -36,7 +36,14 @@ func goStrideDeleter(data unsafe.Pointer, ctx C.uintptr_t) {
 //export goStrideAlloc
 func goStrideAlloc(ctx C.uintptr_t, nbytes C.size_t, alignment C.size_t) unsafe.Pointer {
 	defer noUnwind()
-	return cgo.Handle(ctx).Value().(CPUAllocator).Alloc(uintptr(nbytes), uintptr(alignment))
+	a := cgo.Handle(ctx).Value().(CPUAllocator)
+	p := a.Alloc(uintptr(nbytes), uintptr(alignment))
+	// The alignment is the one promise of CPUAllocator the binding can check.
+	if p != nil && alignment > 0 && uintptr(p)%uintptr(alignment) != 0 {
+		a.Free(p, uintptr(nbytes))
+		return nil
+	}
+	return p
 }
 
 //export goStrideFree

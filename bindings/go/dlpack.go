@@ -71,8 +71,7 @@ func (m *DLManagedTensorVersioned) Delete() {
 // ToDLPack exports t without copying; the caller must call Delete once.
 func (t *Tensor) ToDLPack() (*DLManagedTensor, error) {
 	var p *C.struct_DLManagedTensor
-	h := t.handle()
-	if err := call(func() C.st_status { return C.st_to_dlpack(h, &p) }); err != nil {
+	if err := t.use("ToDLPack", func(h C.st_tensor) C.st_status { return C.st_to_dlpack(h, &p) }); err != nil {
 		return nil, err
 	}
 	return (*DLManagedTensor)(unsafe.Pointer(p)), nil
@@ -81,8 +80,7 @@ func (t *Tensor) ToDLPack() (*DLManagedTensor, error) {
 // ToDLPackVersioned exports t as DLPack 1.0 without copying; the caller must call Delete once.
 func (t *Tensor) ToDLPackVersioned() (*DLManagedTensorVersioned, error) {
 	var p *C.struct_DLManagedTensorVersioned
-	h := t.handle()
-	if err := call(func() C.st_status { return C.st_to_dlpack_versioned(h, &p) }); err != nil {
+	if err := t.use("ToDLPackVersioned", func(h C.st_tensor) C.st_status { return C.st_to_dlpack_versioned(h, &p) }); err != nil {
 		return nil, err
 	}
 	return (*DLManagedTensorVersioned)(unsafe.Pointer(p)), nil
@@ -93,22 +91,45 @@ func (t *Tensor) ToDLPackVersioned() (*DLManagedTensorVersioned, error) {
 // m must be C memory.
 func FromDLPack(m *DLManagedTensor) (*Tensor, error) {
 	p := (*C.struct_DLManagedTensor)(unsafe.Pointer(m))
-	return newTensor(func(out *C.st_tensor) C.st_status { return C.st_from_dlpack(p, out) })
+	return newTensor("FromDLPack", func(out *C.st_tensor) C.st_status { return C.st_from_dlpack(p, out) })
 }
 
 // FromDLPackVersioned is FromDLPack for DLPack 1.x; the read-only flag makes the tensor read-only.
 func FromDLPackVersioned(m *DLManagedTensorVersioned) (*Tensor, error) {
 	p := (*C.struct_DLManagedTensorVersioned)(unsafe.Pointer(m))
-	return newTensor(func(out *C.st_tensor) C.st_status { return C.st_from_dlpack_versioned(p, out) })
+	return newTensor("FromDLPackVersioned", func(out *C.st_tensor) C.st_status { return C.st_from_dlpack_versioned(p, out) })
 }
 
 // IsReadOnly says whether t was imported read-only (DLPack flag).
 func (t *Tensor) IsReadOnly() (bool, error) {
-	m, err := t.ToDLPackVersioned()
-	if err != nil {
-		return false, err
+	var ro bool
+	err := t.use("IsReadOnly", func(h C.st_tensor) C.st_status {
+		var s C.st_status
+		ro, s = readOnlyFlag(h)
+		return s
+	})
+	return ro, err
+}
+
+// readOnly is IsReadOnly for a handle the caller keeps live.
+func readOnly(method string, h C.st_tensor) (bool, error) {
+	var ro bool
+	err := call(method, func() C.st_status {
+		var s C.st_status
+		ro, s = readOnlyFlag(h)
+		return s
+	})
+	return ro, err
+}
+
+// readOnlyFlag exports h to read the flag and deletes the export.
+func readOnlyFlag(h C.st_tensor) (bool, C.st_status) {
+	var p *C.struct_DLManagedTensorVersioned
+	if s := C.st_to_dlpack_versioned(h, &p); s != C.ST_OK {
+		return false, s
 	}
+	m := (*DLManagedTensorVersioned)(unsafe.Pointer(p))
 	ro := m.Flags&DLPackFlagReadOnly != 0
 	m.Delete()
-	return ro, nil
+	return ro, C.ST_OK
 }

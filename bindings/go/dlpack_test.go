@@ -43,7 +43,7 @@ func TestDLPackRoundTripAndDeleterOnce(t *testing.T) {
 	base := arange(6)
 	defer base.Release()
 	var calls int32
-	src := must(FromPointer(base.DataPtr(), []int64{2, 3}, nil, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
+	src := must(FromPointer(must(base.DataPtr()), []int64{2, 3}, nil, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
 	view := must(src.Transpose(0, 1))
 	m := must(view.ToDLPack())
 	mv := must(view.ToDLPackVersioned())
@@ -51,8 +51,8 @@ func TestDLPackRoundTripAndDeleterOnce(t *testing.T) {
 	view.Release()
 	a := must(FromDLPack(m))
 	b := must(FromDLPackVersioned(mv))
-	if !equalInts(a.Strides(), []int64{1, 3}) || a.DataPtr() != base.DataPtr() || !equalInts(b.Shape(), []int64{3, 2}) {
-		t.Fatalf("round trip strides %v shape %v", a.Strides(), b.Shape())
+	if !equalInts(must(a.Strides()), []int64{1, 3}) || must(a.DataPtr()) != must(base.DataPtr()) || !equalInts(must(b.Shape()), []int64{3, 2}) {
+		t.Fatalf("round trip strides %v shape %v", must(a.Strides()), must(b.Shape()))
 	}
 	if got := must(ToSlice[float32](b)); !(got[0] == 0 && got[1] == 3 && got[2] == 1) {
 		t.Fatalf("round trip values %v", got)
@@ -71,7 +71,7 @@ func TestDLPackFailedImportLeavesOwnership(t *testing.T) {
 	base := arange(4)
 	defer base.Release()
 	var calls int32
-	src := must(FromPointer(base.DataPtr(), []int64{4}, nil, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
+	src := must(FromPointer(must(base.DataPtr()), []int64{4}, nil, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
 	m := must(src.ToDLPack())
 	mv := must(src.ToDLPackVersioned())
 	src.Release()

@@ -346,10 +346,11 @@ func (s *shown) format(sep string, prefix, suffix int) string {
 // values reads what to print through a dtype that holds each value exactly;
 // with summarize, only the edge items of the long dims of a large tensor.
 func (t *Tensor) values(summarize bool) (*shown, error) {
-	if err := t.live(); err != nil {
+	shape, err := t.Shape()
+	if err != nil {
 		return nil, err
 	}
-	shape, dtype := t.Shape(), t.DType()
+	dtype, _ := t.DType()
 	carrier := Int64
 	switch dtype {
 	case Bool:
@@ -361,7 +362,7 @@ func (t *Tensor) values(summarize bool) (*shown, error) {
 	case Uint8, Uint16, Uint32, Uint64:
 		carrier = Uint64
 	}
-	numel := t.Numel()
+	numel, _ := t.Numel()
 	s := &shown{shape: make([]int64, len(shape)), cut: make([]bool, len(shape)), dtype: dtype}
 	var cutDims []int
 	for d, n := range shape {
@@ -382,13 +383,14 @@ func (t *Tensor) values(summarize bool) (*shown, error) {
 			return nil, err
 		}
 	}
-	n := int(out.Numel())
+	numel, _ = out.Numel()
+	n := int(numel)
 	if n == 0 {
 		s.ints = []string{}
 		return s, nil
 	}
 	// The library wrote out (contiguous, on the CPU); nothing else sees it.
-	p := out.DataPtr()
+	p, _ := out.DataPtr()
 	switch carrier {
 	case Bool:
 		for _, b := range unsafe.Slice((*uint8)(p), n) {
@@ -475,7 +477,7 @@ func (t *Tensor) GoString() string {
 		body = fmt.Sprintf("[], shape=%v", s.shape)
 	}
 	extra := "dtype=" + s.dtype.String()
-	if dev := t.Device(); dev != CPUDevice {
+	if dev, _ := t.Device(); dev != CPUDevice {
 		extra += ", device=" + dev.String()
 	}
 	text := prefix + body + ","

@@ -36,9 +36,11 @@ func NewCopyPlan(dst, src *Tensor, measure bool) (*CopyPlan, error) {
 	if measure {
 		flags = C.int32_t(C.ST_PLAN_MEASURE)
 	}
-	d, s := dst.handle(), src.handle()
 	var h C.st_copy_plan
-	if err := call(func() C.st_status { return C.st_copy_plan_create(d, s, nil, flags, &h) }); err != nil {
+	err := dst.useWith("NewCopyPlan", "dst", src, "src", func(d, s C.st_tensor) C.st_status {
+		return C.st_copy_plan_create(d, s, nil, flags, &h)
+	})
+	if err != nil {
 		return nil, err
 	}
 	r := &planRef{h: h}
@@ -53,7 +55,7 @@ func (r *planRef) finalize() {
 }
 
 func (p *CopyPlan) handle() C.st_copy_plan {
-	if p.planRef == nil {
+	if p == nil || p.planRef == nil {
 		return C.st_copy_plan{}
 	}
 	p.mu.Lock()
@@ -64,35 +66,46 @@ func (p *CopyPlan) handle() C.st_copy_plan {
 // Handle is the st_copy_plan id (0 once released).
 func (p *CopyPlan) Handle() uint64 { return uint64(p.handle().id) }
 
+// live is p's handle for a call of method, or an error saying p was released.
+func (p *CopyPlan) live(method string) (C.st_copy_plan, error) {
+	h := p.handle()
+	if h.id == 0 {
+		return h, errorf(StatusInvalidHandle, method, "the plan was released")
+	}
+	return h, nil
+}
+
 // Execute copies src into dst; both must match the plan's layouts.
 func (p *CopyPlan) Execute(dst, src *Tensor, nonBlocking bool) error {
-	h, d, s := p.handle(), dst.handle(), src.handle()
-	nb := C.int32_t(0)
-	if nonBlocking {
-		nb = 1
+	h, err := p.live("Execute")
+	if err != nil {
+		return err
 	}
-	err := call(func() C.st_status { return C.st_copy_plan_execute(h, d, s, nb) })
+	err = dst.useWith("Execute", "dst", src, "src", func(d, s C.st_tensor) C.st_status {
+		return C.st_copy_plan_execute(h, d, s, cBool(nonBlocking))
+	})
 	runtime.KeepAlive(p)
 	return err
 }
 
 // ExecuteRaw copies between the addresses of element (0, ..., 0) of a dst
 // and a src laid out as the plan's tensors; the memory around them must
-// hold every element of those layouts (it is not checked).
+// hold every element of those layouts (it is not checked) and must not be
+// Go memory that holds Go pointers. Keep the owners of the memory
+// reachable until it returns (runtime.KeepAlive).
 func (p *CopyPlan) ExecuteRaw(dst unsafe.Pointer, src unsafe.Pointer, nonBlocking bool) error {
-	h := p.handle()
-	nb := C.int32_t(0)
-	if nonBlocking {
-		nb = 1
+	h, err := p.live("ExecuteRaw")
+	if err != nil {
+		return err
 	}
-	err := call(func() C.st_status { return C.st_copy_plan_execute_raw(h, dst, src, nb) })
+	err = call("ExecuteRaw", func() C.st_status { return C.st_copy_plan_execute_raw(h, dst, src, cBool(nonBlocking)) })
 	runtime.KeepAlive(p)
 	return err
 }
 
 // Release frees the plan now. Releasing twice is not an error.
 func (p *CopyPlan) Release() error {
-	if p.planRef == nil {
+	if p == nil || p.planRef == nil {
 		return nil
 	}
 	p.mu.Lock()
@@ -103,12 +116,12 @@ func (p *CopyPlan) Release() error {
 	if h.id == 0 {
 		return nil
 	}
-	return call(func() C.st_status { return C.st_copy_plan_release(h) })
+	return call("Release", func() C.st_status { return C.st_copy_plan_release(h) })
 }
 
 // LivePlanCount is the number of plans created and not released, for leak checks.
 func LivePlanCount() (int64, error) {
 	var n C.int64_t
-	err := call(func() C.st_status { return C.st_live_plan_count(&n) })
+	err := call("LivePlanCount", func() C.st_status { return C.st_live_plan_count(&n) })
 	return int64(n), err
 }

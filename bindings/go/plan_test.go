@@ -80,7 +80,7 @@ func TestCopyPlanErrors(t *testing.T) {
 	}
 	wide := must(New([]int64{2, 4}, Float32, CPUDevice))
 	expectStatus(t, p.Execute(wide, src, false), ErrInvalidArgument)
-	expectStatus(t, p.ExecuteRaw(nil, src.DataPtr(), false), ErrInvalidArgument)
+	expectStatus(t, p.ExecuteRaw(nil, must(src.DataPtr()), false), ErrInvalidArgument)
 	short := must(New([]int64{4}, Uint8, CPUDevice))
 	_, err := NewCopyPlan(dst, short, false)
 	expectStatus(t, err, ErrShapeMismatch)

@@ -51,7 +51,7 @@ func TestCPUAllocator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := a.pages[uintptr(x.DataPtr())]; !ok || len(a.log) != 1 {
+	if _, ok := a.pages[uintptr(must(x.DataPtr()))]; !ok || len(a.log) != 1 {
 		t.Fatalf("the tensor's memory did not come from the allocator: %v", a.log)
 	}
 	x.Release()

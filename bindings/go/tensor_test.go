@@ -14,33 +14,33 @@ import (
 func TestNewIsRowMajor(t *testing.T) {
 	x := must(New([]int64{2, 3, 4}, Int16, CPUDevice))
 	defer x.Release()
-	if !equalInts(x.Shape(), []int64{2, 3, 4}) || !equalInts(x.Strides(), []int64{12, 4, 1}) {
-		t.Fatalf("shape %v strides %v", x.Shape(), x.Strides())
+	if !equalInts(must(x.Shape()), []int64{2, 3, 4}) || !equalInts(must(x.Strides()), []int64{12, 4, 1}) {
+		t.Fatalf("shape %v strides %v", must(x.Shape()), must(x.Strides()))
 	}
-	if x.Ndim() != 3 || x.DType() != Int16 || x.Device() != CPUDevice || x.Numel() != 24 || x.StorageOffset() != 0 {
-		t.Fatalf("metadata %d %v %v %d %d", x.Ndim(), x.DType(), x.Device(), x.Numel(), x.StorageOffset())
+	if must(x.Ndim()) != 3 || must(x.DType()) != Int16 || must(x.Device()) != CPUDevice || must(x.Numel()) != 24 || must(x.StorageOffset()) != 0 {
+		t.Fatalf("metadata %d %v %v %d %d", must(x.Ndim()), must(x.DType()), must(x.Device()), must(x.Numel()), must(x.StorageOffset()))
 	}
-	if !x.IsContiguous(Contiguous) {
+	if !must(x.IsContiguous(Contiguous)) {
 		t.Fatal("a new tensor is contiguous")
 	}
 	s := must(New(nil, Complex128, CPUDevice))
-	if s.Ndim() != 0 || s.Numel() != 1 {
-		t.Fatalf("scalar: ndim %d numel %d", s.Ndim(), s.Numel())
+	if must(s.Ndim()) != 0 || must(s.Numel()) != 1 {
+		t.Fatalf("scalar: ndim %d numel %d", must(s.Ndim()), must(s.Numel()))
 	}
 }
 
 func TestStridedAndLike(t *testing.T) {
 	x := must(NewStrided([]int64{2, 3}, []int64{1, 2}, Float64, CPUDevice))
-	if x.IsContiguous(Contiguous) || !x.IsContiguous(Preserve) {
+	if must(x.IsContiguous(Contiguous)) || !must(x.IsContiguous(Preserve)) {
 		t.Fatal("column-major is dense but not contiguous")
 	}
-	if got := must(x.EmptyLike(Preserve)).Strides(); !equalInts(got, []int64{1, 2}) {
+	if got := must(must(x.EmptyLike(Preserve)).Strides()); !equalInts(got, []int64{1, 2}) {
 		t.Fatalf("EmptyLike(Preserve) strides %v", got)
 	}
 	nchw := must(New([]int64{2, 3, 4, 5}, Float32, CPUDevice))
 	cl := must(nchw.EmptyLike(ChannelsLast))
-	if !equalInts(cl.Strides(), []int64{60, 1, 15, 3}) || !cl.IsContiguous(ChannelsLast) {
-		t.Fatalf("channels-last strides %v", cl.Strides())
+	if !equalInts(must(cl.Strides()), []int64{60, 1, 15, 3}) || !must(cl.IsContiguous(ChannelsLast)) {
+		t.Fatalf("channels-last strides %v", must(cl.Strides()))
 	}
 }
 
@@ -48,8 +48,8 @@ func TestEveryDType(t *testing.T) {
 	sizes := []int{1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1}
 	for i, d := range AllDTypes {
 		x := must(New([]int64{3}, d, CPUDevice))
-		if x.DType() != d || d.Itemsize() != sizes[i] {
-			t.Fatalf("%v: dtype %v itemsize %d", d, x.DType(), d.Itemsize())
+		if must(x.DType()) != d || d.Itemsize() != sizes[i] {
+			t.Fatalf("%v: dtype %v itemsize %d", d, must(x.DType()), d.Itemsize())
 		}
 		x.Release()
 	}
@@ -86,7 +86,7 @@ func TestFromSliceAndElements(t *testing.T) {
 // expectElements checks every element against a reference computed from its index.
 func expectElements(t *testing.T, x *Tensor, want func(i []int64) float32) {
 	t.Helper()
-	shape := x.Shape()
+	shape := must(x.Shape())
 	got := must(ToSlice[float32](x))
 	index := make([]int64, len(shape))
 	for _, v := range got {
@@ -111,8 +111,8 @@ func TestViews(t *testing.T) {
 	expectElements(t, must(x.Slice(2, 1, 1<<62, 2)), func(i []int64) float32 { return at(i[0], i[1], 1+2*i[2]) })
 	expectElements(t, must(x.Select(1, -1)), func(i []int64) float32 { return at(i[0], 2, i[1]) })
 	f := must(x.Flip(2))
-	if !equalInts(f.Strides(), []int64{12, 4, -1}) {
-		t.Fatalf("flip strides %v", f.Strides())
+	if !equalInts(must(f.Strides()), []int64{12, 4, -1}) {
+		t.Fatalf("flip strides %v", must(f.Strides()))
 	}
 	expectElements(t, f, func(i []int64) float32 { return at(i[0], i[1], 3-i[2]) })
 	expectElements(t, must(x.View(6, -1)), func(i []int64) float32 { return float32(i[0]*4 + i[1]) })
@@ -120,11 +120,11 @@ func TestViews(t *testing.T) {
 		func(i []int64) float32 { return float32(2 + i[0] + 5*i[1]) })
 	col := must(must(must(x.Select(0, 0)).Select(1, 0)).Unsqueeze(1)) // (3, 1)
 	wide := must(col.Expand(2, 3, 5))
-	if wide.Strides()[2] != 0 {
-		t.Fatalf("expanded strides %v", wide.Strides())
+	if must(wide.Strides())[2] != 0 {
+		t.Fatalf("expanded strides %v", must(wide.Strides()))
 	}
 	expectElements(t, wide, func(i []int64) float32 { return at(0, i[1], 0) })
-	if !equalInts(must(col.Squeeze(1)).Shape(), []int64{3}) {
+	if !equalInts(must(must(col.Squeeze(1)).Shape()), []int64{3}) {
 		t.Fatal("squeeze")
 	}
 }
@@ -133,7 +133,8 @@ func TestErrors(t *testing.T) {
 	x := must(New([]int64{2, 3}, Float32, CPUDevice))
 	_, err := x.Select(0, 5)
 	e := expectStatus(t, err, ErrOutOfBounds)
-	if !strings.Contains(e.Message, "st_select") || !strings.Contains(e.Message, "index = 5") {
+	// The method the caller called, then the library's message less its C function's name.
+	if e.Message != "Select: index = 5 is out of range for dim 0 of size 2" {
 		t.Fatalf("message %q", e.Message)
 	}
 	if !strings.HasPrefix(err.Error(), "ST_ERROR_OUT_OF_BOUNDS: ") || errors.Is(err, ErrOverlap) {
@@ -173,7 +174,7 @@ func TestReleaseAndRetain(t *testing.T) {
 	}
 	_, err := x.Select(0, 0)
 	expectStatus(t, err, ErrInvalidHandle)
-	if !equalInts(y.Shape(), []int64{2}) {
+	if !equalInts(must(y.Shape()), []int64{2}) {
 		t.Fatal("y keeps its own reference")
 	}
 	y.Release()
@@ -217,7 +218,7 @@ func TestDeleterRunsOnceAtLastRelease(t *testing.T) {
 	defer base.Release()
 	var calls int32
 	// Element (0) is base[2]; the stride goes down to base[0].
-	last := unsafe.Add(base.DataPtr(), 2*4)
+	last := unsafe.Add(must(base.DataPtr()), 2*4)
 	u := must(FromPointer(last, []int64{3}, []int64{-1}, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
 	if got := must(ToSlice[float32](u)); got[0] != 2 || got[1] != 1 || got[2] != 0 {
 		t.Fatalf("reversed wrap %v", got)
@@ -243,7 +244,7 @@ func TestFinalizerReleasesForgottenTensors(t *testing.T) {
 	defer base.Release()
 	var calls int32
 	func() {
-		must(FromPointer(base.DataPtr(), []int64{4}, nil, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
+		must(FromPointer(must(base.DataPtr()), []int64{4}, nil, Float32, CPUDevice, func() { atomic.AddInt32(&calls, 1) }))
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for atomic.LoadInt32(&calls) == 0 && time.Now().Before(deadline) {
@@ -298,4 +299,62 @@ func itoa(v uint32) string {
 		s = string(rune('0'+v%10)) + s
 	}
 	return s
+}
+
+// Every method on a released tensor answers an error that names the method
+// and says "released"; none panics.
+func TestReleasedTensorAnswersErrors(t *testing.T) {
+	x := must(New([]int64{2}, Float32, CPUDevice))
+	other := must(New([]int64{2}, Float32, CPUDevice))
+	defer other.Release()
+	plan := must(NewCopyPlan(other, x, false))
+	x.Release()
+	calls := map[string]func() error{
+		"Ndim":          func() error { _, err := x.Ndim(); return err },
+		"Shape":         func() error { _, err := x.Shape(); return err },
+		"Strides":       func() error { _, err := x.Strides(); return err },
+		"DType":         func() error { _, err := x.DType(); return err },
+		"Device":        func() error { _, err := x.Device(); return err },
+		"Numel":         func() error { _, err := x.Numel(); return err },
+		"StorageOffset": func() error { _, err := x.StorageOffset(); return err },
+		"DataPtr":       func() error { _, err := x.DataPtr(); return err },
+		"IsContiguous":  func() error { _, err := x.IsContiguous(Contiguous); return err },
+		"IsReadOnly":    func() error { _, err := x.IsReadOnly(); return err },
+		"Retain":        func() error { _, err := x.Retain(); return err },
+		"Select":        func() error { _, err := x.Select(0, 0); return err },
+		"Clone":         func() error { _, err := x.Clone(Contiguous); return err },
+		"ToDLPack":      func() error { _, err := x.ToDLPack(); return err },
+		"Fill":          func() error { return x.Fill(1) },
+		"Zero":          func() error { return x.Zero() },
+		"CopyFrom":      func() error { return x.CopyFrom(other, false) },
+		"CopyScaledFrom": func() error {
+			return x.CopyScaledFrom(other, []float64{2}, nil, 0, false, false)
+		},
+		"Get":     func() error { _, err := Get[float32](x, 0); return err },
+		"Set":     func() error { return Set[float32](x, 1, 0) },
+		"ToSlice": func() error { _, err := ToSlice[float32](x); return err },
+	}
+	for method, f := range calls {
+		e := expectStatus(t, f(), ErrInvalidHandle)
+		if want := method + ": the tensor was released"; e.Message != want {
+			t.Errorf("%s: message %q, want %q", method, e.Message, want)
+		}
+	}
+	// A released argument is named as the method names it.
+	e := expectStatus(t, other.CopyFrom(x, false), ErrInvalidHandle)
+	if e.Message != "CopyFrom: src was released" {
+		t.Errorf("message %q", e.Message)
+	}
+	e = expectStatus(t, plan.Execute(other, x, false), ErrInvalidHandle)
+	if e.Message != "Execute: src was released" {
+		t.Errorf("message %q", e.Message)
+	}
+	plan.Release()
+	e = expectStatus(t, plan.Execute(other, other, false), ErrInvalidHandle)
+	if e.Message != "Execute: the plan was released" {
+		t.Errorf("message %q", e.Message)
+	}
+	if x.String() != "stride.Tensor(released)" {
+		t.Errorf("String %q", x.String())
+	}
 }

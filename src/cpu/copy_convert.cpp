@@ -85,10 +85,9 @@ constexpr int64_t kChunk = 512;  // elements per gather-convert-scatter step
 
 // The fused deinterleave (NHWC pixels to planes) needs no scratch, so its
 // blocks are sized by output instead: each block ends with a store fence,
-// and a fence per 32 KB of streamed output cost ~10% of a uint8 NHWC ->
-// float32 NCHW copy (the fence waits for every write-combining buffer to
-// drain). Measured on the 2-core AVX-512 machines: blocks of 1 MB run
-// 0.95 ms for (64,224,224,3) against 1.05-1.10 ms for blocks of 32 KB.
+// which waits for every write-combining buffer to drain, and a fence per
+// 32 KB of streamed output cost about a tenth of a uint8 NHWC -> float32
+// NCHW copy (docs/tuning.md, "Why").
 constexpr int64_t kFusedBlockBytes = 1 << 20;
 
 // n elements of `itemsize` bytes, dst and src stepping by their strides.
@@ -199,6 +198,7 @@ void convert_transposed(const Geometry& geometry, int k, int64_t de, int64_t se,
         tr.itemsize = de;
         tr.nt = nt;
         tr.block_src_bytes = kCachedBlockSrcBytes;  // no prefetch: the scratch is in cache
+        tr.block_dst_bytes = kCachedBlockDstBytes;
         kernels.transpose(tr);
       }
       if (++blk == per_outer) {

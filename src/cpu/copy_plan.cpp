@@ -9,6 +9,7 @@
 #include "core/prepared_copy.h"
 #include "core/runtime/clock.h"
 #include "core/runtime/thread_count.h"
+#include "cpu/calibration.h"
 #include "cpu/copy_kernel.h"
 #include "cpu/copy_same_dtype.h"
 #include "cpu/copy_scaled_kernel.h"
@@ -47,7 +48,14 @@ class CpuPreparedCopy final : public PreparedCopy {
   }
 
   // Any addresses; host copies are synchronous, whatever non_blocking says.
+  // An execution never calibrates (Note [Tuning from the machine]): its
+  // time must not jump; a measuring plan's creation may.
   bool run(char* dst, const char* src, bool) const override {
+    NoCalibration no_calibration;
+    return run_copy(dst, src);
+  }
+
+  bool run_copy(char* dst, const char* src) const {
     if (tiny_) {
       run_tiny_copy(tiny_copy_, dst + offset_[0], src + offset_[1]);
       return true;
@@ -69,7 +77,7 @@ class CpuPreparedCopy final : public PreparedCopy {
   // Every run writes the whole copy, so dst holds its result afterwards.
   void measure(char* dst, const char* src) {
     if (tiny_) {
-      run(dst, src, false);  // one thread and no blocking: nothing to choose
+      run_copy(dst, src);  // one thread and no blocking: nothing to choose
       return;
     }
     int candidates[kMaxCandidates];
@@ -85,7 +93,7 @@ class CpuPreparedCopy final : public PreparedCopy {
       threads_ = candidates[c];
       for (int r = 0; r < kRunsPerCandidate; ++r) {
         const int64_t t0 = monotonic_ns();
-        run(dst, src, false);
+        run_copy(dst, src);
         const int64_t ns = monotonic_ns() - t0;
         if (ns < best_ns) {
           best_ns = ns;

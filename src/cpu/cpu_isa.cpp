@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <cstring>
+#include <string>
+
+#include "core/runtime/environment.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -43,29 +46,48 @@ bool detect_avx512_bf16() {
   return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)) != 0;
 }
 
-// Leaf 0 spells the vendor in ebx, edx, ecx.
-CpuVendor detect_vendor() {
-  unsigned a = 0, regs[3] = {0, 0, 0};
-  if (!__get_cpuid(0, &a, &regs[0], &regs[2], &regs[1])) return CpuVendor::Other;
-  char name[13] = {};
-  std::memcpy(name, regs, 12);
-  if (std::strcmp(name, "GenuineIntel") == 0) return CpuVendor::Intel;
-  if (std::strcmp(name, "AuthenticAMD") == 0 || std::strcmp(name, "HygonGenuine") == 0) return CpuVendor::Amd;
-  return CpuVendor::Other;
-}
 #elif ST_CPU_NEON_LEVEL
 // Advanced SIMD is part of every AArch64 processor (cpu/vec/vec_neon.h says
 // why nothing further is read at run time).
 CpuIsa detect() { return CpuIsa::Neon; }
-CpuVendor detect_vendor() { return CpuVendor::Other; }
 bool detect_avx512_bf16() { return false; }
 #else
 CpuIsa detect() { return CpuIsa::Scalar; }
-CpuVendor detect_vendor() { return CpuVendor::Other; }
 bool detect_avx512_bf16() { return false; }
 #endif
 
-std::atomic<int> g_cap{static_cast<int>(kHighestCpuIsa)};
+// The levels' names, by CpuIsa value, as ST_CPU_CAPABILITY spells them.
+#if ST_CPU_X86_LEVELS
+constexpr const char* kLevelNames[] = {"scalar", "avx2", "avx512"};
+constexpr const char* kLevelList = "scalar, avx2 or avx512";
+#elif ST_CPU_NEON_LEVEL
+constexpr const char* kLevelNames[] = {"scalar", "neon"};
+constexpr const char* kLevelList = "scalar or neon";
+#else
+constexpr const char* kLevelNames[] = {"scalar"};
+constexpr const char* kLevelList = "scalar";
+#endif
+constexpr int kNumLevels = static_cast<int>(sizeof(kLevelNames) / sizeof(kLevelNames[0]));
+
+// ST_CPU_CAPABILITY's cap, read once (Note [Reading the environment]): a
+// level's name; one above the CPU's is ignored too, as PyTorch's
+// ATEN_CPU_CAPABILITY is.
+CpuIsa environment_cap() {
+  static const CpuIsa cap = [] {
+    const int level = env::read_word("ST_CPU_CAPABILITY", kLevelNames, kNumLevels, kLevelList);
+    if (level < 0) return kHighestCpuIsa;
+    const CpuIsa detected = detected_cpu_isa();
+    if (level > static_cast<int>(detected)) {
+      env::note_ignored("ST_CPU_CAPABILITY", kLevelNames[level],
+                        std::string("this CPU's highest level is ") + kLevelNames[static_cast<int>(detected)]);
+      return kHighestCpuIsa;
+    }
+    return static_cast<CpuIsa>(level);
+  }();
+  return cap;
+}
+
+std::atomic<int> g_cap{-1};  // -1: ST_CPU_CAPABILITY not read yet
 
 }  // namespace
 
@@ -76,7 +98,12 @@ CpuIsa detected_cpu_isa() {
 
 CpuIsa cpu_isa() {
   const int detected = static_cast<int>(detected_cpu_isa());
-  const int cap = g_cap.load(std::memory_order_relaxed);
+  int cap = g_cap.load(std::memory_order_relaxed);
+  if (cap < 0) {
+    // A setter's cap stays; else the environment's.
+    g_cap.compare_exchange_strong(cap, static_cast<int>(environment_cap()), std::memory_order_relaxed);
+    cap = g_cap.load(std::memory_order_relaxed);
+  }
   return static_cast<CpuIsa>(cap < detected ? cap : detected);
 }
 
@@ -85,24 +112,21 @@ bool cpu_has_avx512_bf16() {
   return has;
 }
 
-CpuVendor detected_cpu_vendor() {
-  static const CpuVendor vendor = detect_vendor();
-  return vendor;
-}
-
 void set_cpu_isa_cap(CpuIsa cap) { g_cap.store(static_cast<int>(cap), std::memory_order_relaxed); }
 
 const char* cpu_isa_name(CpuIsa isa) {
-  switch (isa) {
-    case CpuIsa::Scalar: return "scalar";
-#if ST_CPU_X86_LEVELS
-    case CpuIsa::Avx2: return "avx2";
-    case CpuIsa::Avx512: return "avx512";
-#elif ST_CPU_NEON_LEVEL
-    case CpuIsa::Neon: return "neon";
-#endif
+  const int i = static_cast<int>(isa);
+  return i >= 0 && i < kNumLevels ? kLevelNames[i] : "unknown";
+}
+
+bool cpu_isa_from_name(const char* name, CpuIsa* out) {
+  for (int i = 0; name && i < kNumLevels; ++i) {
+    if (std::strcmp(name, kLevelNames[i]) == 0) {
+      *out = static_cast<CpuIsa>(i);
+      return true;
+    }
   }
-  return "unknown";
+  return false;
 }
 
 }  // namespace cpu

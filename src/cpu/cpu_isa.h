@@ -46,25 +46,25 @@ constexpr CpuIsa kHighestCpuIsa = CpuIsa::Scalar;
 // The highest level this CPU (and its OS, for the register state) supports.
 CpuIsa detected_cpu_isa();
 
-// The level kernels use now: the detected one, lowered by set_cpu_isa_cap.
+// The level kernels use now: the detected one, lowered by the cap:
+// ST_CPU_CAPABILITY's level (a name of cpu_isa_name, read at the first call;
+// docs/tuning.md) until set_cpu_isa_cap sets another.
 CpuIsa cpu_isa();
 
-// For tests: run kernels at `cap` or lower, so every level available on the
+// For tests and stride-bench's --level: run kernels at `cap` or lower, so every level available on the
 // machine can be checked against the portable one. Raising the cap above
 // the detected level has no effect; kHighestCpuIsa lifts it.
 void set_cpu_isa_cap(CpuIsa cap);
 
+// "scalar", "avx2", "avx512" or "neon": the names ST_CPU_CAPABILITY and
+// stride-bench's --level take.
 const char* cpu_isa_name(CpuIsa isa);
+// The target's level called `name`, if it has one.
+bool cpu_isa_from_name(const char* name, CpuIsa* out);
 
 // AVX512_BF16 (float32 -> bfloat16 in one instruction) on a CPU at the
 // AVX-512 level: one row converter uses it (cpu/levels/avx512bf16/).
 bool cpu_has_avx512_bf16();
-
-// Who designed the CPU: the memory systems of the two x86 vendors want
-// their long streaming copies written differently (stream_tuning.h).
-enum class CpuVendor : int { Other = 0, Intel, Amd };
-
-CpuVendor detected_cpu_vendor();
 
 // The one of the target's per-level things (the kernel tables) that
 // cpu_isa() selects. Only that one's function is called: a level's code

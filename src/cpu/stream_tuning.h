@@ -1,12 +1,13 @@
-// How long copies write with streaming stores, chosen once per process from
-// the CPU (Note [Streaming on each vendor] in stream_tuning.cpp); the
-// environment overrides are in docs/tuning.md. The per-level kernel files
-// read their part through cpu/levels/stream_settings.h.
+// How long copies write with streaming stores, and in what order (Note
+// [Streaming stores] in stream_tuning.cpp); the environment's overrides are
+// in docs/tuning.md. The per-level kernel files read their part through
+// cpu/levels/stream_settings.h; how transposes block is
+// cpu/transpose_tuning.h's.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
-#include "cpu/cpu_isa.h"
 #include "cpu/levels/stream_settings.h"
 
 namespace st {
@@ -23,39 +24,35 @@ struct StreamTuning {
   // widen prefetches its source (to L2), in bytes; 0 prefetches nothing.
   // A row that prefetches writes in order, whatever `pages` says.
   int64_t prefetch_bytes;
-  // A transpose's blocks span this many bytes of each src row (a power of
-  // two, kMinTransposeSrcBytes to kMaxTransposeSrcBytes), and a streamed
-  // one prefetches its src this many bytes ahead (to L2; 0: not at all).
-  int64_t transpose_src_bytes;
-  int64_t transpose_prefetch_bytes;
 };
 
 // The overrides the environment may hold (any may be NULL).
 struct StreamTuningEnv {
-  const char* threshold_bytes;  // ST_STREAM_THRESHOLD_BYTES: a byte count >= 0
+  const char* threshold_bytes;  // ST_STREAM_THRESHOLD_BYTES: a byte count
   const char* pages;            // ST_STREAM_PAGES: 1, 2 or 4
   const char* prefetch_bytes;   // ST_STREAM_PREFETCH_BYTES: 0 to kMaxStreamPrefetchBytes
-  const char* transpose_src_bytes;       // ST_TRANSPOSE_SRC_BYTES
-  const char* transpose_prefetch_bytes;  // ST_TRANSPOSE_PREFETCH_BYTES: 0 to kMaxStreamPrefetchBytes
 };
 constexpr int64_t kMaxStreamPrefetchBytes = 64 * 1024;
-constexpr int64_t kMinTransposeSrcBytes = 64;
-constexpr int64_t kMaxTransposeSrcBytes = 64 * 1024;
 
-// The choice for a CPU of `vendor`, where each valid override replaces its
-// part (an invalid one is ignored).
-StreamTuning choose_stream_tuning(CpuVendor vendor, const StreamTuningEnv& env);
+// What every CPU starts with, before any measurement: streaming from 16 MiB
+// (docs/tuning.md, "Why"), in order, without prefetching.
+constexpr StreamTuning kDefaultStreamTuning = {int64_t{16} << 20, 1, 0};
 
-// This process's choice: choose_stream_tuning for this CPU and environment,
-// made at the first call.
+// kDefaultStreamTuning with each valid override in place (an invalid one is
+// ignored, and noted for st_runtime_settings()).
+StreamTuning choose_stream_tuning(const StreamTuningEnv& env);
+
+// This process's choice: choose_stream_tuning for its environment, made at
+// the first call.
 StreamTuning stream_tuning();
 int64_t stream_threshold_bytes();
-int64_t transpose_src_bytes();
-int64_t transpose_prefetch_bytes();
 
 // For tests and stride-bench's comparisons: replace the choice (a value
 // outside the ranges above is clamped into them).
 void set_stream_tuning(const StreamTuning& tuning);
+
+// Lines for st_runtime_settings().
+std::string stream_tuning_report();
 
 }  // namespace cpu
 }  // namespace st

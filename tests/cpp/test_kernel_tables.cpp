@@ -19,6 +19,7 @@
 #include "cpu/levels/convert_kernel_table.h"
 #include "cpu/levels/copy_kernel_table.h"
 #include "cpu/stream_tuning.h"
+#include "cpu/transpose_tuning.h"
 #include "random_copy_geometry.h"
 #include "cmocka_cxx.h"
 
@@ -199,27 +200,40 @@ void transposes_match_reference_at_partial_tiles_and_tiny_dims(void**) {
           t.cols = cols;
           t.itemsize = e;
           // Padded strides, two batches, dst off its line by an element;
-          // the smallest blocks (a line of each src row).
+          // the smallest blocks (a line of each dst and src row).
           t.batch = 2;
           t.src_row = cols * e + 8;
           t.dst_col = rows * e + 3 * e;
           t.src_batch = rows * t.src_row + 40;
           t.dst_batch = cols * t.dst_col + 24;
-          t.block_src_bytes = st::cpu::kMinTransposeSrcBytes;
+          t.block_dst_bytes = st::cpu::kMinTransposeBlockBytes;
+          t.block_src_bytes = st::cpu::kMinTransposeBlockBytes;
           transpose_case(*level.copy, t, e, bad, "padded");
-          // Streamed: dst rows start on lines; src prefetched ahead, as
-          // on AMD.
+          // Streamed, with each candidate's blocks: dst rows start on lines.
           t.batch = 1;
           t.src_row = cols * e;
           t.dst_col = (rows * e + 63) / 64 * 64;
           t.nt = t.streamed = t.prefetch_head = true;
+          for (const st::cpu::TransposeTuning& c : st::cpu::kTransposeCandidate) {
+            t.block_dst_bytes = c.dst_bytes;
+            t.block_src_bytes = c.src_bytes;
+            t.prefetch_bytes = c.prefetch_bytes;
+            transpose_case(*level.copy, t, 0, bad, "streamed, a candidate's blocks");
+          }
+          // Src prefetched ahead of one-line blocks.
+          t.block_dst_bytes = 64;
           t.block_src_bytes = 1024;
           t.prefetch_bytes = 16 * 1024;
-          transpose_case(*level.copy, t, 0, bad, "streamed");
-          // Streamed without prefetching, as on Intel; blocks of two lines.
+          transpose_case(*level.copy, t, 0, bad, "streamed, short blocks");
+          // Streamed without prefetching; blocks of two lines each way.
           t.block_src_bytes = 128;
+          t.block_dst_bytes = 128;
           t.prefetch_bytes = 0;
           transpose_case(*level.copy, t, 0, bad, "streamed, no prefetch");
+          // Blocks taller than many tiles (dst runs of 256 bytes).
+          t.block_dst_bytes = 256;
+          transpose_case(*level.copy, t, 0, bad, "streamed, tall blocks");
+          t.block_dst_bytes = st::cpu::kCachedBlockDstBytes;
           // Exact strides: contiguous src and dst blocks.
           t.dst_col = rows * e;
           t.nt = t.prefetch_head = false;
@@ -281,8 +295,7 @@ void streamed_runs_match_reference_with_pages_side_by_side(void**) {
   } tunings[] = {{1, 0}, {2, 0}, {4, 0}, {4, 4096}};
   for (const auto& tuning : tunings) {
     const int pages = tuning.pages;
-    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages, tuning.prefetch, chosen.transpose_src_bytes,
-                                chosen.transpose_prefetch_bytes});
+    st::cpu::set_stream_tuning({chosen.threshold_bytes, pages, tuning.prefetch});
     for (const Level& level : levels()) {
       for (int64_t n : {4 * kPage - 1, 4 * kPage, 4 * kPage + 256 + 17, 12 * kPage + 999, 8 * kPage + 64 * 3}) {
         for (int64_t src_off : {0, 3}) {
@@ -323,8 +336,9 @@ void streamed_runs_match_reference_with_pages_side_by_side(void**) {
 }
 
 // uint8 groups of 2-4 channels into float32 planes, at lengths around the
-// 16-pixel steps, streamed (planes on lines) and not; other shapes and
-// pairs are refused with nothing written.
+// 16-pixel steps, streamed (planes on lines) and not. Every level with a
+// fused deinterleave takes 3 channels (RGB pixels); one may also take 2 or
+// 4. Other shapes and pairs, and any it refuses, leave dst as it was.
 void fused_deinterleave_matches_rules_and_refuses_other_shapes(void**) {
   Failures bad;
   int levels_with_one = 0;
@@ -339,17 +353,22 @@ void fused_deinterleave_matches_rules_and_refuses_other_shapes(void**) {
           const int64_t dst_col = (rows * 4 + 63) / 64 * 64 + (nt ? 0 : 4);
           Dst d(cols * dst_col + 64);
           char* dst = d.line + (nt ? 0 : 4);
-          const bool fits = cols >= 2 && cols <= 4;
-          for (int64_t c = 0; fits && c < cols; ++c) {
+          const char* s = reinterpret_cast<const char*>(src.data());
+          const bool done = fused(ConvertPair::UInt8ToFloat32, dst, dst_col, s, rows, cols, nt != 0);
+          for (int64_t c = 0; done && c < cols; ++c) {
             for (int64_t i = 0; i < rows; ++i) {
               const float v = static_cast<float>(src[static_cast<size_t>(i * cols + c)]);
               std::memcpy(d.twin(dst + c * dst_col + i * 4), &v, 4);
             }
           }
-          const char* s = reinterpret_cast<const char*>(src.data());
-          const bool done = fused(ConvertPair::UInt8ToFloat32, dst, dst_col, s, rows, cols, nt != 0);
-          if (done != fits || d.got != d.want) {
-            bad.add("  %s deinterleave rows %" PRId64 " cols %" PRId64 " nt %d\n", level.convert->name, rows, cols, nt);
+          const bool may = cols >= 2 && cols <= 4, must = cols == 3;
+          const char* wrong = done && !may   ? "took a shape it must refuse"
+                              : must && !done ? "refused RGB pixels"
+                              : d.got != d.want ? "wrong values or a write when refusing"
+                                                : nullptr;
+          if (wrong) {
+            bad.add("  %s deinterleave rows %" PRId64 " cols %" PRId64 " nt %d: %s\n", level.convert->name, rows,
+                    cols, nt, wrong);
           }
           if (fused(ConvertPair::Float16ToFloat32, dst, dst_col, s, rows / 2, cols, false) || d.got != d.want) {
             bad.add("  %s deinterleave of float16 was not refused\n", level.convert->name);

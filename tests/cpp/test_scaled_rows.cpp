@@ -124,8 +124,7 @@ void rows_match_the_rule_at_every_level(void**) {
   // Streamed narrowing rows prefetch their source on some CPUs only: on
   // every CPU here, so that the prefetch runs on each streamed row.
   const StreamTuning chosen = stream_tuning();
-  set_stream_tuning(
-      {chosen.threshold_bytes, chosen.pages, 1024, chosen.transpose_src_bytes, chosen.transpose_prefetch_bytes});
+  set_stream_tuning({chosen.threshold_bytes, chosen.pages, 1024});
   for (int isa = 0; isa <= static_cast<int>(detected_cpu_isa()); ++isa) {
     set_cpu_isa_cap(static_cast<CpuIsa>(isa));
     assert_string_equal(active_scaled_rows().name, cpu_isa_name(static_cast<CpuIsa>(isa)));

@@ -1,5 +1,6 @@
-// The default thread count: ST_NUM_THREADS when it holds an integer from 1
-// to kMaxThreads (1024), else the number of cores, bounded the same way.
+// The default thread count: ST_NUM_THREADS when it holds a count from 1 to
+// kMaxThreads (1024) by the one rule of the environment (digits only: Note
+// [Reading the environment]), else the number of cores, bounded the same way.
 #include <initializer_list>
 
 #include "core/runtime/thread_count.h"
@@ -14,7 +15,8 @@ static void st_num_threads_from_one_to_the_most_is_taken(void**) {
 }
 
 static void st_num_threads_outside_the_range_or_not_a_number_gives_the_cores(void**) {
-  for (const char* env : {"0", "-3", "1025", "4096", "99999999999999999999", "", "4x", "four"})
+  for (const char* env : {"0", "-3", "1025", "4096", "99999999999999999999", "", "4x", "four", " 3", "+2", "3 ",
+                          "9223372036854775808", "18446744073709551616"})
     assert_int_equal(default_thread_count(env, 6), 6);
   assert_int_equal(default_thread_count(nullptr, 6), 6);
 }

@@ -14,7 +14,8 @@ The library is loaded when the module is (`__init__`): the file
 `ENV["STRIDE_LIBRARY"]` names, else `libstride.so.0` from the loader path.
 A `Tensor` owns one reference to a library handle; `release!` drops it,
 and a finalizer does so for forgotten tensors. Failing calls throw a
-`StrideError` with the status and the library's message.
+`StrideError` with the status and a message that names the function called
+and goes on with the library's: `size: the tensor was released`.
 """
 module Stride
 
@@ -99,10 +100,20 @@ end
 
 # The message is per thread; Julia tasks do not move between threads inside
 # one synchronous ccall sequence without a yield point, so it is read right away.
-function check(s::Int32)
+# The error names `fn`, the function the caller called, and keeps the
+# library's message after it, less its leading C function name ("st_fill: ").
+function check(s::Int32, fn)
     s == 0 && return nothing
     msg = unsafe_string(st_last_error_message())
-    throw(StrideError(s, status_name(s), msg))
+    m = match(r"^st_\w+: (.*)$"s, msg)
+    throw(StrideError(s, status_name(s), string(fn, ": ", m === nothing ? msg : m.captures[1])))
+end
+
+"""`t`'s handle for a call of `fn`; a StrideError saying `t` (called `name`) was released when it was."""
+function handle(t, fn, name="the tensor")
+    t.h.id == 0 && throw(StrideError(ST_ERROR_INVALID_HANDLE, status_name(ST_ERROR_INVALID_HANDLE),
+                                     string(fn, ": ", name, " was released")))
+    return t.h
 end
 
 # ---- Tensor -------------------------------------------------------------------
@@ -119,22 +130,23 @@ mutable struct Tensor
     end
 end
 
-"""Drops this reference now; later calls throw ST_ERROR_INVALID_HANDLE."""
+"""Drops this reference now; later calls throw ST_ERROR_INVALID_HANDLE ("size: the tensor was released")."""
 function release!(t::Tensor)
     h = t.h
     t.h = StTensor(0)
-    check(st_tensor_release(h))
+    check(st_tensor_release(h), :release!)
 end
 
 """Another `Tensor` holding its own reference to the same handle."""
 function retain(t::Tensor)
-    check(st_tensor_retain(t.h))
-    return Tensor(t.h)
+    h = handle(t, :retain)
+    check(st_tensor_retain(h), :retain)
+    return Tensor(h)
 end
 
-function newtensor(f)
+function newtensor(f, fn)
     out = Ref(StTensor(0))
-    check(f(out))
+    check(f(out), fn)
     return Tensor(out[])
 end
 
@@ -166,7 +178,7 @@ An uninitialized column-major tensor (the first dim moves fastest), as a Julia `
 function Tensor(::UndefInitializer, dt::DType, dims::Integer...; device::Device=Device(CPU))
     # Row-major in the reversed sizes, then the dims reversed: column-major.
     s = reverse(dims64(dims))
-    rowmajor = newtensor(out -> st_tensor_create(s, Int32(length(s)), Int32(dt), stdevice(device), out))
+    rowmajor = newtensor(out -> st_tensor_create(s, Int32(length(s)), Int32(dt), stdevice(device), out), :Tensor)
     return permutedims(rowmajor, length(s):-1:1)
 end
 Tensor(::UndefInitializer, dt::DType, dims::Tuple; kw...) = Tensor(undef, dt, dims...; kw...)
@@ -175,12 +187,12 @@ Tensor(::UndefInitializer, dt::DType, dims::Tuple; kw...) = Tensor(undef, dt, di
 function empty_strided(shape, strides; dtype::DType=FLOAT32, device::Device=Device(CPU))
     s, st = dims64(shape), dims64(strides)
     length(s) == length(st) || throw(ArgumentError("$(length(s)) sizes but $(length(st)) strides"))
-    newtensor(out -> st_tensor_create_strided(s, st, Int32(length(s)), Int32(dtype), stdevice(device), out))
+    newtensor(out -> st_tensor_create_strided(s, st, Int32(length(s)), Int32(dtype), stdevice(device), out), :empty_strided)
 end
 
 """An uninitialized tensor of `t`'s size, dtype and device, in `t`'s stride order."""
 Base.similar(t::Tensor) =
-    newtensor(out -> st_tensor_create_like(t.h, Int32(PRESERVE), out))
+    newtensor(out -> st_tensor_create_like(handle(t, :similar), Int32(PRESERVE), out), :similar)
 Base.similar(t::Tensor, dt::DType, dims::Dims=size(t)) = Tensor(undef, dt, dims...; device=device(t))
 Base.similar(t::Tensor, ::Type{T}, dims::Dims=size(t)) where {T} = similar(t, stride_dtype(T), dims)
 
@@ -217,7 +229,7 @@ function from_array(A::StridedArray{T}) where {T}
     try
         GC.@preserve A begin
             return newtensor(out -> st_tensor_from_data(pointer(A), s, st, Int32(length(s)), Int32(dt),
-                                                        StDevice(Int32(CPU), 0), deleter, Ptr{Cvoid}(token), out))
+                                                        StDevice(Int32(CPU), 0), deleter, Ptr{Cvoid}(token), out), :from_array)
         end
     catch
         # On failure the library never calls the deleter.
@@ -233,23 +245,25 @@ Tensor(A::StridedArray) = from_array(A)
 
 function Base.ndims(t::Tensor)
     n = Ref{Int32}(0)
-    check(st_tensor_ndim(t.h, n))
+    check(st_tensor_ndim(handle(t, :ndims), n), :ndims)
     return Int(n[])
 end
 
 function Base.size(t::Tensor)
+    handle(t, :size)
     n = ndims(t)
     buf = zeros(Int64, max(n, 1))
-    check(st_tensor_sizes(t.h, buf, Int32(n)))
+    check(st_tensor_sizes(handle(t, :size), buf, Int32(n)), :size)
     return Tuple(buf[1:n])
 end
 Base.size(t::Tensor, d::Integer) = size(t)[d]
 
 """Strides in elements, any sign."""
 function Base.strides(t::Tensor)
+    handle(t, :strides)
     n = ndims(t)
     buf = zeros(Int64, max(n, 1))
-    check(st_tensor_strides(t.h, buf, Int32(n)))
+    check(st_tensor_strides(handle(t, :strides), buf, Int32(n)), :strides)
     return Tuple(buf[1:n])
 end
 Base.stride(t::Tensor, d::Integer) = strides(t)[d]
@@ -258,31 +272,36 @@ Base.eltype(t::Tensor) = julia_type(dtype(t))
 
 function dtype(t::Tensor)
     d = Ref{Int32}(0)
-    check(st_tensor_dtype(t.h, d))
+    check(st_tensor_dtype(handle(t, :dtype), d), :dtype)
     return DType(d[])
 end
 
 function device(t::Tensor)
     d = Ref(StDevice(0, 0))
-    check(st_tensor_device(t.h, d))
+    check(st_tensor_device(handle(t, :device), d), :device)
     return Device(DeviceType(d[].type), d[].index)
 end
 
 function numel(t::Tensor)
     n = Ref{Int64}(0)
-    check(st_tensor_numel(t.h, n))
+    check(st_tensor_numel(handle(t, :numel), n), :numel)
     return n[]
 end
 
 function storage_offset(t::Tensor)
     n = Ref{Int64}(0)
-    check(st_tensor_storage_offset(t.h, n))
+    check(st_tensor_storage_offset(handle(t, :storage_offset), n), :storage_offset)
     return n[]
 end
 
+"""
+The address of element (1, …, 1). It stays valid while `t` (or a view of
+its memory) lives: as with Base's `pointer(A)`, use it inside
+`GC.@preserve t begin ... end`, or `t`'s finalizer may free the memory first.
+"""
 function data_ptr(t::Tensor)
     p = Ref{Ptr{Cvoid}}(C_NULL)
-    check(st_tensor_data_ptr(t.h, p))
+    check(st_tensor_data_ptr(handle(t, :data_ptr), p), :data_ptr)
     return p[]
 end
 Base.pointer(t::Tensor) = data_ptr(t)
@@ -290,7 +309,7 @@ Base.pointer(t::Tensor) = data_ptr(t)
 """Whether `t` is laid out as `fmt` says; CONTIGUOUS is stride's row-major order (the last dim fastest)."""
 function is_contiguous(t::Tensor, fmt::MemoryFormat=CONTIGUOUS)
     r = Ref{Int32}(0)
-    check(st_tensor_is_contiguous(t.h, Int32(fmt), r))
+    check(st_tensor_is_contiguous(handle(t, :is_contiguous), Int32(fmt), r), :is_contiguous)
     return r[] != 0
 end
 
@@ -299,46 +318,49 @@ end
 function as_strided(t::Tensor, shape, strides, offset::Integer=0)
     s, st = dims64(shape), dims64(strides)
     length(s) == length(st) || throw(ArgumentError("$(length(s)) sizes but $(length(st)) strides"))
-    newtensor(out -> st_as_strided(t.h, s, st, Int32(length(s)), Int64(offset), out))
+    newtensor(out -> st_as_strided(handle(t, :as_strided), s, st, Int32(length(s)), Int64(offset), out), :as_strided)
 end
 
 """Dim `i` of the result is dim `perm[i]` of `t`: a view, unlike Base's `permutedims` of an Array."""
 Base.permutedims(t::Tensor, perm) =
-    newtensor(out -> st_permute(t.h, cdims(t, perm), Int32(length(perm)), out))
+    newtensor(out -> st_permute(handle(t, :permutedims), cdims(t, perm), Int32(length(perm)), out), :permutedims)
 
 """The two dims of a matrix swapped (a view)."""
 function Base.transpose(t::Tensor)
+    handle(t, :transpose)
     ndims(t) == 2 || throw(ArgumentError("transpose needs a 2-d tensor; use permutedims"))
-    newtensor(out -> st_transpose(t.h, cdim(t, 1), cdim(t, 2), out))
+    newtensor(out -> st_transpose(handle(t, :transpose), cdim(t, 1), cdim(t, 2), out), :transpose)
 end
 
 """Index `i` of dim `d`, which the result drops (a view)."""
 Base.selectdim(t::Tensor, d::Integer, i::Integer) =
-    newtensor(out -> st_select(t.h, cdim(t, d), cindex(t, d, i), out))
+    newtensor(out -> st_select(handle(t, :selectdim), cdim(t, d), cindex(t, d, i), out), :selectdim)
 
 """Indices `r` (a range of positive step) of dim `d` (a view)."""
 function Base.selectdim(t::Tensor, d::Integer, r::AbstractRange{<:Integer})
+    handle(t, :selectdim)
     step(r) >= 1 || throw(ArgumentError("selectdim takes a range of positive step, not $r"))
     isempty(r) || (cindex(t, d, first(r)); cindex(t, d, last(r)))
-    newtensor(out -> st_slice(t.h, cdim(t, d), Int64(first(r) - 1), Int64(isempty(r) ? first(r) - 1 : last(r)),
-                              Int64(step(r)), out))
+    newtensor(out -> st_slice(handle(t, :selectdim), cdim(t, d), Int64(first(r) - 1), Int64(isempty(r) ? first(r) - 1 : last(r)),
+                              Int64(step(r)), out), :selectdim)
 end
 
 """`t` broadcast to `shape` (dims of size 1 repeated with stride 0, new leading dims)."""
 function expand(t::Tensor, shape)
     s = dims64(shape)
-    newtensor(out -> st_expand(t.h, s, Int32(length(s)), out))
+    newtensor(out -> st_expand(handle(t, :expand), s, Int32(length(s)), out), :expand)
 end
 
 """A new dim of size 1 at position `d` (1 to ndims(t) + 1)."""
 unsqueeze(t::Tensor, d::Integer) =
-    newtensor(out -> st_unsqueeze(t.h, cdim(t, d; extra=1), out))
+    newtensor(out -> st_unsqueeze(handle(t, :unsqueeze), cdim(t, d; extra=1), out), :unsqueeze)
 
 """The dims `dims` (each of size 1) dropped (a view)."""
 function Base.dropdims(t::Tensor; dims)
+    handle(t, :dropdims)
     for d in sort(collect(Int, dims); rev=true)  # the later dims first: the earlier keep their numbers
         size(t, d) == 1 || throw(ArgumentError("dropdims: dim $d has size $(size(t, d)), not 1"))
-        t = newtensor(out -> st_squeeze(t.h, cdim(t, d), out))
+        t = newtensor(out -> st_squeeze(handle(t, :dropdims), cdim(t, d), out), :dropdims)
     end
     return t
 end
@@ -346,7 +368,7 @@ end
 """The order along `dims` reversed: a view with negative strides, unlike Base's copy of an Array."""
 function Base.reverse(t::Tensor; dims)
     for d in dims
-        t = newtensor(out -> st_flip(t.h, cdim(t, d), out))
+        t = newtensor(out -> st_flip(handle(t, :reverse), cdim(t, d), out), :reverse)
     end
     return t
 end
@@ -357,12 +379,13 @@ end
 # so a Julia reshape is: reverse the dims, reshape to the reversed sizes in
 # C, reverse the dims back. All three are views when the strides allow.
 function reshaped(t::Tensor, dims, fn::Symbol)
+    handle(t, fn)
     s = reverse(dims64(dims))
     r = permutedims(t, ndims(t):-1:1)
-    c = if fn === :view
-        newtensor(out -> st_view(r.h, s, Int32(length(s)), out))
+    c = if fn === :reshape_view
+        newtensor(out -> st_view(r.h, s, Int32(length(s)), out), fn)
     else
-        newtensor(out -> st_reshape(r.h, s, Int32(length(s)), out))
+        newtensor(out -> st_reshape(r.h, s, Int32(length(s)), out), fn)
     end
     return permutedims(c, length(s):-1:1)
 end
@@ -372,17 +395,17 @@ Base.reshape(t::Tensor, dims::Dims) = reshaped(t, dims, :reshape)
 Base.reshape(t::Tensor, dims::Integer...) = reshape(t, Dims(dims))
 
 """As `reshape`, but never a copy: ST_ERROR_SHAPE_MISMATCH when the strides do not allow a view (see st_view)."""
-reshape_view(t::Tensor, dims) = reshaped(t, dims, :view)
+reshape_view(t::Tensor, dims) = reshaped(t, dims, :reshape_view)
 
 # ---- operators ------------------------------------------------------------------
 
 """`t` itself (another reference) when already laid out as `fmt`, else a copy; CONTIGUOUS is row-major."""
 contiguous(t::Tensor, fmt::MemoryFormat=CONTIGUOUS) =
-    newtensor(out -> st_contiguous(t.h, Int32(fmt), out))
+    newtensor(out -> st_contiguous(handle(t, :contiguous), Int32(fmt), out), :contiguous)
 
 """A copy in new memory, laid out as `fmt` (PRESERVE: `t`'s stride order)."""
 clone(t::Tensor, fmt::MemoryFormat=PRESERVE) =
-    newtensor(out -> st_clone(t.h, Int32(fmt), out))
+    newtensor(out -> st_clone(handle(t, :clone), Int32(fmt), out), :clone)
 Base.copy(t::Tensor) = clone(t)
 
 # Julia's default deepcopy would copy the handle's id into a new wrapper
@@ -393,7 +416,7 @@ Base.deepcopy_internal(t::Tensor, seen::IdDict) =
 
 """Writes `src`, broadcast to `dst`'s size and converted to its dtype, into `dst`."""
 function Base.copyto!(dst::Tensor, src::Tensor)
-    check(st_copy(dst.h, src.h, Int32(0)))
+    check(st_copy(handle(dst, :copyto!, "dst"), handle(src, :copyto!, "src"), Int32(0)), :copyto!)
     return dst
 end
 Base.copyto!(dst::Tensor, src::StridedArray) = copyto!(dst, from_array(src))
@@ -409,19 +432,25 @@ destinations round half to even and clamp; `saturate` clamps a floating
 destination's overflow to its largest finite value.
 """
 function copy_scaled!(dst::Tensor, src::Tensor; scale=nothing, shift=nothing, dim::Integer=1, saturate::Bool=false)
+    handle(dst, :copy_scaled!, "dst")
     a = scale === nothing ? nothing : Float64[Float64(x) for x in scale]
     b = shift === nothing ? nothing : Float64[Float64(x) for x in shift]
-    n = max(a === nothing ? 1 : length(a), b === nothing ? 1 : length(b))
-    a !== nothing && length(a) == 1 && n > 1 && (a = fill(a[1], n))
-    b !== nothing && length(b) == 1 && n > 1 && (b = fill(b[1], n))
-    if (a !== nothing && length(a) != n) || (b !== nothing && length(b) != n)
-        throw(ArgumentError("copy_scaled!: scale has $(length(a)) values and shift $(length(b))"))
+    na, nb = a === nothing ? 0 : length(a), b === nothing ? 0 : length(b)
+    n = max(na, nb, 1)
+    if n > 1
+        cdim(dst, dim)                               # an ArgumentError for a dim out of range
+        m = size(dst, dim)
+        if (na > 1 && na != m) || (nb > 1 && nb != m)
+            throw(ArgumentError("copy_scaled!: scale has $na values and shift $nb: each may have 1 or size(dst, $dim) = $m"))
+        end
+        na == 1 && (a = fill(a[1], n))               # one value for every index along the dim
+        nb == 1 && (b = fill(b[1], n))
     end
     GC.@preserve a b begin
         ss = Ref(StScaleShift(a === nothing ? Ptr{Cdouble}(C_NULL) : pointer(a),
                               b === nothing ? Ptr{Cdouble}(C_NULL) : pointer(b),
                               Int64(n), n == 1 ? Int32(0) : cdim(dst, dim), Int32(saturate)))
-        check(st_copy_scaled(dst.h, src.h, ss, Int32(0)))
+        check(st_copy_scaled(handle(dst, :copy_scaled!, "dst"), handle(src, :copy_scaled!, "src"), ss, Int32(0)), :copy_scaled!)
     end
     return dst
 end
@@ -432,22 +461,23 @@ function Base.copyto!(dst::StridedArray, src::Tensor)
 end
 
 """A Julia `Array` holding a copy of the values (BFLOAT16 and the float8 dtypes as Float32)."""
-Base.Array(t::Tensor) = copyto!(Array{eltype(t)}(undef, size(t)), t)
+Base.Array(t::Tensor) = (handle(t, :Array); copyto!(Array{eltype(t)}(undef, size(t)), t))
 Base.collect(t::Tensor) = Array(t)
 
 to(t::Tensor, dt::DType, dev::Device=device(t), fmt::MemoryFormat=PRESERVE) =
-    newtensor(out -> st_to(t.h, Int32(dt), stdevice(dev), Int32(fmt), out))
+    newtensor(out -> st_to(handle(t, :to), Int32(dt), stdevice(dev), Int32(fmt), out), :to)
 
 """Writes `value`, converted to `t`'s dtype, into every element."""
 function Base.fill!(t::Tensor, value::Real)
+    handle(t, :fill!)
     iszero(value) && return zero!(t)
-    check(st_fill(t.h, Float64(value)))
+    check(st_fill(handle(t, :fill!), Float64(value)), :fill!)
     return t
 end
 
 """Writes zero into every element (any dtype, complex included)."""
 function zero!(t::Tensor)
-    check(st_zero(t.h))
+    check(st_zero(handle(t, :zero!)), :zero!)
     return t
 end
 
@@ -456,22 +486,22 @@ end
 """Exports `t` without copying; the consumer must call the returned tensor's deleter once."""
 function to_dlpack(t::Tensor)
     p = Ref{Ptr{Cvoid}}(C_NULL)
-    check(st_to_dlpack(t.h, p))
+    check(st_to_dlpack(handle(t, :to_dlpack), p), :to_dlpack)
     return p[]
 end
 
 function to_dlpack_versioned(t::Tensor)
     p = Ref{Ptr{Cvoid}}(C_NULL)
-    check(st_to_dlpack_versioned(t.h, p))
+    check(st_to_dlpack_versioned(handle(t, :to_dlpack_versioned), p), :to_dlpack_versioned)
     return p[]
 end
 
 """Wraps a producer's DLManagedTensor; on success the library owns it."""
 from_dlpack(m::Ptr{Cvoid}) =
-    newtensor(out -> st_from_dlpack(m, out))
+    newtensor(out -> st_from_dlpack(m, out), :from_dlpack)
 
 from_dlpack_versioned(m::Ptr{Cvoid}) =
-    newtensor(out -> st_from_dlpack_versioned(m, out))
+    newtensor(out -> st_from_dlpack_versioned(m, out), :from_dlpack_versioned)
 
 # ---- runtime --------------------------------------------------------------------
 
@@ -485,57 +515,92 @@ version_string() = unsafe_string(st_version_string())
 dtype_itemsize(d::DType) = Int(st_dtype_itemsize(Int32(d)))
 dtype_name(d::DType) = unsafe_string(st_dtype_name(Int32(d)))
 
-set_num_threads(n::Integer) = check(st_set_num_threads(Int32(n)))
+set_num_threads(n::Integer) = check(st_set_num_threads(Int32(n)), :set_num_threads)
 num_threads() = Int(st_get_num_threads())
 
 # Allocator structs handed to the library are kept for the process: a storage
 # is freed by the allocator it came from.
 const ALLOCATORS = Any[]
 
-"""
-    set_cpu_allocator(alloc, free)
+# The C function pointer of a closure (`@cfunction($f, ...)`) lives as long
+# as its CFunction object: the ones handed to the library are kept for the
+# process, as the library may call an old callback after it is replaced.
+const CALLBACKS = Any[]
+const CALLBACKS_LOCK = ReentrantLock()
+function keep(f::Base.CFunction)
+    lock(() -> push!(CALLBACKS, f), CALLBACKS_LOCK)
+    return Base.unsafe_convert(Ptr{Cvoid}, f)
+end
 
-Routes CPU allocations to C-callable function pointers (`@cfunction`s):
-`alloc(ctx, nbytes, alignment)::Ptr{Cvoid}` and `free(ctx, ptr, nbytes)`.
+"""
+    set_cpu_allocator(alloc, free, ctx=C_NULL)
+
+Routes CPU allocations to C-callable functions (`@cfunction`s, pointers
+or closures' `CFunction`s, which are kept): `alloc(ctx, nbytes,
+alignment)::Ptr{Cvoid}` and `free(ctx, ptr, nbytes)`.
 `set_cpu_allocator(nothing)` restores the default.
+
+The library writes every byte it asks for, so `alloc` must return `nbytes`
+bytes aligned to `alignment`, used by nothing else until `free` gets them
+back (once, on any thread, perhaps after the allocator was replaced), or
+C_NULL; memory the Julia GC owns qualifies only while something keeps it
+alive. Both may run on several threads at once, must not throw, and must
+not call this module's tensor functions. `ctx` must stay valid for the
+process.
 """
 function set_cpu_allocator(alloc::Ptr{Cvoid}, free::Ptr{Cvoid}, ctx::Ptr{Cvoid}=C_NULL)
     a = Ref(StAllocator(alloc, free, ctx))
     push!(ALLOCATORS, a)
-    check(st_set_cpu_allocator(a))
+    check(st_set_cpu_allocator(a), :set_cpu_allocator)
 end
 
+set_cpu_allocator(alloc::Base.CFunction, free::Base.CFunction, ctx::Ptr{Cvoid}=C_NULL) =
+    set_cpu_allocator(keep(alloc), keep(free), ctx)
+
 set_cpu_allocator(::Nothing) =
-    check(st_set_cpu_allocator(C_NULL))
+    check(st_set_cpu_allocator(C_NULL), :set_cpu_allocator)
 
-"""Hands all CPU parallelism to a C-callable job system `fn(ctx, n, grain, task, task_ctx)`; C_NULL restores the pool."""
+"""
+Hands all CPU parallelism to a C-callable job system `fn(ctx, n, grain,
+task, task_ctx)` (a pointer, or a closure's `CFunction`, which is kept);
+C_NULL restores the pool. It must run `task(task_ctx, begin, end)` over
+chunks that cover [0, n) once (the library detects one that does not),
+must not throw, and may run them on any thread.
+"""
 set_parallel_for(fn::Ptr{Cvoid}, ctx::Ptr{Cvoid}=C_NULL) =
-    check(st_set_parallel_for(fn, ctx))
+    check(st_set_parallel_for(fn, ctx), :set_parallel_for)
+set_parallel_for(fn::Base.CFunction, ctx::Ptr{Cvoid}=C_NULL) = set_parallel_for(keep(fn), ctx)
 
-"""Calls a C-callable `fn(ctx, op_name::Cstring, duration_ns::Int64)` after every operator; C_NULL turns it off."""
+"""
+Calls a C-callable `fn(ctx, op_name::Cstring, duration_ns::Int64)` (a
+pointer, or a closure's `CFunction`, which is kept) after every operator,
+on the calling thread; C_NULL turns it off. It must not throw; it may call
+any of this module's functions.
+"""
 set_trace_callback(fn::Ptr{Cvoid}, ctx::Ptr{Cvoid}=C_NULL) =
-    check(st_set_trace_callback(fn, ctx))
+    check(st_set_trace_callback(fn, ctx), :set_trace_callback)
+set_trace_callback(fn::Base.CFunction, ctx::Ptr{Cvoid}=C_NULL) = set_trace_callback(keep(fn), ctx)
 
 function cuda_device_count()
     n = Ref{Int32}(0)
-    check(st_cuda_device_count(n))
+    check(st_cuda_device_count(n), :cuda_device_count)
     return Int(n[])
 end
 
 cuda_set_stream(device::Integer, stream::Ptr{Cvoid}) =
-    check(st_cuda_set_stream(Int32(device), stream))
+    check(st_cuda_set_stream(Int32(device), stream), :cuda_set_stream)
 
 cuda_synchronize(device::Integer=0) =
-    check(st_cuda_synchronize(Int32(device)))
+    check(st_cuda_synchronize(Int32(device)), :cuda_synchronize)
 
 """Gives back the device pool's unused memory and the free pinned host blocks (st_cuda_empty_cache)."""
 cuda_empty_cache(device::Integer=0) =
-    check(st_cuda_empty_cache(Int32(device)))
+    check(st_cuda_empty_cache(Int32(device)), :cuda_empty_cache)
 
 """The number of live handles in the process: 0 once everything is released (a leak check)."""
 function live_tensor_count()
     n = Ref{Int64}(0)
-    check(st_live_tensor_count(n))
+    check(st_live_tensor_count(n), :live_tensor_count)
     return Int(n[])
 end
 
@@ -555,7 +620,8 @@ mutable struct CopyPlan
     h::StCopyPlan
     function CopyPlan(dst::Tensor, src::Tensor; measure::Bool=false)
         out = Ref(StCopyPlan(0))
-        check(st_copy_plan_create(dst.h, src.h, C_NULL, measure ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE, out))
+        check(st_copy_plan_create(handle(dst, :CopyPlan, "dst"), handle(src, :CopyPlan, "src"), C_NULL,
+                                  measure ? ST_PLAN_MEASURE : ST_PLAN_ESTIMATE, out), :CopyPlan)
         p = new(out[])
         finalizer(p) do x
             x.h.id != 0 && st_copy_plan_release(x.h)
@@ -566,13 +632,18 @@ end
 
 """Runs the plan's copy from `src` into `dst`, which must match its layouts."""
 function execute!(p::CopyPlan, dst::Tensor, src::Tensor; non_blocking::Bool=false)
-    check(st_copy_plan_execute(p.h, dst.h, src.h, Int32(non_blocking)))
+    check(st_copy_plan_execute(handle(p, :execute!, "the plan"), handle(dst, :execute!, "dst"), handle(src, :execute!, "src"),
+                                Int32(non_blocking)), :execute!)
     return dst
 end
 
-"""Runs the plan's copy between the addresses of element (0, …, 0) of a dst and a src laid out as its tensors."""
+"""
+Runs the plan's copy between the addresses of element (0, …, 0) of a dst
+and a src laid out as its tensors. Keep the memory's owners alive around
+the call (`GC.@preserve A B execute_raw!(p, pointer(A), pointer(B))`).
+"""
 function execute_raw!(p::CopyPlan, dst::Ptr, src::Ptr; non_blocking::Bool=false)
-    check(st_copy_plan_execute_raw(p.h, dst, src, Int32(non_blocking)))
+    check(st_copy_plan_execute_raw(handle(p, :execute_raw!, "the plan"), dst, src, Int32(non_blocking)), :execute_raw!)
     return nothing
 end
 
@@ -584,12 +655,12 @@ Base.deepcopy_internal(::CopyPlan, ::IdDict) =
 function release!(p::CopyPlan)
     h = p.h
     p.h = StCopyPlan(0)
-    check(st_copy_plan_release(h))
+    check(st_copy_plan_release(h), :release!)
 end
 
 function live_plan_count()
     n = Ref{Int64}(0)
-    check(st_live_plan_count(n))
+    check(st_live_plan_count(n), :live_plan_count)
     return Int(n[])
 end
 

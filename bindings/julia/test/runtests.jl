@@ -4,6 +4,16 @@
 using Test
 using Stride
 
+"""What `f()` throws, or nothing."""
+function caught(f)
+    try
+        f()
+        return nothing
+    catch e
+        return e
+    end
+end
+
 @testset "Stride" begin
     t = Tensor(undef, Stride.INT16, 2, 3)
     @test size(t) == (2, 3)
@@ -40,7 +50,8 @@ using Stride
     end
     @test err isa StrideError
     @test err.name == "ST_ERROR_OUT_OF_BOUNDS"
-    @test occursin("st_as_strided", err.message)
+    # The function called, then the library's message less its C function's name.
+    @test startswith(err.message, "as_strided: ") && !occursin("st_as_strided", err.message)
 
     b = similar(a, Float32)
     copyto!(b, a)                                    # converts float64 to float32
@@ -68,12 +79,31 @@ using Stride
     catch e
         e
     end
-    @test err isa StrideError
-    @test occursin("ss->n = 2", err.message)
+    @test err isa ArgumentError
+    @test err.msg == "copy_scaled!: scale has 2 values and shift 0: each may have 1 or size(dst, 2) = 3"
+
+    # ToTensor + Normalize: (x / 255 - mean) / std per channel, from a uint8 batch whose channels are
+    # adjacent in memory (C's NHWC: Julia size (C, W, H, N)) into float32 planes (C's NCHW: (W, H, C, N)).
+    P = UInt8[(i * 37) % 256 for i in 0:(3 * 5 * 3 * 2 - 1)]
+    pixels = reshape(P, 3, 5, 3, 2)
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    out = Tensor(undef, Stride.FLOAT32, 5, 3, 3, 2)
+    copy_scaled!(out, permutedims(Tensor(pixels), (2, 3, 1, 4)); scale=1 ./ (255 .* std), shift=-mean ./ std, dim=3)
+    want = [(pixels[c, x, y, n] / 255 - mean[c]) / std[c] for x in 1:5, y in 1:3, c in 1:3, n in 1:2]
+    @test isapprox(Array(out), want; rtol=1e-6)
 
     release!(t)
-    @test_throws StrideError size(t)
     @test sprint(show, t) == "Stride.Tensor(released)"
+    # Every function says which was called and that the tensor was released.
+    for (f, name) in [(size, "size"), (strides, "strides"), (dtype, "dtype"), (data_ptr, "data_ptr"),
+                      (x -> fill!(x, 1), "fill!"), (zero!, "zero!"), (copy, "clone"), (Array, "Array"),
+                      (x -> selectdim(x, 1, 1), "selectdim"), (x -> copyto!(x, a), "copyto!")]
+        e = caught(() -> f(t))
+        @test e isa StrideError && e.name == "ST_ERROR_INVALID_HANDLE"
+        @test e.message == name * ": " * (name == "copyto!" ? "dst" : "the tensor") * " was released"
+    end
+    e = caught(() -> copyto!(a, t))
+    @test e isa StrideError && e.message == "copyto!: src was released"
 
     m = to_dlpack(a)
     c = from_dlpack(m)

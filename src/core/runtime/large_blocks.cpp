@@ -1,9 +1,9 @@
 #include "core/runtime/large_blocks.h"
 
 #include <cstdint>
-#include <cstdlib>
 #include <mutex>
 
+#include "core/runtime/environment.h"
 #include "core/runtime/platform/platform.h"
 
 namespace st {
@@ -12,10 +12,10 @@ namespace {
 size_t mapped_size(size_t nbytes) { return (nbytes + kLargeBlockAlignment - 1) / kLargeBlockAlignment * kLargeBlockAlignment; }
 
 size_t compute_limit() {
-  if (const char* env = std::getenv("ST_CPU_BLOCK_CACHE_BYTES")) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(env, &end, 10);
-    if (end != env && *end == '\0') return static_cast<size_t>(v);
+  int64_t bytes = 0;
+  if (env::read_count("ST_CPU_BLOCK_CACHE_BYTES", 0, INT64_MAX, "a byte count from 0 to 9223372036854775807",
+                      &bytes)) {
+    return static_cast<size_t>(bytes);
   }
   const size_t cap = size_t{1} << 30, eighth = platform::physical_memory_bytes() / 8;
   return eighth && eighth < cap ? eighth : cap;

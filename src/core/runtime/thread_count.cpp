@@ -1,8 +1,12 @@
 #include "core/runtime/thread_count.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <thread>
+
+#include "core/runtime/environment.h"
 
 namespace st {
 namespace {
@@ -14,11 +18,8 @@ thread_local int t_limit = 0;   // 0: none on this thread
 }  // namespace
 
 int default_thread_count(const char* env, unsigned cores) {
-  if (env) {
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 1 && n <= kMaxThreads) return static_cast<int>(n);
-  }
+  int64_t n = 0;
+  if (env::parse_count(env, 1, kMaxThreads, &n)) return static_cast<int>(n);
   if (cores < 1) return 1;
   return cores > static_cast<unsigned>(kMaxThreads) ? kMaxThreads : static_cast<int>(cores);
 }
@@ -27,9 +28,13 @@ int num_threads() {
   int n = g_threads.load(std::memory_order_relaxed);
   if (n == 0) {
     int expected = 0;
-    g_threads.compare_exchange_strong(expected, default_thread_count(std::getenv("ST_NUM_THREADS"),
-                                                                     std::thread::hardware_concurrency()),
-                                      std::memory_order_relaxed);
+    int64_t unused = 0;
+    const char* text = std::getenv("ST_NUM_THREADS");
+    const int chosen = default_thread_count(text, std::thread::hardware_concurrency());
+    if (g_threads.compare_exchange_strong(expected, chosen, std::memory_order_relaxed) && text &&
+        !env::parse_count(text, 1, kMaxThreads, &unused)) {
+      env::note_ignored("ST_NUM_THREADS", text, "expected a whole number from 1 to " + std::to_string(kMaxThreads));
+    }
     n = g_threads.load(std::memory_order_relaxed);
   }
   if (g_limits.load(std::memory_order_relaxed) != 0) {

@@ -32,8 +32,9 @@ class ThreadLimit {
   bool active_;
 };
 
-// The default count: `env` (ST_NUM_THREADS's value, or NULL) when it holds an
-// integer from 1 to kMaxThreads, else `cores`, at least 1 and at most kMaxThreads.
+// The default count: `env` (ST_NUM_THREADS's value, or NULL) when it holds a
+// count from 1 to kMaxThreads (Note [Reading the environment]), else
+// `cores`, at least 1 and at most kMaxThreads.
 int default_thread_count(const char* env, unsigned cores);
 
 }  // namespace st

@@ -406,11 +406,10 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       const int64_t lines = (n - i) / L::kPer;
       char* d = dst + i * L::kOut;
       const char* s = src + i * L::kIn;
-      // Widening rows write in order and without the prefetch: with a
-      // quarter or half of a line's bytes read per line written, pages side
-      // by side measured slower (uint8 -> float32 took 1.1x the in-order
-      // time on the Xeon of Note [Streaming on each vendor]), and their
-      // reads keep up unaided. Rows that prefetch write in order too: the
+      // Widening rows write in order and without the prefetch: reading a
+      // quarter or half of a line's bytes per line written, their reads
+      // keep up unaided, and pages side by side measured slower
+      // (docs/tuning.md, "Why"). Rows that prefetch write in order too: the
       // prefetches keep their reads in flight.
       const bool widens = L::kOut > L::kIn;
       const int64_t ahead = widens ? 0 : stream_prefetch_bytes();
@@ -439,10 +438,51 @@ bool deinterleave(ConvertPair pair, char* dst, int64_t dst_col, const char* src,
   return true;
 }
 
+// uint8 pixels of 3 channels to float32 planes on a level without small
+// permutes (AVX2, NEON): split into channels 16 pixels at a time by the
+// level's byte shuffles (channels16, as the scaled copies' planes are), then
+// widened and converted exactly. Without it such a copy converts into
+// scratch and transposes three columns wide, tile by partial tile.
+template <class V>
+bool deinterleave3(ConvertPair pair, char* dst, int64_t dst_col, const char* src, int64_t rows, int64_t cols,
+                   bool nt) {
+  if (pair != ConvertPair::UInt8ToFloat32 || cols != 3) return false;
+  using Vec = typename V::Vec;
+  constexpr int64_t kLanes = V::kBytes / 4;
+  const bool stream = nt && (reinterpret_cast<uintptr_t>(dst) & 63) == 0 && (dst_col & 63) == 0;
+  const auto* pixels = reinterpret_cast<const unsigned char*>(src);
+  int64_t i = 0;
+  for (; i + 16 <= rows; i += 16) {
+    typename V::Bytes16 channels[3];
+    V::channels16(pixels + 3 * i, channels);
+    for (int c = 0; c < 3; ++c) {
+      for (int k = 0; k < 16 / kLanes; ++k) {
+        const Vec y = U8ToF32::line<V>(V::quarter_of16(channels[c], k));
+        char* d = dst + c * dst_col + (i + k * kLanes) * 4;
+        if (stream) {
+          V::stream(d, y);
+        } else {
+          V::store(d, y);
+        }
+      }
+    }
+  }
+  for (; i < rows; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const float v = U8ToF32::rule(pixels[3 * i + c]);
+      std::memcpy(dst + c * dst_col + i * 4, &v, 4);
+    }
+  }
+  if (stream) V::fence();
+  return true;
+}
+
 template <class V>
 constexpr ConvertDeinterleaveFn fused_deinterleave() {
   if constexpr (V::kSmallPermute) {
     return deinterleave<V>;
+  } else if constexpr (V::kConvert) {
+    return deinterleave3<V>;
   } else {
     return nullptr;
   }

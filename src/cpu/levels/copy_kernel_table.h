@@ -35,22 +35,20 @@ struct Transpose2d {
   bool nt;           // stream full 64-byte dst lines; set only when every
                      // tile row of `rows` elements starts 64-byte aligned
   bool streamed;     // the copy is larger than the caches
-  // Blocks span this many bytes of each src row (a multiple of 64), and
-  // src is prefetched this many bytes ahead of the tiles (0: not at all);
-  // both from StreamTuning, see Note [Transpose blocking].
-  int64_t block_src_bytes, prefetch_bytes;
+  // Blocks span block_dst_bytes of each dst row by block_src_bytes of each
+  // src row (powers of two, at least 64), and src is prefetched
+  // prefetch_bytes ahead of the tiles (0: not at all): see Note [Transpose
+  // blocking]; cpu/transpose_tuning.h chooses them.
+  int64_t block_dst_bytes, block_src_bytes, prefetch_bytes;
   bool prefetch_head;     // prefetch this piece's first blocks (no earlier
                           // piece of the same task range did)
   const char* next_src;   // the src of the piece the caller transposes next
                           // with the same shape (prefetched ahead), or null
 };
 
-// Transposes work in blocks of kBlockRowBytes of each dst row by
-// Transpose2d::block_src_bytes of each src row (Note [Transpose blocking]
-// in transpose_blocked.h); the driver splits work between threads at block
-// column boundaries.
-constexpr int64_t kBlockRowBytes = 128;
-// A src already in the caches (a conversion's scratch) needs no long runs.
+// A transpose whose src is already in the caches (a conversion's scratch)
+// needs no long runs: blocks of this many bytes of each dst and src row.
+constexpr int64_t kCachedBlockDstBytes = 128;
 constexpr int64_t kCachedBlockSrcBytes = 1024;
 
 struct CopyKernelTable {

@@ -137,7 +137,7 @@ struct Narrow {
       }
     };
     // Streamed, the source is prefetched as a converting row's is
-    // (Note [Streaming on each vendor]).
+    // (Note [Streaming stores]).
     const int64_t ahead = nt ? stream_prefetch_bytes() : 0;
     walk_row<V, 1, V::kBytes>(dst, n, nt, part, [&](int64_t i, auto streamed) {
       if (streamed) prefetch_ahead<4 * V::kBytes>(src + 4 * i, ahead);

@@ -1,6 +1,6 @@
 // The order in which a long run of streaming stores is written (in order,
 // or a few 4 KiB pages side by side) and the prefetch of what a streamed
-// row reads (Note [Streaming on each vendor] in stream_tuning.cpp says why
+// row reads (Note [Streaming stores] in stream_tuning.cpp says why
 // and where). Included by the per-level kernel sources; nothing here
 // depends on a level.
 #pragma once

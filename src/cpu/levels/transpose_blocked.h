@@ -5,39 +5,31 @@
 //
 // Note [Transpose blocking]
 // A transpose reads src in runs along its contiguous dim (j) and writes dst
-// in runs along i; both runs must be long for DRAM to stream. Measured on
-// the 2-core AVX-512 EPYC machines, for an 8192x8192 float32 transpose:
-// - Streaming (NT) stores reach full write bandwidth once each dst row gets
-//   >= 128-256 contiguous bytes at a time; 64-byte pieces scattered over
-//   rows reach a third of it.
-// - Reads are limited by how many cache misses one core keeps in flight:
-//   the hardware prefetchers follow long sequential streams, not the short
-//   row pieces of a block, so the next block is prefetched by software
-//   (to L2: prefetcht2 was best), spread over the tiles of the current one.
-// - Prefetching only the next block is too late when blocks are small (a
-//   16x16 tile of a 6-d permutation): the prefetches run at least
-//   prefetch_bytes of src ahead, and on into the piece the caller
-//   transposes next.
-// On the Xeon (family 6 model 207, one thread, the same transpose against
-// glibc's memcpy of its bytes) the software prefetch costs instead: 0.70
-// of memcpy with it, 0.90 without, once each block spans a whole 4 KiB
-// page of each src row (1 KiB: 0.76, 2 KiB: 0.81, 4 KiB and 8 KiB: 0.89-
-// 0.92; 64 dst bytes a row instead of 128: 0.80). There the L2 streamer,
-// which follows up to 32 streams but none across a page, keeps more reads
-// in flight than the software prefetches it competes with, and a page-long
-// run of each of the block's 32 src rows is what it follows best. Which of
-// the two the CPU gets is StreamTuning's (Note [Streaming on each vendor]).
-// Streamed, the tiles of a block go in pairs along i, and each dst row gets
-// its two pieces one after the other (128 contiguous bytes with 64-byte
-// tile rows), not one line of each row in turn. On the Xeon, one thread,
-// 64 MiB written with streaming stores as 16 KiB items of 16 rows of 1 KiB
-// (the dst of a 256x16 float32 transpose): a line of each row in turn took
-// 3.6-4.6 ms, two lines of each row in turn 2.7-3.0, as fast as writing in
-// order; a 16^6 float32 .permute(0,1,2,5,3,4), which is such transposes,
-// went from 0.69-0.70 to 0.91-0.95 of a streaming copy of its bytes.
-// Blocks are kBlockRowBytes of each dst row by block_src_bytes of each src
-// row; blocks walk down i first (consecutive blocks extend the same dst
-// rows), then along j, then the batch.
+// in runs along i; for DRAM to stream, both runs must be long and few may
+// be open at once. A block spans block_dst_bytes of each dst row (Bi
+// elements of i) by block_src_bytes of each src row (Bj elements of j);
+// blocks walk down i first (consecutive blocks extend the same dst rows),
+// then along j, then the batch. Within a block, tile columns go down i, so
+// each dst row gets Bi elements before the next rows are started; tile
+// columns narrower than a line go side by side (an AVX2 float32 tile is
+// half a line wide), so each src line is read once.
+// - Streaming (NT) stores need whole lines of each dst row written back to
+//   back: streamed, the tiles of a block go in pairs along i, and each dst
+//   row gets its two pieces one after the other (128 contiguous bytes with
+//   64-byte tile rows), not one line of each row in turn.
+// - Reads are limited by how many misses the core keeps in flight: the
+//   hardware prefetchers follow long sequential runs, not the short row
+//   pieces of a block, so the next blocks are prefetched by software (to
+//   L2), spread over the tiles of the current one, at least prefetch_bytes
+//   of src ahead and on into the piece the caller transposes next. On some
+//   CPUs the L2 streamer, which follows a few dozen streams but none across
+//   a page, does better alone with blocks a whole page long.
+// - How many dst rows a block keeps open matters too: on some CPUs streamed
+//   stores to 256 rows at 128 bytes each run at a third of the rate of 32
+//   rows, or of 256 rows at 512 bytes.
+// Which blocks suit a CPU is measured, not assumed (cpu/transpose_tuning.h,
+// Note [Tuning from the machine]); the figures are in docs/tuning.md
+// ("Why").
 #pragma once
 
 #include <cstdint>
@@ -65,8 +57,11 @@ struct PrefetchCursor {
 template <typename Tile>
 void transpose_blocked(const Transpose2d& t) {
   constexpr int64_t E = Tile::E, Ti = Tile::Ti, Tj = Tile::Tj;
-  constexpr int64_t Bi = kBlockRowBytes / E > Ti ? kBlockRowBytes / E : Ti;
+  const int64_t Bi = t.block_dst_bytes / E > Ti ? t.block_dst_bytes / E / Ti * Ti : Ti;
   const int64_t Bj = t.block_src_bytes / E > Tj ? t.block_src_bytes / E / Tj * Tj : Tj;
+  // Tile columns a whole src line wide go side by side along j, so each
+  // src line is read once (an AVX2 float32 tile is half a line wide).
+  constexpr int64_t Jw = Tj * E < 64 ? 64 / E / Tj * Tj : Tj;
   const int64_t nbi = (t.rows + Bi - 1) / Bi, nbj = (t.cols + Bj - 1) / Bj;
   const int64_t block_rows = Bi < t.rows ? Bi : t.rows, block_cols = Bj < t.cols ? Bj : t.cols;
   const int64_t block_lines = block_rows * ((block_cols * E + 63) / 64);
@@ -126,26 +121,32 @@ void transpose_blocked(const Transpose2d& t) {
       const int64_t j1 = j0 + Bj < t.cols ? j0 + Bj : t.cols;
       for (int64_t i0 = 0; i0 < t.rows; i0 += Bi) {
         const int64_t i1 = i0 + Bi < t.rows ? i0 + Bi : t.rows;
-        for (int64_t j = j0; j < j1; j += Tj) {
-          const int64_t cj = j1 - j < Tj ? j1 - j : Tj;
+        for (int64_t jw = j0; jw < j1; jw += Jw) {
+          const int64_t jw1 = jw + Jw < j1 ? jw + Jw : j1;
           for (int64_t i = i0; i < i1; i += Ti) {
             const int64_t ri = i1 - i < Ti ? i1 - i : Ti;
-            if (cur.valid) prefetch_lines(per_tile);
-            const char* s = src + i * t.src_row + j * E;
-            char* d = dst + j * t.dst_col + i * E;
-            if (ri == Ti && cj == Tj) {
-              if (t.nt && i1 - i >= 2 * Ti) {
-                Tile::run_pair_streamed(s, t.src_row, d, t.dst_col);
-                i += Ti;
-                if (cur.valid) prefetch_lines(per_tile);
-              } else if (t.nt) {
-                Tile::template run<true, true>(s, t.src_row, d, t.dst_col, ri, cj);
+            const bool pair = t.nt && ri == Ti && i1 - i >= 2 * Ti;
+            for (int64_t j = jw; j < jw1; j += Tj) {
+              const int64_t cj = jw1 - j < Tj ? jw1 - j : Tj;
+              if (cur.valid) prefetch_lines(pair ? 2 * per_tile : per_tile);
+              const char* s = src + i * t.src_row + j * E;
+              char* d = dst + j * t.dst_col + i * E;
+              if (ri == Ti && cj == Tj) {
+                if (pair) {
+                  Tile::run_pair_streamed(s, t.src_row, d, t.dst_col);
+                } else if (t.nt) {
+                  Tile::template run<true, true>(s, t.src_row, d, t.dst_col, ri, cj);
+                } else {
+                  Tile::template run<true, false>(s, t.src_row, d, t.dst_col, ri, cj);
+                }
+              } else if (pair) {
+                Tile::template run<false, false>(s, t.src_row, d, t.dst_col, Ti, cj);
+                Tile::template run<false, false>(s + Ti * t.src_row, t.src_row, d + Ti * E, t.dst_col, Ti, cj);
               } else {
-                Tile::template run<true, false>(s, t.src_row, d, t.dst_col, ri, cj);
+                Tile::template run<false, false>(s, t.src_row, d, t.dst_col, ri, cj);
               }
-            } else {
-              Tile::template run<false, false>(s, t.src_row, d, t.dst_col, ri, cj);
             }
+            if (pair) i += Ti;
           }
         }
         if (cur.valid) {

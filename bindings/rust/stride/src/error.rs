@@ -15,8 +15,9 @@ impl Status {
     }
 }
 
-/// A failed call: the status and the library's message, which names the
-/// function, the argument and the values involved.
+/// A failed call: the status, and a message that starts with the binding's
+/// function the caller called (`Tensor::select: `) and goes on with what the
+/// library or the binding found, naming the argument and the values involved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub status: Status,
@@ -48,11 +49,43 @@ pub(crate) unsafe fn cstr(p: *const std::os::raw::c_char) -> String {
     }
 }
 
-/// Turns a status into a Result, reading this thread's message on failure.
-pub(crate) fn check(status: sys::st_status) -> Result<()> {
+/// Turns a status into a Result: on failure the error names `method`, the
+/// binding's function the user called, and keeps the library's message after
+/// it, less its own prefix (`st_select: `), which names the C function.
+pub(crate) fn check(method: &str, status: sys::st_status) -> Result<()> {
     if status == sys::ST_OK {
-        Ok(())
-    } else {
-        Err(Error { status: Status::from_code(status), message: unsafe { cstr(sys::st_last_error_message()) } })
+        return Ok(());
+    }
+    let message = unsafe { cstr(sys::st_last_error_message()) };
+    Err(error(Status::from_code(status), method, without_c_name(&message)))
+}
+
+/// An error the binding finds itself, or the library's message under `method`.
+pub(crate) fn error(status: Status, method: &str, message: &str) -> Error {
+    Error { status, message: format!("{}: {}", method, message) }
+}
+
+/// `message` less a leading `st_name: `.
+fn without_c_name(message: &str) -> &str {
+    match message.split_once(": ") {
+        Some((name, rest))
+            if name.starts_with("st_") && name.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric()) =>
+        {
+            rest
+        }
+        _ => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_c_name;
+
+    #[test]
+    fn the_c_name_goes_and_the_rest_stays() {
+        assert_eq!(without_c_name("st_select: index = 5 is out of range"), "index = 5 is out of range");
+        assert_eq!(without_c_name("dst: st_copy: x"), "dst: st_copy: x");
+        assert_eq!(without_c_name("no prefix here"), "no prefix here");
+        assert_eq!(without_c_name("st_bad name: x"), "st_bad name: x");
     }
 }

@@ -11,14 +11,26 @@
 //! ```
 //!
 //! Every fallible call returns `Result<T, stride::Error>`; the error holds
-//! the status and the library's message. The library is linked through
-//! `stride-sys` (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
+//! the status and a message that starts with the method called
+//! (`Tensor::select: ...`). The library is linked through `stride-sys`
+//! (set `STRIDE_LIB_DIR` to the folder holding libstride.so).
+//!
+//! # Views and threads
+//!
+//! Views share memory with their source, as PyTorch's do (and unlike
+//! ndarray's borrowed views, they own a reference and may outlive it): a
+//! write through one is seen through all. A [`Tensor`] is `Send` and
+//! `Sync`; every call that reads or writes elements takes its storage's
+//! lock first, so clones and views used from several threads take turns
+//! and safe code cannot race (see [`Tensor`]'s Threads). Implementing
+//! [`CpuAllocator`] is `unsafe`: the library trusts the blocks it returns.
 
 mod enums;
 mod error;
 mod format;
 mod plan;
 mod runtime;
+mod storage_lock;
 mod tensor;
 mod types;
 
@@ -30,5 +42,5 @@ pub use runtime::{
     ParallelFor, TraceFn,
 };
 pub use stride_sys as sys;
-pub use tensor::Tensor;
+pub use tensor::{ScaleShift, Tensor};
 pub use types::{DType, Device, DeviceType, Element, Float8E4M3Fn, Float8E5M2, MemoryFormat};

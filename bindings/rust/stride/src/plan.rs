@@ -3,6 +3,7 @@
 use std::ffi::c_void;
 
 use crate::error::{check, Result};
+use crate::storage_lock::{lock, Access};
 use crate::sys;
 use crate::tensor::Tensor;
 
@@ -27,15 +28,24 @@ impl CopyPlan {
     /// Prepares the copy; with `measure`, times its candidates on `dst`
     /// and `src` (`ST_PLAN_MEASURE`), and `dst` then holds the copy.
     pub fn new(dst: &Tensor, src: &Tensor, measure: bool) -> Result<CopyPlan> {
+        const M: &str = "CopyPlan::new";
         let flags = if measure { sys::ST_PLAN_MEASURE } else { sys::ST_PLAN_ESTIMATE };
         let mut h = sys::st_copy_plan::default();
-        check(unsafe { sys::st_copy_plan_create(dst.raw_handle(), src.raw_handle(), std::ptr::null(), flags, &mut h) })?;
+        // Measuring runs the copy: dst is written and src read.
+        let _locked = if measure {
+            Some(lock(M, &[(dst.raw_handle(), Access::Write), (src.raw_handle(), Access::Read)])?)
+        } else {
+            None
+        };
+        check(M, unsafe { sys::st_copy_plan_create(dst.raw_handle(), src.raw_handle(), std::ptr::null(), flags, &mut h) })?;
         Ok(CopyPlan { h })
     }
 
     /// `dst ← src`, as `st_copy` would; both must match the plan's layouts.
     pub fn execute(&self, dst: &Tensor, src: &Tensor, non_blocking: bool) -> Result<()> {
-        check(unsafe { sys::st_copy_plan_execute(self.h, dst.raw_handle(), src.raw_handle(), non_blocking as i32) })
+        const M: &str = "CopyPlan::execute";
+        let _locked = lock(M, &[(dst.raw_handle(), Access::Write), (src.raw_handle(), Access::Read)])?;
+        check(M, unsafe { sys::st_copy_plan_execute(self.h, dst.raw_handle(), src.raw_handle(), non_blocking as i32) })
     }
 
     /// The copy between raw addresses of element (0, …, 0) of a dst and a
@@ -43,9 +53,11 @@ impl CopyPlan {
     ///
     /// # Safety
     /// The memory around `dst` and `src` must hold every element of those
-    /// layouts and stay valid for the call; the library cannot check it.
+    /// layouts and stay valid for the call, and no other thread may access
+    /// that memory meanwhile (the storage locks of `Tensor` do not cover
+    /// raw addresses); the library cannot check it.
     pub unsafe fn execute_raw(&self, dst: *mut c_void, src: *const c_void, non_blocking: bool) -> Result<()> {
-        check(sys::st_copy_plan_execute_raw(self.h, dst, src, non_blocking as i32))
+        check("CopyPlan::execute_raw", sys::st_copy_plan_execute_raw(self.h, dst, src, non_blocking as i32))
     }
 
     /// The `st_copy_plan` id.
@@ -65,6 +77,6 @@ impl Drop for CopyPlan {
 /// Plans created and not released (`st_live_plan_count`), for leak checks.
 pub fn live_plan_count() -> Result<i64> {
     let mut n = 0i64;
-    check(unsafe { sys::st_live_plan_count(&mut n) })?;
+    check("live_plan_count", unsafe { sys::st_live_plan_count(&mut n) })?;
     Ok(n)
 }

@@ -5,7 +5,8 @@ use std::os::raw::c_void;
 
 use stride_sys as sys;
 
-use crate::error::{check, Error, Result, Status};
+use crate::error::{check, error, Result, Status};
+use crate::storage_lock::{lock, Access};
 use crate::format::{self, Shown, Values, EDGE_ITEMS, THRESHOLD};
 use crate::types::{DType, Device, Element, MemoryFormat};
 
@@ -13,12 +14,22 @@ use crate::types::{DType, Device, Element, MemoryFormat};
 ///
 /// A `Tensor` owns one reference to its handle: `Clone` adds one
 /// (`st_tensor_retain`), `Drop` gives it back (`st_tensor_release`). Views
-/// share their source's memory and keep it alive on their own. Metadata
-/// never changes after creation, so a `Tensor` may be shared across threads.
+/// share their source's memory and keep it alive on their own, as
+/// PyTorch's views do: a write through a view is seen through every tensor
+/// of the same storage. `clone_data`, and `contiguous`, `to` and `reshape`
+/// when they cannot answer with a view, copy into new memory.
 ///
-/// Reading or writing elements directly (`get`, `set`, `to_vec`) is `unsafe`:
-/// the memory is shared with every view and with C code, and Rust cannot see
-/// who else writes it.
+/// # Threads
+/// A `Tensor` is `Send` and `Sync`: it may be moved to, cloned into and
+/// shared with other threads. Safe code cannot race on its elements: every
+/// call that reads or writes them (`fill`, `zero`, `copy_from`,
+/// `copy_scaled_from`, `get`, `set`, `to_vec`, copy plans, printing, and
+/// the copies `to`, `contiguous`, `clone_data` and `reshape` make) first
+/// takes its storage's lock, shared to read and exclusive to write, so
+/// writes to one storage from several threads take turns, and a read sees
+/// each write whole. Metadata never changes after creation and needs no
+/// lock. Raw pointers (`data_ptr`, DLPack exports) are outside the locks:
+/// using them is `unsafe` and the caller's to order.
 ///
 /// `Display` prints the values as NumPy prints an array (`[[0. 1.]\n [2. 3.]]`),
 /// `Debug` with the dtype (`Tensor([[0., 1.], ...], dtype=float32)`);
@@ -27,27 +38,36 @@ pub struct Tensor {
     h: sys::st_tensor,
 }
 
-// The library's calls may come from any thread; metadata is immutable.
+// The library's calls may come from any thread; metadata is immutable, and
+// element access goes through Note [One writer per storage] (storage_lock.rs).
 unsafe impl Send for Tensor {}
 unsafe impl Sync for Tensor {}
 
-fn ndim_of(len: usize) -> Result<i32> {
+fn ndim_of(method: &str, len: usize) -> Result<i32> {
     if len > sys::ST_MAX_DIMS {
-        return Err(Error {
-            status: Status::InvalidArgument,
-            message: format!("{} dims is more than ST_MAX_DIMS ({})", len, sys::ST_MAX_DIMS),
-        });
+        return Err(error(
+            Status::InvalidArgument,
+            method,
+            &format!("{} dims is more than ST_MAX_DIMS ({})", len, sys::ST_MAX_DIMS),
+        ));
     }
     Ok(len as i32)
 }
 
-fn binding_error(status: Status, message: String) -> Error {
-    Error { status, message }
+fn same_lengths(method: &str, shape: &[i64], strides: &[i64]) -> Result<()> {
+    if shape.len() != strides.len() {
+        return Err(error(
+            Status::InvalidArgument,
+            method,
+            &format!("{} sizes but {} strides", shape.len(), strides.len()),
+        ));
+    }
+    Ok(())
 }
 
-fn out(f: impl FnOnce(*mut sys::st_tensor) -> sys::st_status) -> Result<Tensor> {
+fn out(method: &str, f: impl FnOnce(*mut sys::st_tensor) -> sys::st_status) -> Result<Tensor> {
     let mut h = sys::st_tensor { id: 0 };
-    check(f(&mut h))?;
+    check(method, f(&mut h))?;
     Ok(Tensor { h })
 }
 
@@ -92,32 +112,85 @@ unsafe extern "C" fn run_deleter(_data: *mut c_void, ctx: *mut c_void) {
     }
 }
 
+/// The arguments of a scaled copy ([`Tensor::copy_scaled_from`]), by name:
+/// `R(fma(src, scale[c], shift[c]))`, `c` the element's index along `dim`
+/// of the destination when `scale` or `shift` holds more than one value.
+///
+/// ```no_run
+/// # use stride::{ScaleShift, Tensor};
+/// # fn f(out: &Tensor, src: &Tensor) -> stride::Result<()> {
+/// // ToTensor + Normalize: x / 255 / std - mean / std, per channel (dim 1 of NCHW).
+/// let (mean, std) = ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]);
+/// let scale: Vec<f64> = std.iter().map(|s| 1.0 / (255.0 * s)).collect();
+/// let shift: Vec<f64> = mean.iter().zip(&std).map(|(m, s)| -m / s).collect();
+/// out.copy_scaled_from(src, &ScaleShift::along(1).scale(&scale).shift(&shift))?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScaleShift<'a> {
+    scale: &'a [f64],
+    shift: &'a [f64],
+    dim: i32,
+    saturate: bool,
+    non_blocking: bool,
+}
+
+impl<'a> ScaleShift<'a> {
+    /// Scales of 1 and shifts of 0 (a plain converting copy, rounded as a scaled one is).
+    pub fn new() -> ScaleShift<'a> {
+        ScaleShift::default()
+    }
+
+    /// Per-channel values along `dim` of the destination (negative counts from the last dim).
+    pub fn along(dim: i32) -> ScaleShift<'a> {
+        ScaleShift { dim, ..ScaleShift::default() }
+    }
+
+    /// One value for every element, or one per index along the dim; empty: 1.
+    pub fn scale(self, scale: &'a [f64]) -> ScaleShift<'a> {
+        ScaleShift { scale, ..self }
+    }
+
+    /// One value for every element, or one per index along the dim; empty: 0.
+    pub fn shift(self, shift: &'a [f64]) -> ScaleShift<'a> {
+        ScaleShift { shift, ..self }
+    }
+
+    /// A floating destination's overflow clamps to its largest finite value
+    /// instead of becoming infinite (integer destinations always clamp).
+    pub fn saturate(self, saturate: bool) -> ScaleShift<'a> {
+        ScaleShift { saturate, ..self }
+    }
+
+    /// The call may return before a CUDA copy ends (see `copy_from`).
+    pub fn non_blocking(self, non_blocking: bool) -> ScaleShift<'a> {
+        ScaleShift { non_blocking, ..self }
+    }
+}
+
 impl Tensor {
     // ---- making tensors -----------------------------------------------------
 
     /// An uninitialized row-major tensor.
     pub fn empty(shape: &[i64], dtype: DType, device: Device) -> Result<Tensor> {
-        let n = ndim_of(shape.len())?;
-        out(|o| unsafe { sys::st_tensor_create(shape.as_ptr(), n, dtype as i32, device.raw(), o) })
+        const M: &str = "Tensor::empty";
+        let n = ndim_of(M, shape.len())?;
+        out(M, |o| unsafe { sys::st_tensor_create(shape.as_ptr(), n, dtype as i32, device.raw(), o) })
     }
 
     /// An uninitialized tensor with the given strides (in elements, >= 0).
     pub fn empty_strided(shape: &[i64], strides: &[i64], dtype: DType, device: Device) -> Result<Tensor> {
-        if shape.len() != strides.len() {
-            return Err(binding_error(
-                Status::InvalidArgument,
-                format!("{} sizes but {} strides", shape.len(), strides.len()),
-            ));
-        }
-        let n = ndim_of(shape.len())?;
-        out(|o| unsafe {
+        const M: &str = "Tensor::empty_strided";
+        same_lengths(M, shape, strides)?;
+        let n = ndim_of(M, shape.len())?;
+        out(M, |o| unsafe {
             sys::st_tensor_create_strided(shape.as_ptr(), strides.as_ptr(), n, dtype as i32, device.raw(), o)
         })
     }
 
     /// An uninitialized tensor shaped like `self`, laid out as `fmt` says.
     pub fn empty_like(&self, fmt: MemoryFormat) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_tensor_create_like(self.h, fmt as i32, o) })
+        out("Tensor::empty_like", |o| unsafe { sys::st_tensor_create_like(self.h, fmt as i32, o) })
     }
 
     /// A row-major tensor over `data`, without copying; the library drops
@@ -128,9 +201,10 @@ impl Tensor {
         if shape.iter().all(|&s| s >= 0) {
             let count: i128 = shape.iter().map(|&s| s as i128).product();
             if count != data.len() as i128 {
-                return Err(binding_error(
+                return Err(error(
                     Status::ShapeMismatch,
-                    format!("{} values for shape {:?}", data.len(), shape),
+                    "Tensor::from_vec",
+                    &format!("{} values for shape {:?}", data.len(), shape),
                 ));
             }
         }
@@ -139,31 +213,34 @@ impl Tensor {
     }
 
     /// A tensor over `data` whose element (0, …, 0) is `data[offset]`, with
-    /// any strides (negative ones included) that stay inside `data`.
+    /// any strides (negative ones included) that stay inside `data`. With no
+    /// elements (a size of 0), `offset` may be at most `data.len()`.
     pub fn from_vec_strided<T: Element + Send>(mut data: Vec<T>, offset: usize, shape: &[i64], strides: &[i64])
         -> Result<Tensor> {
-        if shape.len() != strides.len() {
-            return Err(binding_error(
-                Status::InvalidArgument,
-                format!("{} sizes but {} strides", shape.len(), strides.len()),
+        const M: &str = "Tensor::from_vec_strided";
+        // Every argument is checked before the address of element (0, …, 0)
+        // is formed: `add` past the Vec's end would be undefined behaviour.
+        same_lengths(M, shape, strides)?;
+        let n = ndim_of(M, shape.len())?;
+        if shape.iter().any(|&s| s < 0) {
+            return Err(error(Status::InvalidArgument, M, &format!("negative size in {:?}", shape)));
+        }
+        let inside = match extent(shape, strides) {
+            Some((lo, hi)) => offset as i128 + lo >= 0 && offset as i128 + hi < data.len() as i128,
+            None => offset <= data.len(),
+        };
+        if !inside {
+            return Err(error(
+                Status::OutOfBounds,
+                M,
+                &format!("sizes {:?} with strides {:?} from element {} leave a Vec of {} elements",
+                         shape, strides, offset, data.len()),
             ));
         }
-        if shape.iter().any(|&s| s < 0) {
-            return Err(binding_error(Status::InvalidArgument, format!("negative size in {:?}", shape)));
-        }
-        if let Some((lo, hi)) = extent(shape, strides) {
-            if offset as i128 + lo < 0 || offset as i128 + hi >= data.len() as i128 {
-                return Err(binding_error(
-                    Status::OutOfBounds,
-                    format!("sizes {:?} with strides {:?} from element {} leave a Vec of {} elements",
-                            shape, strides, offset, data.len()),
-                ));
-            }
-        }
-        let n = ndim_of(shape.len())?;
+        // In bounds (or one past the end, for no elements): checked just above.
         let first = if data.is_empty() { std::ptr::null_mut() } else { unsafe { data.as_mut_ptr().add(offset) } };
         let boxed = Box::into_raw(Box::new(data));
-        let result = out(|o| unsafe {
+        let result = out(M, |o| unsafe {
             sys::st_tensor_from_data(first as *mut c_void, shape.as_ptr(), strides.as_ptr(), n, T::DTYPE as i32,
                                      Device::CPU.raw(), Some(drop_vec::<T>), boxed as *mut c_void, o)
         });
@@ -183,17 +260,16 @@ impl Tensor {
     /// # Safety
     /// Every element the layout reaches must be valid memory of `dtype` on
     /// `device` until `deleter` runs (or for as long as any tensor uses it
-    /// when there is no deleter).
+    /// when there is no deleter), and while a tensor uses it nothing may
+    /// write it except this crate's calls on tensors of the new storage
+    /// (and of its views): the locks of Note [One writer per storage] know
+    /// the memory by this storage only.
     pub unsafe fn from_raw(data: *mut c_void, shape: &[i64], strides: Option<&[i64]>, dtype: DType, device: Device,
                            deleter: Option<Deleter>) -> Result<Tensor> {
-        let n = ndim_of(shape.len())?;
+        const M: &str = "Tensor::from_raw";
+        let n = ndim_of(M, shape.len())?;
         if let Some(s) = strides {
-            if s.len() != shape.len() {
-                return Err(binding_error(
-                    Status::InvalidArgument,
-                    format!("{} sizes but {} strides", shape.len(), s.len()),
-                ));
-            }
+            same_lengths(M, shape, s)?;
         }
         let st = strides.map_or(std::ptr::null(), |s| s.as_ptr());
         let (f, ctx): (sys::st_deleter, *mut c_void) = match deleter {
@@ -201,7 +277,7 @@ impl Tensor {
             None => (None, std::ptr::null_mut()),
         };
         let result =
-            out(|o| sys::st_tensor_from_data(data, shape.as_ptr(), st, n, dtype as i32, device.raw(), f, ctx, o));
+            out(M, |o| sys::st_tensor_from_data(data, shape.as_ptr(), st, n, dtype as i32, device.raw(), f, ctx, o));
         if result.is_err() && !ctx.is_null() {
             drop(Box::from_raw(ctx as *mut Deleter));
         }
@@ -232,13 +308,13 @@ impl Tensor {
 
     pub fn ndim(&self) -> usize {
         let mut n = 0i32;
-        check(unsafe { sys::st_tensor_ndim(self.h, &mut n) }).expect("a live Tensor has a ndim");
+        check("Tensor::ndim", unsafe { sys::st_tensor_ndim(self.h, &mut n) }).expect("a live Tensor has a ndim");
         n as usize
     }
 
     pub fn shape(&self) -> Vec<i64> {
         let mut buf = [0i64; sys::ST_MAX_DIMS];
-        check(unsafe { sys::st_tensor_sizes(self.h, buf.as_mut_ptr(), buf.len() as i32) })
+        check("Tensor::shape", unsafe { sys::st_tensor_sizes(self.h, buf.as_mut_ptr(), buf.len() as i32) })
             .expect("a live Tensor has sizes");
         buf[..self.ndim()].to_vec()
     }
@@ -246,46 +322,52 @@ impl Tensor {
     /// Strides in elements; any sign.
     pub fn strides(&self) -> Vec<i64> {
         let mut buf = [0i64; sys::ST_MAX_DIMS];
-        check(unsafe { sys::st_tensor_strides(self.h, buf.as_mut_ptr(), buf.len() as i32) })
+        check("Tensor::strides", unsafe { sys::st_tensor_strides(self.h, buf.as_mut_ptr(), buf.len() as i32) })
             .expect("a live Tensor has strides");
         buf[..self.ndim()].to_vec()
     }
 
     pub fn dtype(&self) -> DType {
         let mut d = 0i32;
-        check(unsafe { sys::st_tensor_dtype(self.h, &mut d) }).expect("a live Tensor has a dtype");
+        check("Tensor::dtype", unsafe { sys::st_tensor_dtype(self.h, &mut d) }).expect("a live Tensor has a dtype");
         DType::from_code(d).expect("the library answers a known dtype")
     }
 
     pub fn device(&self) -> Device {
         let mut d = sys::st_device { type_: 0, index: 0 };
-        check(unsafe { sys::st_tensor_device(self.h, &mut d) }).expect("a live Tensor has a device");
+        check("Tensor::device", unsafe { sys::st_tensor_device(self.h, &mut d) }).expect("a live Tensor has a device");
         Device::from_raw(d)
     }
 
     pub fn numel(&self) -> i64 {
         let mut n = 0i64;
-        check(unsafe { sys::st_tensor_numel(self.h, &mut n) }).expect("a live Tensor has a numel");
+        check("Tensor::numel", unsafe { sys::st_tensor_numel(self.h, &mut n) }).expect("a live Tensor has a numel");
         n
     }
 
     /// Elements from the storage's lowest address to element (0, …, 0).
     pub fn storage_offset(&self) -> i64 {
         let mut n = 0i64;
-        check(unsafe { sys::st_tensor_storage_offset(self.h, &mut n) }).expect("a live Tensor has an offset");
+        check("Tensor::storage_offset", unsafe { sys::st_tensor_storage_offset(self.h, &mut n) })
+            .expect("a live Tensor has an offset");
         n
     }
 
     /// The address of element (0, …, 0); null for some empty tensors.
+    ///
+    /// Reading or writing through it is `unsafe` and outside the storage
+    /// locks (see [Threads](Tensor#threads)); it is valid while any tensor
+    /// of the storage lives.
     pub fn data_ptr(&self) -> *mut c_void {
         let mut p = std::ptr::null_mut();
-        check(unsafe { sys::st_tensor_data_ptr(self.h, &mut p) }).expect("a live Tensor has a data pointer");
+        check("Tensor::data_ptr", unsafe { sys::st_tensor_data_ptr(self.h, &mut p) })
+            .expect("a live Tensor has a data pointer");
         p
     }
 
     pub fn is_contiguous(&self, fmt: MemoryFormat) -> bool {
         let mut r = 0i32;
-        check(unsafe { sys::st_tensor_is_contiguous(self.h, fmt as i32, &mut r) })
+        check("Tensor::is_contiguous", unsafe { sys::st_tensor_is_contiguous(self.h, fmt as i32, &mut r) })
             .expect("a live Tensor answers is_contiguous");
         r != 0
     }
@@ -303,189 +385,239 @@ impl Tensor {
     // ---- views --------------------------------------------------------------
 
     pub fn as_strided(&self, shape: &[i64], strides: &[i64], storage_offset: i64) -> Result<Tensor> {
-        if shape.len() != strides.len() {
-            return Err(binding_error(
-                Status::InvalidArgument,
-                format!("{} sizes but {} strides", shape.len(), strides.len()),
-            ));
-        }
-        let n = ndim_of(shape.len())?;
-        out(|o| unsafe { sys::st_as_strided(self.h, shape.as_ptr(), strides.as_ptr(), n, storage_offset, o) })
+        const M: &str = "Tensor::as_strided";
+        same_lengths(M, shape, strides)?;
+        let n = ndim_of(M, shape.len())?;
+        out(M, |o| unsafe { sys::st_as_strided(self.h, shape.as_ptr(), strides.as_ptr(), n, storage_offset, o) })
     }
 
     pub fn permute(&self, dims: &[i32]) -> Result<Tensor> {
-        let n = ndim_of(dims.len())?;
-        out(|o| unsafe { sys::st_permute(self.h, dims.as_ptr(), n, o) })
+        const M: &str = "Tensor::permute";
+        let n = ndim_of(M, dims.len())?;
+        out(M, |o| unsafe { sys::st_permute(self.h, dims.as_ptr(), n, o) })
     }
 
     pub fn transpose(&self, dim0: i32, dim1: i32) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_transpose(self.h, dim0, dim1, o) })
+        out("Tensor::transpose", |o| unsafe { sys::st_transpose(self.h, dim0, dim1, o) })
     }
 
     /// Elements start, start+step, … below stop, by Python's rules (step >= 1).
     pub fn slice(&self, dim: i32, start: i64, stop: i64, step: i64) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_slice(self.h, dim, start, stop, step, o) })
+        out("Tensor::slice", |o| unsafe { sys::st_slice(self.h, dim, start, stop, step, o) })
     }
 
     pub fn select(&self, dim: i32, index: i64) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_select(self.h, dim, index, o) })
+        out("Tensor::select", |o| unsafe { sys::st_select(self.h, dim, index, o) })
     }
 
     pub fn expand(&self, shape: &[i64]) -> Result<Tensor> {
-        let n = ndim_of(shape.len())?;
-        out(|o| unsafe { sys::st_expand(self.h, shape.as_ptr(), n, o) })
+        const M: &str = "Tensor::expand";
+        let n = ndim_of(M, shape.len())?;
+        out(M, |o| unsafe { sys::st_expand(self.h, shape.as_ptr(), n, o) })
     }
 
     pub fn unsqueeze(&self, dim: i32) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_unsqueeze(self.h, dim, o) })
+        out("Tensor::unsqueeze", |o| unsafe { sys::st_unsqueeze(self.h, dim, o) })
     }
 
     pub fn squeeze(&self, dim: i32) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_squeeze(self.h, dim, o) })
+        out("Tensor::squeeze", |o| unsafe { sys::st_squeeze(self.h, dim, o) })
     }
 
     pub fn flip(&self, dim: i32) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_flip(self.h, dim, o) })
+        out("Tensor::flip", |o| unsafe { sys::st_flip(self.h, dim, o) })
     }
 
     pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
-        let n = ndim_of(shape.len())?;
-        out(|o| unsafe { sys::st_view(self.h, shape.as_ptr(), n, o) })
+        const M: &str = "Tensor::view";
+        let n = ndim_of(M, shape.len())?;
+        out(M, |o| unsafe { sys::st_view(self.h, shape.as_ptr(), n, o) })
     }
 
     /// A view when the strides allow one, else a contiguous copy.
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
-        let n = ndim_of(shape.len())?;
-        out(|o| unsafe { sys::st_reshape(self.h, shape.as_ptr(), n, o) })
+        const M: &str = "Tensor::reshape";
+        let n = ndim_of(M, shape.len())?;
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
+        out(M, |o| unsafe { sys::st_reshape(self.h, shape.as_ptr(), n, o) })
     }
 
     // ---- operators ----------------------------------------------------------
 
     /// `self` (one more reference) when already laid out as `fmt`, else a copy.
     pub fn contiguous(&self, fmt: MemoryFormat) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_contiguous(self.h, fmt as i32, o) })
+        const M: &str = "Tensor::contiguous";
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
+        out(M, |o| unsafe { sys::st_contiguous(self.h, fmt as i32, o) })
     }
 
     /// A copy in new memory (`Clone` only adds a reference to the same tensor).
     pub fn clone_data(&self, fmt: MemoryFormat) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_clone(self.h, fmt as i32, o) })
+        const M: &str = "Tensor::clone_data";
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
+        out(M, |o| unsafe { sys::st_clone(self.h, fmt as i32, o) })
     }
 
     /// Writes `src`, broadcast to this shape and converted to this dtype, into `self`.
+    ///
+    /// `non_blocking` lets a copy to or from a CUDA device return before it
+    /// ends (ordered on the thread's stream); CPU copies always end first.
     pub fn copy_from(&self, src: &Tensor, non_blocking: bool) -> Result<()> {
-        check(unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
+        const M: &str = "Tensor::copy_from";
+        let _locked = lock(M, &[(self.h, Access::Write), (src.h, Access::Read)])?;
+        check(M, unsafe { sys::st_copy(self.h, src.h, non_blocking as i32) })
     }
 
-    /// Writes `R(fma(src, scale[c], shift[c]))` into `self` (st_copy_scaled):
-    /// `c` is the element's index along `dim` of `self` when `scale` or
-    /// `shift` has more than one value (as many as that dim's size); an
-    /// empty slice means scales of 1 or shifts of 0. Integer destinations
-    /// round half to even and clamp; `saturate` clamps a floating
-    /// destination's overflow to its largest finite value.
-    pub fn copy_scaled_from(
-        &self,
-        src: &Tensor,
-        scale: &[f64],
-        shift: &[f64],
-        dim: i32,
-        saturate: bool,
-        non_blocking: bool,
-    ) -> Result<()> {
-        let n = scale.len().max(shift.len()).max(1);
+    /// Writes `R(fma(src, scale[c], shift[c]))` into `self` (st_copy_scaled),
+    /// with the values and options that `how` names (see [`ScaleShift`]):
+    /// `c` is the element's index along `how`'s dim of `self` when `scale`
+    /// or `shift` has more than one value (then as many as that dim's
+    /// size). Integer destinations round half to even and clamp.
+    pub fn copy_scaled_from(&self, src: &Tensor, how: &ScaleShift) -> Result<()> {
+        const M: &str = "Tensor::copy_scaled_from";
+        // One value stands for every index along the dim, as in NumPy's broadcasting.
+        let longest = how.scale.len().max(how.shift.len());
+        let (scale, shift) = if longest > 1 {
+            let size = self.dim_size(how.dim).ok_or_else(|| {
+                error(Status::InvalidArgument, M,
+                      &format!("dim {} is not a dim of self, which has {}", how.dim, self.ndim()))
+            })?;
+            if [how.scale.len(), how.shift.len()].iter().any(|&len| len > 1 && len as i64 != size) {
+                return Err(error(
+                    Status::InvalidArgument,
+                    M,
+                    &format!("scale has {} values and shift {}: each may have 0, 1 or {} (the size of dim {} of self)",
+                             how.scale.len(), how.shift.len(), size, how.dim),
+                ));
+            }
+            let widen = |v: &[f64]| if v.len() == 1 { vec![v[0]; longest] } else { v.to_vec() };
+            (widen(how.scale), widen(how.shift))
+        } else {
+            (how.scale.to_vec(), how.shift.to_vec())
+        };
         let ss = sys::st_scale_shift {
             scale: if scale.is_empty() { std::ptr::null() } else { scale.as_ptr() },
             shift: if shift.is_empty() { std::ptr::null() } else { shift.as_ptr() },
-            n: n as i64,
-            dim,
-            saturate: saturate as i32,
+            n: longest.max(1) as i64,
+            dim: how.dim,
+            saturate: how.saturate as i32,
         };
-        if (!scale.is_empty() && scale.len() != n) || (!shift.is_empty() && shift.len() != n) {
-            return Err(Error {
-                status: Status::InvalidArgument,
-                message: format!("copy_scaled_from: scale has {} values and shift {}", scale.len(), shift.len()),
-            });
-        }
-        check(unsafe { sys::st_copy_scaled(self.h, src.h, &ss, non_blocking as i32) })
+        let _locked = lock(M, &[(self.h, Access::Write), (src.h, Access::Read)])?;
+        check(M, unsafe { sys::st_copy_scaled(self.h, src.h, &ss, how.non_blocking as i32) })
     }
 
     pub fn to(&self, dtype: DType, device: Device, fmt: MemoryFormat) -> Result<Tensor> {
-        out(|o| unsafe { sys::st_to(self.h, dtype as i32, device.raw(), fmt as i32, o) })
+        const M: &str = "Tensor::to";
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
+        out(M, |o| unsafe { sys::st_to(self.h, dtype as i32, device.raw(), fmt as i32, o) })
     }
 
     pub fn fill(&self, value: f64) -> Result<()> {
-        check(unsafe { sys::st_fill(self.h, value) })
+        const M: &str = "Tensor::fill";
+        let _writing = lock(M, &[(self.h, Access::Write)])?;
+        check(M, unsafe { sys::st_fill(self.h, value) })
     }
 
     pub fn zero(&self) -> Result<()> {
-        check(unsafe { sys::st_zero(self.h) })
+        const M: &str = "Tensor::zero";
+        let _writing = lock(M, &[(self.h, Access::Write)])?;
+        check(M, unsafe { sys::st_zero(self.h) })
+    }
+
+    /// The size of `dim` (negative counts from the last), or None when it is not a dim of `self`.
+    fn dim_size(&self, dim: i32) -> Option<i64> {
+        let shape = self.shape();
+        let d = if dim < 0 { dim as i64 + shape.len() as i64 } else { dim as i64 };
+        usize::try_from(d).ok().and_then(|d| shape.get(d).copied())
     }
 
     // ---- elements -----------------------------------------------------------
 
-    fn element_address<T: Element>(&self, index: &[i64]) -> Result<*mut u8> {
+    /// The address of element (0, …, 0), the shape and the strides, when
+    /// `T` is the dtype's element and the memory is the CPU's.
+    fn host_elements<T: Element>(&self, method: &str) -> Result<(*mut u8, Vec<i64>, Vec<i64>)> {
         if T::DTYPE != self.dtype() {
-            return Err(binding_error(
+            return Err(error(
                 Status::InvalidArgument,
-                format!("elements of type {} requested from a {} tensor", T::DTYPE.name(), self.dtype().name()),
+                method,
+                &format!("elements of type {} requested from a {} tensor", T::DTYPE.name(), self.dtype().name()),
             ));
         }
-        if self.device().kind == crate::types::DeviceType::Cuda {
-            return Err(binding_error(Status::InvalidArgument, "elements of a CUDA tensor are not host memory".into()));
-        }
-        let (shape, strides) = (self.shape(), self.strides());
-        if index.len() != shape.len() {
-            return Err(binding_error(
+        if self.device() != Device::CPU {
+            // CUDA memory is not the host's; CUDA_HOST memory may still be the
+            // target of a non-blocking copy that the lock does not cover.
+            return Err(error(
                 Status::InvalidArgument,
-                format!("{} indices for a tensor of {} dim{}", index.len(), shape.len(),
-                        if shape.len() == 1 { "" } else { "s" }),
+                method,
+                &format!("elements of a {} tensor are read on the CPU: copy it there first with to()", self.device()),
+            ));
+        }
+        Ok((self.data_ptr() as *mut u8, self.shape(), self.strides()))
+    }
+
+    /// The element offset of `index` (negative indices count from the end), checked against `shape`.
+    fn offset_of(method: &str, index: &[i64], shape: &[i64], strides: &[i64]) -> Result<isize> {
+        if index.len() != shape.len() {
+            return Err(error(
+                Status::InvalidArgument,
+                method,
+                &format!("{} indices for a tensor of {} dim{}", index.len(), shape.len(),
+                         if shape.len() == 1 { "" } else { "s" }),
             ));
         }
         let mut offset = 0isize;
         for d in 0..shape.len() {
             let i = if index[d] < 0 { index[d] + shape[d] } else { index[d] };
             if i < 0 || i >= shape[d] {
-                return Err(binding_error(
+                return Err(error(
                     Status::OutOfBounds,
-                    format!("index {} is out of range for dim {} of size {}", index[d], d, shape[d]),
+                    method,
+                    &format!("index {} is out of range for dim {} of size {}", index[d], d, shape[d]),
                 ));
             }
             offset += (i * strides[d]) as isize;
         }
-        Ok(unsafe { (self.data_ptr() as *mut u8).offset(offset * T::DTYPE.itemsize() as isize) })
+        Ok(offset)
     }
 
-    /// The element at `index` (negative indices count from the end).
-    ///
-    /// # Safety
-    /// No thread may write the element meanwhile.
-    pub unsafe fn get<T: Element>(&self, index: &[i64]) -> Result<T> {
-        Ok(T::read(self.element_address::<T>(index)?))
+    /// The element at `index` (negative indices count from the end) of a CPU tensor.
+    pub fn get<T: Element>(&self, index: &[i64]) -> Result<T> {
+        const M: &str = "Tensor::get";
+        let (first, shape, strides) = self.host_elements::<T>(M)?;
+        let offset = Tensor::offset_of(M, index, &shape, &strides)?;
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
+        // An index inside the shape is an element of the storage, which lives
+        // while `self` does; the lock keeps writers out (Note [One writer per storage]).
+        Ok(unsafe { T::read(first.offset(offset * T::DTYPE.itemsize() as isize)) })
     }
 
-    /// Writes the element at `index`; refused for read-only tensors.
-    ///
-    /// # Safety
-    /// No other thread may read or write the element meanwhile.
-    pub unsafe fn set<T: Element>(&self, index: &[i64], value: T) -> Result<()> {
-        let p = self.element_address::<T>(index)?;
+    /// Writes the element at `index` of a CPU tensor; refused for read-only tensors.
+    pub fn set<T: Element>(&self, index: &[i64], value: T) -> Result<()> {
+        const M: &str = "Tensor::set";
+        let (first, shape, strides) = self.host_elements::<T>(M)?;
+        let offset = Tensor::offset_of(M, index, &shape, &strides)?;
         if self.is_read_only() {
-            return Err(binding_error(Status::ReadOnly, "the tensor was imported read-only".into()));
+            return Err(error(Status::ReadOnly, M, "the tensor was imported read-only"));
         }
-        std::ptr::write_unaligned(p as *mut T, value);
+        let _writing = lock(M, &[(self.h, Access::Write)])?;
+        // As in `get`; the lock is exclusive.
+        unsafe { std::ptr::write_unaligned(first.offset(offset * T::DTYPE.itemsize() as isize) as *mut T, value) };
         Ok(())
     }
 
-    /// Every element in row-major order of the shape, whatever the strides.
-    ///
-    /// # Safety
-    /// No thread may write the elements meanwhile.
-    pub unsafe fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        let shape = self.shape();
+    /// Every element of a CPU tensor in row-major order of the shape, whatever the strides.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        const M: &str = "Tensor::to_vec";
+        let (first, shape, strides) = self.host_elements::<T>(M)?;
         let numel = self.numel() as usize;
+        let itemsize = T::DTYPE.itemsize() as isize;
         let mut v = Vec::with_capacity(numel);
         let mut index = vec![0i64; shape.len()];
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
         for _ in 0..numel {
-            v.push(self.get::<T>(&index)?);
+            let offset: i64 = index.iter().zip(&strides).map(|(i, s)| i * s).sum();
+            // Each index walks inside the shape: as in `get`.
+            v.push(unsafe { T::read(first.offset(offset as isize * itemsize)) });
             for d in (0..shape.len()).rev() {
                 index[d] += 1;
                 if index[d] < shape[d] {
@@ -502,31 +634,33 @@ impl Tensor {
     /// Exports as a classic DLManagedTensor; the caller must call its deleter once.
     pub fn to_dlpack(&self) -> Result<*mut sys::dlpack::DLManagedTensor> {
         let mut p = std::ptr::null_mut();
-        check(unsafe { sys::st_to_dlpack(self.h, &mut p) })?;
+        check("Tensor::to_dlpack", unsafe { sys::st_to_dlpack(self.h, &mut p) })?;
         Ok(p)
     }
 
     /// Exports as a DLPack 1.0 DLManagedTensorVersioned; the caller must call its deleter once.
     pub fn to_dlpack_versioned(&self) -> Result<*mut sys::dlpack::DLManagedTensorVersioned> {
         let mut p = std::ptr::null_mut();
-        check(unsafe { sys::st_to_dlpack_versioned(self.h, &mut p) })?;
+        check("Tensor::to_dlpack_versioned", unsafe { sys::st_to_dlpack_versioned(self.h, &mut p) })?;
         Ok(p)
     }
 
     /// Wraps a classic DLPack tensor; on success the library owns `m`.
     ///
     /// # Safety
-    /// `m` must be a valid DLManagedTensor that nobody else consumes.
+    /// `m` must be a valid DLManagedTensor that nobody else consumes, whose
+    /// memory nothing writes while the tensor lives except this crate's
+    /// calls on it and its views (as [`from_raw`](Tensor::from_raw) says).
     pub unsafe fn from_dlpack(m: *mut sys::dlpack::DLManagedTensor) -> Result<Tensor> {
-        out(|o| sys::st_from_dlpack(m, o))
+        out("Tensor::from_dlpack", |o| sys::st_from_dlpack(m, o))
     }
 
     /// Wraps a versioned DLPack tensor (read-only when its flag says so); on success the library owns `m`.
     ///
     /// # Safety
-    /// `m` must be a valid DLManagedTensorVersioned that nobody else consumes.
+    /// As [`from_dlpack`](Tensor::from_dlpack), for a DLManagedTensorVersioned.
     pub unsafe fn from_dlpack_versioned(m: *mut sys::dlpack::DLManagedTensorVersioned) -> Result<Tensor> {
-        out(|o| sys::st_from_dlpack_versioned(m, o))
+        out("Tensor::from_dlpack_versioned", |o| sys::st_from_dlpack_versioned(m, o))
     }
 }
 
@@ -619,7 +753,7 @@ impl fmt::Debug for Tensor {
 impl Clone for Tensor {
     /// Another reference to the same handle (`st_tensor_retain`).
     fn clone(&self) -> Tensor {
-        check(unsafe { sys::st_tensor_retain(self.h) }).expect("st_tensor_retain on a live Tensor");
+        check("Tensor::clone", unsafe { sys::st_tensor_retain(self.h) }).expect("st_tensor_retain on a live Tensor");
         Tensor { h: self.h }
     }
 }

@@ -12,7 +12,7 @@ fn arange_f32(n: usize) -> Vec<f32> {
 /// Asserts `t` holds `expected(index)` at every index (row-major walk).
 fn expect_elements(t: &Tensor, expected: impl Fn(&[i64]) -> f32) {
     let shape = t.shape();
-    let got: Vec<f32> = unsafe { t.to_vec().unwrap() };
+    let got: Vec<f32> = t.to_vec().unwrap();
     let mut index = vec![0i64; shape.len()];
     for value in got {
         assert_eq!(value, expected(&index), "at {:?}", index);
@@ -98,6 +98,24 @@ fn from_vec_negative_strides() {
 }
 
 #[test]
+fn from_vec_strided_checks_the_offset_of_an_empty_layout() {
+    // No elements, so no element to check; the address of element (0, 0)
+    // would still lie far past the Vec, which a safe function must not form.
+    let e = Tensor::from_vec_strided(arange_f32(4), 1000, &[0, 3], &[3, 1]).unwrap_err();
+    assert_eq!(e.status, Status::OutOfBounds);
+    assert!(e.message.starts_with("Tensor::from_vec_strided: "), "{}", e.message);
+    // One past the end is an address Rust allows: an empty tensor there is fine.
+    let t = Tensor::from_vec_strided(arange_f32(4), 4, &[0, 3], &[3, 1]).unwrap();
+    assert_eq!((t.shape(), t.numel()), (vec![0, 3], 0));
+    assert_eq!(t.to_vec::<f32>().unwrap(), Vec::<f32>::new());
+    // Every argument is checked before the address: a bad one with a bad offset names the argument.
+    let e = Tensor::from_vec_strided(arange_f32(4), 1000, &[0, 3], &[3]).unwrap_err();
+    assert_eq!((e.status, e.message.as_str()), (Status::InvalidArgument, "Tensor::from_vec_strided: 2 sizes but 1 strides"));
+    let e = Tensor::from_vec_strided(arange_f32(4), 1000, &[0; 26], &[0; 26]).unwrap_err();
+    assert_eq!(e.status, Status::InvalidArgument);
+}
+
+#[test]
 fn views_against_a_reference_walk() {
     let t = Tensor::from_vec(arange_f32(24), &[2, 3, 4]).unwrap();
     let at = |i: i64, j: i64, k: i64| (i * 12 + j * 4 + k) as f32;
@@ -119,20 +137,19 @@ fn views_against_a_reference_walk() {
 #[test]
 fn element_access() {
     let t = Tensor::from_vec(vec![1i32, 2, 3, 4, 5, 6], &[2, 3]).unwrap();
-    unsafe {
-        assert_eq!(t.get::<i32>(&[1, -1]).unwrap(), 6);
-        t.transpose(0, 1).unwrap().set::<i32>(&[2, 0], 30).unwrap();
-        assert_eq!(t.get::<i32>(&[0, 2]).unwrap(), 30);
-        assert_eq!(t.get::<f32>(&[0, 0]).unwrap_err().status, Status::InvalidArgument);
-        assert_eq!(t.get::<i32>(&[2, 0]).unwrap_err().status, Status::OutOfBounds);
-        assert_eq!(t.get::<i32>(&[0]).unwrap_err().status, Status::InvalidArgument);
-    }
+    assert_eq!(t.get::<i32>(&[1, -1]).unwrap(), 6);
+    t.transpose(0, 1).unwrap().set::<i32>(&[2, 0], 30).unwrap();
+    assert_eq!(t.get::<i32>(&[0, 2]).unwrap(), 30);
+    assert_eq!(t.get::<f32>(&[0, 0]).unwrap_err().status, Status::InvalidArgument);
+    let e = t.get::<i32>(&[2, 0]).unwrap_err();
+    assert_eq!(e.status, Status::OutOfBounds);
+    assert_eq!(e.message, "Tensor::get: index 2 is out of range for dim 0 of size 2");
+    assert_eq!(t.set::<i32>(&[0], 1).unwrap_err().message, "Tensor::set: 1 indices for a tensor of 2 dims");
     let b = Tensor::from_vec(vec![0u8, 1, 7], &[3]).unwrap();
     let bools = Tensor::from_vec(vec![true, false], &[2]).unwrap();
-    unsafe {
-        assert_eq!(bools.to_vec::<bool>().unwrap(), vec![true, false]);
-        assert_eq!(b.to_vec::<u8>().unwrap(), vec![0, 1, 7]);
-    }
+    assert_eq!(bools.to_vec::<bool>().unwrap(), vec![true, false]);
+    assert_eq!(b.to_vec::<u8>().unwrap(), vec![0, 1, 7]);
+    assert_eq!(b.flip(0).unwrap().to_vec::<u8>().unwrap(), vec![7, 1, 0]);
 }
 
 #[test]
@@ -141,9 +158,11 @@ fn errors_carry_status_and_message() {
     let e = t.select(0, 5).unwrap_err();
     assert_eq!(e.status, Status::OutOfBounds);
     assert_eq!(e.code(), 8);
-    assert!(e.message.contains("st_select"), "{}", e.message);
-    assert!(e.message.contains("index = 5"), "{}", e.message);
-    assert!(e.to_string().starts_with("ST_ERROR_OUT_OF_BOUNDS: "));
+    // The method the caller called, then the library's message less its C function's name.
+    assert_eq!(e.message, "Tensor::select: index = 5 is out of range for dim 0 of size 2");
+    assert_eq!(e.to_string(), "ST_ERROR_OUT_OF_BOUNDS: Tensor::select: index = 5 is out of range for dim 0 of size 2");
+    assert!(t.transpose(0, 7).unwrap_err().message.starts_with("Tensor::transpose: "));
+    assert!(stride::set_num_threads(0).unwrap_err().message.starts_with("set_num_threads: "));
     assert_eq!(t.transpose(0, 7).unwrap_err().status, Status::InvalidArgument);
     assert_eq!(t.view(&[4]).unwrap_err().status, Status::ShapeMismatch);
     assert_eq!(Tensor::empty(&[-1], DType::Float32, Device::CPU).unwrap_err().status, Status::InvalidArgument);
@@ -184,7 +203,7 @@ fn raw_memory_deleter_runs_once_at_last_release() {
     let v = t.flip(0).unwrap();
     drop(t);
     assert_eq!(calls.load(Ordering::SeqCst), 0);
-    assert_eq!(unsafe { v.get::<f64>(&[0]).unwrap() }, 3.0);
+    assert_eq!(v.get::<f64>(&[0]).unwrap(), 3.0);
     drop(v);
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 
@@ -207,7 +226,7 @@ fn tensors_cross_threads() {
     let handles: Vec<_> = (0..4)
         .map(|i| {
             let mine = t.clone();
-            std::thread::spawn(move || unsafe { mine.select(0, i).unwrap().get::<f32>(&[i]).unwrap() })
+            std::thread::spawn(move || mine.select(0, i).unwrap().get::<f32>(&[i]).unwrap())
         })
         .collect();
     let got: Vec<f32> = handles.into_iter().map(|h| h.join().unwrap()).collect();

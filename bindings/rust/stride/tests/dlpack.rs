@@ -98,7 +98,7 @@ fn import_with_byte_offset_and_negative_strides() {
     assert_eq!(t.strides(), vec![3, -1]);
     assert_eq!(t.storage_offset(), 2);
     assert_eq!(t.data_ptr() as *const f32, unsafe { p.buffer.as_ptr().add(2) });
-    assert_eq!(unsafe { t.to_vec::<f32>().unwrap() }, vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0]);
+    assert_eq!(t.to_vec::<f32>().unwrap(), vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0]);
     let row = t.select(0, 1).unwrap();
     drop(t);
     assert_eq!(p.calls.load(Ordering::SeqCst), 0);
@@ -125,7 +125,7 @@ fn read_only_import() {
     let t = unsafe { Tensor::from_dlpack_versioned(&mut p.managed).unwrap() };
     assert!(t.is_read_only());
     assert!(t.flip(0).unwrap().is_read_only());
-    assert_eq!(unsafe { t.set::<f32>(&[0], 5.0).unwrap_err() }.status, Status::ReadOnly);
+    assert_eq!(t.set::<f32>(&[0], 5.0).unwrap_err().status, Status::ReadOnly);
     assert_eq!(p.buffer, vec![1.0, 2.0]);
     drop(t);
     assert_eq!(p.calls.load(Ordering::SeqCst), 1);
@@ -138,5 +138,5 @@ fn round_trip_through_the_library() {
     let back = unsafe { Tensor::from_dlpack(v.to_dlpack().unwrap()).unwrap() };
     assert_eq!((back.shape(), back.strides(), back.data_ptr()), (v.shape(), v.strides(), v.data_ptr()));
     assert_eq!(back.dtype(), DType::Int64);
-    assert_eq!(unsafe { back.to_vec::<i64>().unwrap() }, vec![1, 3, 2, 4]);
+    assert_eq!(back.to_vec::<i64>().unwrap(), vec![1, 3, 2, 4]);
 }

@@ -28,10 +28,8 @@ fn host_job_system_runs_the_kernels() {
     stride::set_parallel_for(None).unwrap();
     r.unwrap();
     assert!(!calls.lock().unwrap().is_empty(), "the library never used the job system");
-    unsafe {
-        assert_eq!(dst.get::<f64>(&[3, 5]).unwrap(), 5.0 * 1024.0 + 3.0);
-        assert_eq!(dst.get::<f64>(&[1023, 0]).unwrap(), 1023.0);
-    }
+    assert_eq!(dst.get::<f64>(&[3, 5]).unwrap(), 5.0 * 1024.0 + 3.0);
+    assert_eq!(dst.get::<f64>(&[1023, 0]).unwrap(), 1023.0);
 }
 
 #[test]
@@ -64,4 +62,31 @@ fn cuda_queries() {
         stride::cuda_empty_cache(0).unwrap();
     }
     assert_eq!(stride::cuda_empty_cache(-1).unwrap_err().status, Status::InvalidArgument);
+}
+
+#[test]
+fn a_trace_callback_may_read_but_not_write_what_the_traced_call_reads() {
+    // contiguous() of a transposed tensor copies it: the traced calls read `src`.
+    let src = Tensor::from_vec((0..8).map(|x| x as f32).collect(), &[2, 4]).unwrap().transpose(0, 1).unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (inside, sink, me) = (src.clone(), seen.clone(), std::thread::current().id());
+    stride::set_trace_callback(Some(Box::new(move |name, _| {
+        if std::thread::current().id() != me {
+            return; // another test's call
+        }
+        let read = inside.to_vec::<f32>().map(|v| v.len()).map_err(|e| e.status);
+        let write = inside.fill(-1.0).map_err(|e| e.status);
+        sink.lock().unwrap().push((name.to_string(), read, write));
+    })))
+    .unwrap();
+    let c = src.contiguous(MemoryFormat::Contiguous);
+    stride::set_trace_callback(None).unwrap();
+    let c = c.unwrap();
+    let seen = seen.lock().unwrap();
+    assert!(!seen.is_empty(), "no operator was traced");
+    for (name, read, write) in seen.iter() {
+        assert_eq!((read, write), (&Ok(8), &Err(Status::InvalidArgument)), "inside {}", name);
+    }
+    assert_eq!(c.to_vec::<f32>().unwrap(), vec![0., 4., 1., 5., 2., 6., 3., 7.]);
+    assert_eq!(src.to_vec::<f32>().unwrap(), vec![0., 4., 1., 5., 2., 6., 3., 7.]);
 }

@@ -13,9 +13,9 @@ namespace {
 // VCVTNE2PS2BF16 rounds two vectors of float32 to nearest even into one of
 // bfloat16, as the rule does, and quiets a NaN keeping its upper bits, as
 // the rule does; but it treats a subnormal input as zero. A line holding
-// one (rare in practice) goes the integer way of F32ToBF16. On the Xeon of
-// Note [Streaming on each vendor] the instruction and the check take
-// 0.080 ns an element in L1 where the integer rounding takes 0.153.
+// one (rare in practice) goes the integer way of F32ToBF16. The instruction
+// and the check take about half the time of the integer rounding
+// (docs/tuning.md, "Why").
 struct F32ToBF16ByInstruction : F32ToBF16 {
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
