@@ -31,6 +31,10 @@ std::string padded(const std::string& text, int width);
 // "D" for "D transpose (8192,8192)": the case's letter and number.
 std::string case_id(const std::string& label);
 
+// Natural order of case names and labels: runs of digits compare as
+// numbers, so I2 comes before I10 (and "I1 " before "I10").
+bool natural_less(const std::string& a, const std::string& b);
+
 // A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& s);
 

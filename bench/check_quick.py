@@ -4,17 +4,26 @@
     bench/check_quick.py [--cuda] STRIDE_BENCH SCRATCH_DIR
 
 1. Every case, the default output: exit 0, every line of stdout and stderr
-   at most 100 columns, no CSV on stdout, every column of the bandwidth
-   table defined in the definitions above it, the closing roofline block,
-   the peak memory line, and progress lines without the read checksum or
-   the full sizes.
-2. A, D and K with --pages huge,4k --csv FILE: the CSV has a pages and an
-   x_roof column; each bandwidth row's x_roof is the slowest of its best
-   copy, read and write times over its own time, recomputed here from the
-   CSV's times; 4k rows exist and have no alloc mode; the closing block
-   names exactly the prealloc and plan rows below 0.90 of the roofline.
-3. --wide: the table has the baselines' columns besides x roof, each
+   at most 100 columns, no CSV on stdout, the level line, every column of
+   the bandwidth table defined in the definitions above it, one row per
+   case and thread count, the cases in natural order (I2 before I10, as
+   --list names them), a closing summary of one line per thread count
+   (wrapped lines aside), the peak memory line, and progress lines without
+   the read checksum or the full sizes.
+2. A, D, I1, I2, I10 and K with --pages huge,4k --csv FILE: the CSV has a
+   pages and an x_roof column; each bandwidth row's x_roof is the slowest
+   of its best copy, read and write times over its own time, recomputed
+   here from the CSV's times; 4k rows exist and have no alloc mode; each
+   row of the table shows its prealloc row's figures and its plan row's
+   x roof; the summary counts exactly the cases whose prealloc and plan
+   rows reach 0.90 of the roofline and names the lowest of the others;
+   tools/plot-bench.py draws the CSV as an SVG 1200 px wide that names
+   every case, in the table's order.
+3. --wide: a row per mode, and the baselines' columns besides x roof, each
    defined above it.
+4. --level: scalar runs and says so on the level line; a name that is no
+   level of the build, and a level above this CPU's (when there is one),
+   are refused with a message.
 With --cuda, the GPU bench instead: --device cuda --list (with or without
 a GPU) names each case with its view on the next (indented) line, within
 100 columns;
@@ -27,6 +36,7 @@ whose x_memcpy in the CSV is below 0.90.
 The figures of a --quick run mean nothing; only their relations are checked.
 """
 import csv
+import math
 import os
 import re
 import subprocess
@@ -34,6 +44,8 @@ import sys
 
 COLUMNS = 100
 GOAL = 0.90
+SUMMARY_LOWEST = 3
+PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tools", "plot-bench.py")
 failures = []
 
 
@@ -42,10 +54,16 @@ def check(condition, message):
         failures.append(message)
 
 
-def run(bench, *args):
+def run(bench, *args, want=0):
     p = subprocess.run([bench, "--quick", *args], capture_output=True, text=True, timeout=240)
-    check(p.returncode == 0, f"stride-bench --quick {' '.join(args)}: exit {p.returncode}\n{p.stderr[-2000:]}")
+    ok = p.returncode == 0 if want == 0 else p.returncode != 0
+    check(ok, f"stride-bench --quick {' '.join(args)}: exit {p.returncode}\n{p.stderr[-2000:]}")
     return p.stdout, p.stderr
+
+
+def natural_key(name):
+    """I2 before I10: runs of digits compare as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def close(got, want):
@@ -69,9 +87,52 @@ def check_definitions(what, stdout, heads):
 def table_heads(stdout):
     """The column heads of the bandwidth table's first header line."""
     for line in stdout.splitlines():
-        if line.startswith("case ") and "mode" in line:
+        if line.startswith("case ") and "GB/s" in line:
             return re.findall(r"x \w+|[^\s|]+", line)
     return []
+
+
+def table_rows(stdout):
+    """The bandwidth table's rows: (case id, the cells after the label) for each line of it."""
+    lines = stdout.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("case ") and "GB/s" in line), None)
+    if start is None:
+        return []
+    rows = []
+    for line in lines[start + 2:]:
+        if line.startswith("case "):  # the per-call table
+            break
+        if line.strip():
+            rows.append((line.split(" ", 1)[0], line))
+    return rows
+
+
+def summary_lines(stdout):
+    """{head: text} of the closing summary's lines ("1 thread", "2 threads, 4k pages"), wrapped lines joined."""
+    block = stdout.split("\nSummary: ", 1)
+    check(len(block) == 2, "no closing summary")
+    if len(block) < 2:
+        return {}
+    lines, summary = block[1].splitlines(), {}
+    while lines and not lines[0].startswith("  "):  # the heading, wrapped or not
+        lines.pop(0)
+    last = None
+    for line in lines:
+        m = re.match(r"^  (\d+ threads?(?:, \w+ pages)?): (.*)", line)
+        if m:
+            last = m.group(1)
+            summary[last] = m.group(2)
+        elif last and line.startswith("    "):
+            summary[last] += " " + line.strip()
+        else:
+            break
+    return summary
+
+
+def list_names(bench):
+    p = subprocess.run([bench, "--list"], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"--list: exit {p.returncode}")
+    return [line.split(" ", 1)[0] for line in p.stdout.splitlines() if line and not line.startswith(" ")]
 
 
 def check_default(bench):
@@ -79,11 +140,25 @@ def check_default(bench):
     check_widths("default stdout", out)
     check_widths("default stderr", err)
     check(not re.search(r"^(kind,|bandwidth,|call,|# csv)", out, re.M), "default: CSV printed without --csv")
+    check(re.search(r"^level: +(scalar|avx2|avx512|neon)\b", out, re.M), "default: no level line")
     heads = table_heads(out)
-    check("x roof" in heads and "x best" in heads, f"default: the compact table's heads are {heads}")
-    check("hp-alloc" not in heads, "default: the compact table has the wide table's columns")
+    check(heads[:1] == ["case"] and {"thr", "ms", "GB/s", "x roof", "plan", "bound"} <= set(heads),
+          f"default: the compact table's heads are {heads}")
+    check(not {"mode", "x best", "hp-alloc", "memcpy"} & set(heads), "default: the compact table has the wide table's columns")
     check_definitions("default", out, heads)
-    check(re.search(rf"^Below {GOAL:.2f} of the roofline", out, re.M), "default: no closing roofline block")
+    names = list_names(bench)
+    check(names == sorted(names, key=natural_key), f"--list: not in natural order: {names}")
+    rows = table_rows(out)
+    ids = [case_id for case_id, _ in rows]
+    threads = len(re.search(r"^threads: +([\d, ]+)", out, re.M).group(1).split(","))
+    order = list(dict.fromkeys(ids))
+    check(order == sorted(order, key=natural_key), f"default: the table's cases are not in natural order: {order}")
+    check(all(ids.count(i) == threads for i in order), f"default: not one row per case and thread count: {ids}")
+    check(len(order) >= 40, f"default: only {len(order)} cases in the table")
+    summary = summary_lines(out)
+    check(len(summary) == threads, f"default: the summary has {len(summary)} lines, want {threads}")
+    tail = out.split("\nSummary: ", 1)[-1].splitlines()
+    check(len(tail) <= 10, f"default: {len(tail)} lines from the summary on")
     check(re.search(r"^peak memory: +[0-9.]+ GiB", out, re.M), "default: no peak memory line")
     check("sum read" not in err, "default: the progress lines print the read checksum")
     check("64M" not in err, "default: a --quick progress line names the full size")
@@ -93,7 +168,7 @@ def check_csv_and_pages(bench, scratch):
     path = os.path.join(scratch, "bench-quick.csv")
     if os.path.exists(path):
         os.remove(path)
-    out, _ = run(bench, "--threads", "1", "--pages", "huge,4k", "--filter", "A_,D_,K_", "--csv", path)
+    out, _ = run(bench, "--threads", "1", "--pages", "huge,4k", "--filter", "A_,D_,I1_,I2_,I10_,K_", "--csv", path)
     check(f"CSV written to {path}" in out, "csv: no 'CSV written' line")
     check(not re.search(r"^(kind,|bandwidth,)", out, re.M), "csv: CSV printed on stdout too")
     check_widths("csv stdout", out)
@@ -107,7 +182,7 @@ def check_csv_and_pages(bench, scratch):
     check(any(r["kind"] == "call" for r in rows), "csv: no per-call rows")
     check({r["pages"] for r in bandwidth} == {"huge", "4k"}, "csv: not both page kinds")
     check(not [r for r in bandwidth if r["pages"] == "4k" and r["mode"] == "alloc"], "csv: an alloc row on 4k pages")
-    expected_below = set()
+    lowest = {}  # (pages, case id) -> the lower x roof of prealloc and plan
     for r in bandwidth:
         ms = float(r["median_ms"])
         bounds = {"copy": min(float(r["memcpy_ms"]), float(r["nt_ms"])), "read": float(r["read_ms"]),
@@ -118,23 +193,104 @@ def check_csv_and_pages(bench, scratch):
         check(close(float(r["x_roof"]), roof / ms), f"{where}: x_roof {r['x_roof']}, want {roof / ms}")
         # The CSV's 6 digits may make two bounds equal: the one named must be the largest.
         check(close(bounds.get(r["roofline_bound"], -1.0), roof), f"{where}: bound {r['roofline_bound']}")
-        if r["mode"] in ("prealloc", "plan") and roof / ms < GOAL:
-            expected_below.add((r["pages"], r["case"].split(" ")[0]))
-    printed_below = set()
+        if r["mode"] in ("prealloc", "plan"):
+            key = (r["pages"], r["case"].split(" ")[0])
+            lowest[key] = min(lowest.get(key, math.inf), float(r["x_roof"]))
+    check_table_against_csv(out, bandwidth)
+    summary = summary_lines(out)
     for pages in ("huge", "4k"):
-        m = re.search(rf"^  1 thread, {pages} pages: (.*(?:\n {{4,}}.*)*)", out, re.M)
-        check(m, f"csv: no closing line for 1 thread, {pages} pages")
-        if m:
-            printed_below |= {(pages, c) for c in re.findall(r"(\S+) \((?:prealloc|plan) ", m.group(1))}
-    check(printed_below == expected_below, f"csv: below the roofline: printed {printed_below}, want {expected_below}")
+        text = summary.get(f"1 thread, {pages} pages")
+        check(text is not None, f"csv: no summary line for 1 thread, {pages} pages")
+        if text is None:
+            continue
+        cases = {c: x for (p, c), x in lowest.items() if p == pages}
+        below = sorted((x, c) for c, x in cases.items() if x < GOAL)
+        m = re.match(r"(\d+) of (\d+) cases(?:, none below$|; lowest: (.*))", text)
+        check(m, f"csv: summary line '{text}'")
+        if not m:
+            continue
+        check((int(m.group(1)), int(m.group(2))) == (len(cases) - len(below), len(cases)),
+              f"csv: summary '{text}', want {len(cases) - len(below)} of {len(cases)}")
+        named = re.findall(r"(\S+) (\d\.\d\d)", m.group(3) or "")
+        check(len(named) == min(SUMMARY_LOWEST, len(below)), f"csv: summary names {named}, below: {below}")
+        for case, shown in named:
+            x = cases.get(case)
+            # Cut to two decimals; no unnamed case below lower than a named one.
+            check(x is not None and shown == f"{math.floor(x * 100) / 100:.2f}", f"csv: summary {case} {shown}, CSV {x}")
+            check(x is None or all(y >= x or c in dict(named) for y, c in below), f"csv: summary skips a lower case than {case}")
+    check_plot(path, scratch, [case for case, _ in table_rows(out)])
+
+
+def check_table_against_csv(out, bandwidth):
+    """Each table row: its prealloc row's GB/s and x roof, its plan row's x roof, its bound."""
+    heads = table_heads(out)
+    check("pages" in heads, f"csv: no pages column with two kinds of page: {heads}")
+    by_key = {(r["case"].split(" ")[0], r["pages"], r["mode"]): r for r in bandwidth}
+    seen = 0
+    for case, line in table_rows(out):
+        if case.startswith("K_") or case == "dispatch":
+            continue
+        cells = line.split()
+        pages = next((c for c in cells if c in ("huge", "4k")), None)
+        pre, plan = by_key.get((case, pages, "prealloc")), by_key.get((case, pages, "plan"))
+        if not (pre and plan):
+            check(False, f"csv: the table's {case} {pages} has no prealloc or plan row in the CSV")
+            continue
+        seen += 1
+        gbps, x_roof, plan_x, bound = cells[-4], cells[-3], cells[-2], cells[-1]
+        for shown, want, what in ((gbps, pre["gbps"], "GB/s"), (x_roof, pre["x_roof"], "x roof"),
+                                  (plan_x, plan["x_roof"], "plan")):
+            check(shown in (f"{float(want):.2f}", f"{float(want):.1f}", f"{float(want):.0f}"),
+                  f"csv: {case} {pages} {what} {shown}, CSV {want}")
+        check(bound == pre["roofline_bound"], f"csv: {case} {pages} bound {bound}, CSV {pre['roofline_bound']}")
+    check(seen == 2 * 5, f"csv: {seen} table rows of the 5 bandwidth cases on 2 kinds of page")
+
+
+def check_plot(csv_path, scratch, table_cases):
+    """tools/plot-bench.py: one SVG 1200 px wide, every case of the table named in its order."""
+    svg = os.path.join(scratch, "bench-quick.svg")
+    p = subprocess.run([sys.executable, PLOT, csv_path, svg], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"plot-bench.py: exit {p.returncode}\n{p.stderr[-2000:]}")
+    if p.returncode != 0:
+        return
+    with open(svg, encoding="utf-8") as f:
+        text = f.read()
+    check(re.search(r'<svg [^>]*width="1200"', text), "plot: not 1200 px wide")
+    labels = re.findall(r'<text class="case"[^>]*>([^<]*)</text>', text)
+    ids = [label.split(" ", 1)[0] for label in labels]
+    want = list(dict.fromkeys(c for c in table_cases if not c.startswith("K_") and c != "dispatch"))
+    check(ids == want, f"plot: cases {ids}, want the table's {want}")
+    check(all(" " in label for label in labels), f"plot: a case without its name: {labels}")
 
 
 def check_wide(bench):
     out, _ = run(bench, "--threads", "1", "--filter", "A_", "--wide")
     heads = table_heads(out)
-    for head in ("MB", "memcpy", "NT", "x best", "x roof", "bound", "hp-alloc", "malloc", "reps"):
+    for head in ("mode", "MB", "memcpy", "NT", "x best", "x roof", "bound", "hp-alloc", "malloc", "reps"):
         check(head in heads, f"wide: no column '{head}' in {heads}")
     check_definitions("wide", out, heads)
+    modes = [line.split()[line.split().index("clone") + 2] for _, line in table_rows(out) if "clone" in line]
+    check(sorted(modes) == ["alloc", "plan", "prealloc", "read", "write"], f"wide: A's rows are {modes}")
+
+
+LEVELS = ["scalar", "avx2", "avx512"] if os.uname().machine in ("x86_64", "AMD64") else ["scalar", "neon"]
+
+
+def check_level(bench):
+    out, _ = run(bench, "--threads", "1", "--filter", "A_", "--level", "scalar")
+    check(re.search(r"^level: +scalar ", out, re.M), "--level scalar: the level line does not say scalar")
+    _, err = run(bench, "--filter", "A_", "--level", "sse2", want=1)
+    check("--level wants one of this build's levels" in err, f"--level sse2: {err.strip()!r}")
+    out, _ = run(bench, "--threads", "1", "--filter", "K_")
+    m = re.search(r"^level: +(\w+)(.*)$", out, re.M)
+    lower = re.search(r"highest is (\w+)", m.group(2)) if m else None
+    highest = lower.group(1) if lower else m.group(1) if m else None
+    above = LEVELS[LEVELS.index(highest) + 1:] if highest in LEVELS else []
+    if above:
+        _, err = run(bench, "--filter", "A_", "--level", above[0], want=1)
+        check(f"this CPU runs at most level {highest}" in err, f"--level {above[0]}: {err.strip()!r}")
+    else:
+        print(f"--level above the CPU's: not checked, {highest} is the build's highest level")
 
 
 def named_below(out, head):
@@ -193,6 +349,7 @@ def main():
         check_default(bench)
         check_csv_and_pages(bench, scratch)
         check_wide(bench)
+        check_level(bench)
     for f in failures:
         print(f"FAIL: {f}")
     if not failures and not ran:

@@ -1,9 +1,10 @@
-// stride-bench: runs the registered cases and prints the machine, the
-// definitions, a bandwidth table, a per-call table and the cases below
-// their roofline (report.h); the CSV goes to the file --csv names.
+// stride-bench: runs the registered cases in natural order (I1, I2, ...,
+// I10) and prints the machine, the definitions, a bandwidth table, a
+// per-call table and a closing summary against the roofline (report.h);
+// the CSV goes to the file --csv names.
 //
 //   stride-bench [--device cpu|cuda] [--quick] [--filter A,D_,K] [--threads 1,2] [--pages huge,4k] [--reps N]
-//                [--wide] [--csv FILE] [--list]
+//                [--level avx2] [--wide] [--csv FILE] [--list]
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
@@ -15,7 +16,9 @@
 
 #include "baselines.h"
 #include "bench.h"
+#include "cells.h"
 #include "copy_case.h"
+#include "cpu/cpu_isa.h"
 #include "cuda_bench.h"
 #include "machine.h"
 #include "report.h"
@@ -42,7 +45,10 @@ const char kUsage[] =
     "                   destination and of the baselines' destination (4k: 4 KiB pages, advised\n"
     "                   MADV_NOHUGEPAGE)\n"
     "  --reps N         timed repetitions per measurement (default: 3 to 9, as time allows)\n"
-    "  --wide           the bandwidth table with every column (wider than 100 columns)\n"
+    "  --level L        run the CPU kernels at level L: scalar, avx2 or avx512 (x86-64), neon or\n"
+    "                   scalar (AArch64); not above this CPU's highest (default: that one)\n"
+    "  --wide           every mode and every baseline of each case: a row per mode, every column\n"
+    "                   (wider than 100 columns)\n"
     "  --csv FILE       also write every row as CSV to FILE\n"
     "  --list           name the cases and stop\n";
 
@@ -50,6 +56,7 @@ struct Args {
   bench::Options options;
   std::vector<std::string> filters;
   std::string csv_path;
+  std::string level;  // as --level names it; empty: the level the library chose
   bool list = false;
   bool cuda = false;
   bool wide = false;
@@ -106,6 +113,8 @@ Args parse_args(int argc, char** argv, int cores) {
           a.options.pages.push_back(pages);
       }
       if (a.options.pages.empty()) bench::die("--pages needs huge, 4k or both");
+    } else if (arg == "--level") {
+      a.level = value();
     } else if (arg == "--wide") {
       a.wide = true;
     } else if (arg == "--reps") {
@@ -124,6 +133,24 @@ Args parse_args(int argc, char** argv, int cores) {
     if (cores > 1) a.options.thread_counts.push_back(cores);
   }
   return a;
+}
+
+// Caps the kernels' level at the one `name` names (--level); stops with the
+// levels there are when the name is none of this build's, or names a level
+// this CPU lacks (its code would not run here).
+void choose_level(const std::string& name) {
+  using st::cpu::CpuIsa;
+  CpuIsa isa;
+  if (!st::cpu::cpu_isa_from_name(name.c_str(), &isa)) {
+    std::string names;
+    for (int i = 0; i <= static_cast<int>(st::cpu::kHighestCpuIsa); ++i)
+      names += std::string(i ? ", " : "") + st::cpu::cpu_isa_name(static_cast<CpuIsa>(i));
+    bench::die("--level wants one of this build's levels (%s), got '%s'", names.c_str(), name.c_str());
+  }
+  const CpuIsa highest = st::cpu::detected_cpu_isa();
+  if (isa > highest)
+    bench::die("--level %s: this CPU runs at most level %s", name.c_str(), st::cpu::cpu_isa_name(highest));
+  st::cpu::set_cpu_isa_cap(isa);
 }
 
 bool selected(const bench::Case& c, const std::vector<std::string>& filters) {
@@ -176,6 +203,12 @@ void print_header(const Args& args, const bench::Machine& m, int default_threads
   print_wrapped("cpu:          ",
                 m.cpu_model + ", " + std::to_string(m.cores) + " cores usable, " + memory + " GiB memory");
   print_wrapped("isa:          ", m.isa_flags);
+  const st::cpu::CpuIsa level = st::cpu::cpu_isa(), highest = st::cpu::detected_cpu_isa();
+  print_wrapped("level:        ", std::string(st::cpu::cpu_isa_name(level)) +
+                                      (level == highest ? " (the kernels' instruction set: this CPU's highest)"
+                                                        : std::string(" (the kernels' instruction set; this CPU's "
+                                                                      "highest is ") +
+                                                              st::cpu::cpu_isa_name(highest) + ")"));
   print_wrapped("huge pages:   ", "transparent: " + m.transparent_hugepages);
   print_wrapped("load average: ",
                 bench::load_average_text() + " at the start (the machine may be shared: load slows every figure)");
@@ -204,7 +237,7 @@ int main(int argc, char** argv) {
 
   std::vector<bench::Case> all = bench::cases();
   std::sort(all.begin(), all.end(),
-            [](const bench::Case& a, const bench::Case& b) { return std::strcmp(a.name, b.name) < 0; });
+            [](const bench::Case& a, const bench::Case& b) { return bench::natural_less(a.name, b.name); });
   if (args.list) {
     size_t width = 0;
     for (const bench::Case& c : all) width = std::max(width, std::strlen(c.name));
@@ -219,6 +252,7 @@ int main(int argc, char** argv) {
     if (selected(c, args.filters)) chosen.push_back(c);
   }
   if (chosen.empty()) bench::die("no case matches --filter (see --list)");
+  if (!args.level.empty()) choose_level(args.level);
 
   const int default_threads = st_get_num_threads();
   print_header(args, machine, default_threads);
@@ -242,7 +276,7 @@ int main(int argc, char** argv) {
 
   bench::print_bandwidth_table(bandwidth, bench::ReportFormat{args.wide, args.options.pages});
   bench::print_call_table(calls);
-  bench::print_below_roofline(bandwidth, args.options);
+  bench::print_summary(bandwidth, args.options);
   std::printf("\nload average: %s at the end; %.1f s in all\n", bench::load_average_text().c_str(),
               static_cast<double>(bench::now_ns() - start) * 1e-9);
   std::printf("peak memory:  %.2f GiB resident (getrusage ru_maxrss)\n", bench::peak_resident_gib());

@@ -12,70 +12,106 @@
 namespace bench {
 namespace {
 
+// A line of the bandwidth table: a row of `rows`, and in the compact table
+// the plan row of the same case, thread count and pages (null when none).
+struct Line {
+  const BandwidthRow& row;
+  const BandwidthRow* plan;
+};
+
 // One column of the bandwidth table after the case: its two header lines,
 // its width (negative: left-aligned), its line in the definitions, its
-// value, whether the compact table has it, and its group (the wide table
-// draws a bar between groups).
+// value and its group (the wide table draws a bar between groups).
 struct Column {
   const char* head;
   const char* unit;
   int width;
   const char* definition;
-  std::function<std::string(const BandwidthRow&)> value;
-  bool compact;
+  std::function<std::string(const Line&)> value;
   int group;
 };
 
-std::vector<Column> all_columns() {
-  auto x = [](double baseline_ms, double ms) { return fixed(baseline_ms / ms, 2); };
+std::string x_of(double baseline_ms, double ms) { return fixed(baseline_ms / ms, 2); }
+
+Column threads_column() {
+  return {"thr", "", 3, "threads (st_set_num_threads)",
+          [](const Line& l) { return std::to_string(l.row.threads); }, 0};
+}
+
+Column pages_column() {
+  return {"pages", "", -5, "the pages of the destination and of the best copy's destination (pages above)",
+          [](const Line& l) { return std::string(pages_name(l.row.pages)); }, 0};
+}
+
+Column gbps_column() {
+  return {"GB/s", "", 7, "bytes moved / ms (GB = 10^9 bytes)",
+          [](const Line& l) { return fixed(gbps(l.row.bytes_moved, l.row.ms), 2); }, 0};
+}
+
+// One row per case and thread count: st_copy against its roofline, the
+// plan beside it.
+std::vector<Column> compact_columns() {
   return {
-      {"mode", "", -8, "one of the five modes above", [](const BandwidthRow& r) { return r.mode; }, true, 0},
-      {"thr", "", 3, "threads (st_set_num_threads)",
-       [](const BandwidthRow& r) { return std::to_string(r.threads); }, true, 0},
-      {"pages", "", -5, "the pages of the destination and of the best copy's destination (pages above)",
-       [](const BandwidthRow& r) { return std::string(pages_name(r.pages)); }, true, 0},
-      {"MB", "", 8, "bytes moved / 10^6",
-       [](const BandwidthRow& r) { return fixed(static_cast<double>(r.bytes_moved) / 1e6, 1); }, false, 0},
-      {"ms", "median", 9, "the median time of the timed rounds", [](const BandwidthRow& r) { return fixed(r.ms, 3); },
-       true, 0},
-      {"GB/s", "", 7, "bytes moved / ms (GB = 10^9 bytes)",
-       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.ms), 2); }, true, 0},
-      {"memcpy", "GB/s", 8, "bytes moved / memcpy's time",
-       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.memcpy_ms), 2); }, false, 1},
-      {"NT", "GB/s", 8, "bytes moved / the streaming copy's time",
-       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.nt_ms), 2); }, false, 1},
-      {"x memcpy", "", 8, "memcpy time / row time (1.00 = as fast as memcpy)",
-       [x](const BandwidthRow& r) { return x(r.memcpy_ms, r.ms); }, false, 2},
-      {"x NT", "", 6, "streaming copy time / row time",
-       [x](const BandwidthRow& r) { return x(r.nt_ms, r.ms); }, false, 2},
-      {"x best", "", 6, "best copy time / row time (1.00 = as fast as the best copy)",
-       [x](const BandwidthRow& r) { return x(best_copy_ms(r), r.ms); }, true, 2},
-      {"roof", "GB/s", 8, "bytes moved / roofline time",
-       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, roofline_ms(r)), 2); }, false, 3},
-      {"x roof", "", 6, "roofline time / row time (1.00 = at the roofline)",
-       [x](const BandwidthRow& r) { return x(roofline_ms(r), r.ms); }, true, 3},
+      threads_column(),
+      pages_column(),
+      {"ms", "st_copy", 9, "st_copy into an existing contiguous destination (written before): the median time",
+       [](const Line& l) { return fixed(l.row.ms, 3); }, 0},
+      gbps_column(),
+      {"x roof", "", 6, "roofline time / ms (1.00 = at the roofline, the best a copy can do)",
+       [](const Line& l) { return x_of(roofline_ms(l.row), l.row.ms); }, 0},
+      {"plan", "x roof", 6, "the x roof of st_copy_plan_execute_raw (an ST_PLAN_MEASURE plan) into the same "
+                            "destination",
+       [](const Line& l) { return l.plan ? x_of(roofline_ms(*l.plan), l.plan->ms) : std::string("-"); }, 0},
       {"bound", "", -5, "which bound is the roofline: copy (the best copy), read or write",
-       [](const BandwidthRow& r) { return std::string(roofline_bound(r)); }, true, 3},
-      {"hp-alloc", "GB/s", 8, "alloc's baseline: mmap 2 MiB-aligned + madvise(MADV_HUGEPAGE), memcpy into it, munmap",
-       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.hugepage_alloc_ms), 2); }, false, 4},
-      {"x hp", "", 6, "hp-alloc time / row time",
-       [x](const BandwidthRow& r) { return x(r.hugepage_alloc_ms, r.ms); }, false, 4},
-      {"malloc", "GB/s", 8, "malloc + memcpy + free (for information)",
-       [](const BandwidthRow& r) { return fixed(gbps(r.bytes_moved, r.malloc_ms), 2); }, false, 5},
-      {"x malloc", "", 8, "malloc time / row time", [x](const BandwidthRow& r) { return x(r.malloc_ms, r.ms); },
-       false, 5},
-      {"reps", "", 4,
-       "timed rounds; a round runs every baseline and every mode once, each on its own, after one untimed "
-       "warm-up round",
-       [](const BandwidthRow& r) { return std::to_string(r.reps); }, true, 6},
+       [](const Line& l) { return std::string(roofline_bound(l.row)); }, 0},
   };
 }
 
-// The columns `format` prints, in order.
+// A row per mode, with every baseline.
+std::vector<Column> wide_columns() {
+  return {
+      {"mode", "", -8, "one of the five modes above", [](const Line& l) { return l.row.mode; }, 0},
+      threads_column(),
+      pages_column(),
+      {"MB", "", 8, "bytes moved / 10^6",
+       [](const Line& l) { return fixed(static_cast<double>(l.row.bytes_moved) / 1e6, 1); }, 0},
+      {"ms", "median", 9, "the median time of the timed rounds", [](const Line& l) { return fixed(l.row.ms, 3); },
+       0},
+      gbps_column(),
+      {"memcpy", "GB/s", 8, "bytes moved / memcpy's time",
+       [](const Line& l) { return fixed(gbps(l.row.bytes_moved, l.row.memcpy_ms), 2); }, 1},
+      {"NT", "GB/s", 8, "bytes moved / the streaming copy's time",
+       [](const Line& l) { return fixed(gbps(l.row.bytes_moved, l.row.nt_ms), 2); }, 1},
+      {"x memcpy", "", 8, "memcpy time / row time (1.00 = as fast as memcpy)",
+       [](const Line& l) { return x_of(l.row.memcpy_ms, l.row.ms); }, 2},
+      {"x NT", "", 6, "streaming copy time / row time", [](const Line& l) { return x_of(l.row.nt_ms, l.row.ms); }, 2},
+      {"x best", "", 6, "best copy time / row time (1.00 = as fast as the best copy)",
+       [](const Line& l) { return x_of(best_copy_ms(l.row), l.row.ms); }, 2},
+      {"roof", "GB/s", 8, "bytes moved / roofline time",
+       [](const Line& l) { return fixed(gbps(l.row.bytes_moved, roofline_ms(l.row)), 2); }, 3},
+      {"x roof", "", 6, "roofline time / row time (1.00 = at the roofline)",
+       [](const Line& l) { return x_of(roofline_ms(l.row), l.row.ms); }, 3},
+      {"bound", "", -5, "which bound is the roofline: copy (the best copy), read or write",
+       [](const Line& l) { return std::string(roofline_bound(l.row)); }, 3},
+      {"hp-alloc", "GB/s", 8, "alloc's baseline: mmap 2 MiB-aligned + madvise(MADV_HUGEPAGE), memcpy into it, munmap",
+       [](const Line& l) { return fixed(gbps(l.row.bytes_moved, l.row.hugepage_alloc_ms), 2); }, 4},
+      {"x hp", "", 6, "hp-alloc time / row time", [](const Line& l) { return x_of(l.row.hugepage_alloc_ms, l.row.ms); },
+       4},
+      {"malloc", "GB/s", 8, "malloc + memcpy + free (for information)",
+       [](const Line& l) { return fixed(gbps(l.row.bytes_moved, l.row.malloc_ms), 2); }, 5},
+      {"x malloc", "", 8, "malloc time / row time", [](const Line& l) { return x_of(l.row.malloc_ms, l.row.ms); }, 5},
+      {"reps", "", 4,
+       "timed rounds; a round runs every baseline and every mode once, each on its own, after one untimed "
+       "warm-up round",
+       [](const Line& l) { return std::to_string(l.row.reps); }, 6},
+  };
+}
+
+// The columns `format` prints, in order: the pages column only when the
+// run has several kinds of page.
 std::vector<Column> columns_of(const ReportFormat& format) {
   std::vector<Column> chosen;
-  for (const Column& c : all_columns()) {
-    if (!format.wide && !c.compact) continue;
+  for (const Column& c : format.wide ? wide_columns() : compact_columns()) {
     if (std::string(c.head) == "pages" && format.pages.size() < 2) continue;
     chosen.push_back(c);
   }
@@ -98,10 +134,7 @@ size_t compact_case_width(const ReportFormat& format) {
   return static_cast<size_t>(kColumns - columns_width(columns_of(format), false));
 }
 
-
-
-
-void print_line(const std::string& head, const std::vector<Column>& columns, bool bars,
+void print_line(std::FILE* out, const std::string& head, const std::vector<Column>& columns, bool bars,
                 const std::function<std::string(const Column&)>& cell) {
   std::string line = head + " ";
   for (size_t i = 0; i < columns.size(); ++i) {
@@ -110,8 +143,23 @@ void print_line(const std::string& head, const std::vector<Column>& columns, boo
                          columns[i].width);
   }
   while (!line.empty() && line.back() == ' ') line.pop_back();
-  std::printf("%s\n", line.c_str());
+  std::fprintf(out, "%s\n", line.c_str());
 }
+
+bool same_measurement(const BandwidthRow& a, const BandwidthRow& b) {
+  return a.case_name == b.case_name && a.threads == b.threads && a.pages == b.pages;
+}
+
+// The row of `mode` measured with `r` (same case, thread count and pages), or null.
+const BandwidthRow* row_of_mode(const std::vector<BandwidthRow>& rows, const BandwidthRow& r, const char* mode) {
+  for (const BandwidthRow& other : rows) {
+    if (other.mode == mode && same_measurement(other, r)) return &other;
+  }
+  return nullptr;
+}
+
+// x roof cut (not rounded) to two decimals: a figure below the goal never reads as the goal.
+std::string cut_to_hundredths(double x) { return fixed(std::floor(x * 100) / 100, 2); }
 
 }  // namespace
 
@@ -146,65 +194,75 @@ void print_wrapped(const std::string& head, const std::string& text, std::FILE* 
   print_items(head, words, " ", out);
 }
 
-void print_definitions(const ReportFormat& format) {
-  auto define = [](const char* term, const std::string& text) {
+void print_definitions(const ReportFormat& format, std::FILE* out) {
+  auto define = [out](const char* term, const std::string& text) {
     char head[32];
     std::snprintf(head, sizeof head, "  %-14s", term);
-    print_wrapped(head, text);
+    print_wrapped(head, text, out);
   };
   const bool small = std::find(format.pages.begin(), format.pages.end(), Pages::Small) != format.pages.end();
-  std::printf("\nDefinitions (bandwidth table%s):\n", format.wide ? "" : "; --wide adds the baselines' columns");
+  std::fprintf(out, "\nDefinitions (bandwidth table%s):\n",
+               format.wide ? ": a row per mode" : ": a row per case and thread count; --wide shows every mode");
   define("bytes moved",
          "numel x (source itemsize + destination itemsize): read + written, each element counted once (G's "
          "skipped half and H's re-read row are not counted)");
-  define("prealloc", "st_copy into an existing contiguous destination, written before");
-  define("plan", "st_copy_plan_execute_raw of an ST_PLAN_MEASURE plan made at that thread count, into the same "
-                 "destination");
-  define("alloc", std::string("st_clone / st_contiguous / st_to returning a new tensor, + st_tensor_release "
-                              "(allocation, page faults and free included)") +
-                      (small ? "; on huge pages only: the library allocates the tensor" : ""));
-  define("read, write", "no copy: the source view only read, the destination only written (the faster of plain "
-                        "and streaming stores), each in its own memory order");
+  if (format.wide) {
+    define("prealloc", "st_copy into an existing contiguous destination, written before");
+    define("plan", "st_copy_plan_execute_raw of an ST_PLAN_MEASURE plan made at that thread count, into the "
+                   "same destination");
+    define("alloc", std::string("st_clone / st_contiguous / st_to returning a new tensor, + st_tensor_release "
+                                "(allocation, page faults and free included)") +
+                        (small ? "; on huge pages only: the library allocates the tensor" : ""));
+    define("read, write", "no copy: the source view only read, the destination only written (the faster of "
+                          "plain and streaming stores), each in its own memory order");
+  }
   define("best copy", "the faster of memcpy and the streaming-store copy (NT copy above) of bytes moved / 2 bytes "
                       "between two buffers written before (so it too reads + writes bytes moved), split over the "
                       "same threads, timed in the same rounds as the case");
   define("roofline", "the slowest of three lower bounds on the copy's time, all from the same rounds: the best "
-                     "copy, the read row and the write row");
+                     "copy, reading the source alone and writing the destination alone");
   const std::vector<Column> columns = columns_of(format);
   define("case", format.wide ? std::string("the case and its sizes")
-                             : "the case and its sizes; a label longer than " +
-                                   std::to_string(compact_case_width(format)) +
-                                   " characters loses its sizes (--wide keeps them)");
+                             : "the case and its sizes (--list describes each); a label longer than " +
+                                   std::to_string(compact_case_width(format)) + " characters loses its sizes");
   for (const Column& c : columns) define(c.head, c.definition);
-  std::printf("  Every copy timed is first checked against its source at 257 sampled elements.\n");
-  print_wrapped("  ", "Under the tables: the cases whose prealloc or plan row is below " + fixed(kRooflineGoal, 2) +
-                          " of its roofline.");
+  std::fprintf(out, "  Every copy timed is first checked against its source at 257 sampled elements.\n");
   print_wrapped("", "Per-call table: nanoseconds per call, median and fastest of several batches of calls (one "
-                    "untimed batch first); K goes through the C API, releases included.");
-  std::fflush(stdout);
+                    "untimed batch first); K goes through the C API, releases included.",
+                out);
+  std::fflush(out);
 }
 
-void print_bandwidth_table(const std::vector<BandwidthRow>& rows, const ReportFormat& format) {
+void print_bandwidth_table(const std::vector<BandwidthRow>& rows, const ReportFormat& format, std::FILE* out) {
   if (rows.empty()) return;
   const std::vector<Column> columns = columns_of(format);
+  std::vector<Line> lines;
+  for (const BandwidthRow& r : rows) {
+    if (format.wide) {
+      lines.push_back(Line{r, nullptr});
+    } else if (r.mode == "prealloc") {
+      lines.push_back(Line{r, row_of_mode(rows, r, "plan")});
+    }
+  }
   size_t width = 4;
-  for (const BandwidthRow& r : rows) width = std::max(width, r.case_name.size());
+  for (const Line& l : lines) width = std::max(width, l.row.case_name.size());
   if (!format.wide) width = std::min(width, compact_case_width(format));
   const int w = static_cast<int>(width);
   const bool bars = format.wide;
-  std::printf("\n");
-  print_line(padded("case", -w), columns, bars, [](const Column& c) { return std::string(c.head); });
-  print_line(std::string(width, ' '), columns, bars, [](const Column& c) { return std::string(c.unit); });
+  std::fprintf(out, "\n");
+  print_line(out, padded("case", -w), columns, bars, [](const Column& c) { return std::string(c.head); });
+  print_line(out, std::string(width, ' '), columns, bars, [](const Column& c) { return std::string(c.unit); });
   std::string last_case;
-  for (const BandwidthRow& r : rows) {
-    if (!last_case.empty() && r.case_name != last_case) std::printf("\n");
-    last_case = r.case_name;
-    print_line(padded(fit_label(r.case_name, width), -w), columns, bars,
-               [&r](const Column& c) { return c.value(r); });
+  for (const Line& l : lines) {
+    // The wide table's cases are blocks of ten rows or more: a blank line between them.
+    if (format.wide && !last_case.empty() && l.row.case_name != last_case) std::fprintf(out, "\n");
+    last_case = l.row.case_name;
+    print_line(out, padded(fit_label(l.row.case_name, width), -w), columns, bars,
+               [&l](const Column& c) { return c.value(l); });
   }
 }
 
-void print_call_table(const std::vector<CallRow>& rows) {
+void print_call_table(const std::vector<CallRow>& rows, std::FILE* out) {
   if (rows.empty()) return;
   size_t cw = 4, mw = 22;
   for (const CallRow& r : rows) {
@@ -212,40 +270,50 @@ void print_call_table(const std::vector<CallRow>& rows) {
     mw = std::max(mw, r.measurement.size());
   }
   const int c = static_cast<int>(cw), m = static_cast<int>(mw);
-  std::printf("\n%-*s  %-*s  %3s  %10s  %10s\n", c, "case", m, "measurement (per call)", "thr", "median ns",
-              "fastest ns");
+  std::fprintf(out, "\n%-*s  %-*s  %3s  %10s  %10s\n", c, "case", m, "measurement (per call)", "thr", "median ns",
+               "fastest ns");
   for (const CallRow& r : rows) {
-    std::printf("%-*s  %-*s  %3s  %10.1f  %10.1f\n", c, r.case_name.c_str(), m, r.measurement.c_str(),
-                r.threads ? std::to_string(r.threads).c_str() : "-", r.time.median_ns, r.time.fastest_ns);
+    std::fprintf(out, "%-*s  %-*s  %3s  %10.1f  %10.1f\n", c, r.case_name.c_str(), m, r.measurement.c_str(),
+                 r.threads ? std::to_string(r.threads).c_str() : "-", r.time.median_ns, r.time.fastest_ns);
   }
 }
 
-void print_below_roofline(const std::vector<BandwidthRow>& rows, const Options& options) {
+void print_summary(const std::vector<BandwidthRow>& rows, const Options& options, std::FILE* out) {
   if (rows.empty()) return;
-  std::printf("\n");
-  print_wrapped("", "Below " + fixed(kRooflineGoal, 2) +
-                        " of the roofline (x roof of the prealloc and plan rows; alloc is not judged, its page "
-                        "faults are not copy traffic):");
+  std::fprintf(out, "\n");
+  print_wrapped("", "Summary: the cases whose st_copy and plan both reach " + fixed(kRooflineGoal, 2) +
+                        " of the roofline; the lowest of the rest:",
+                out);
   for (Pages pages : options.pages) {
     for (int threads : options.thread_counts) {
       std::string head = "  " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
       if (options.pages.size() > 1) head += std::string(", ") + pages_name(pages) + " pages";
-      std::vector<std::string> cases;  // "D (prealloc 0.71, plan 0.73)"
-      std::string last_case;
+      // Each case's lower x roof of its prealloc and plan rows, in the rows' order.
+      std::vector<std::pair<std::string, double>> cases;
       for (const BandwidthRow& r : rows) {
         if (r.pages != pages || r.threads != threads || (r.mode != "prealloc" && r.mode != "plan")) continue;
         const double x_roof = roofline_ms(r) / r.ms;
-        if (!(x_roof < kRooflineGoal)) continue;
-        const std::string entry = r.mode + " " + fixed(x_roof, 2);
-        if (r.case_name == last_case) {
-          cases.back().insert(cases.back().size() - 1, ", " + entry);
+        if (!cases.empty() && cases.back().first == r.case_name) {
+          cases.back().second = std::min(cases.back().second, x_roof);
         } else {
-          cases.push_back(case_id(r.case_name) + " (" + entry + ")");
-          last_case = r.case_name;
+          cases.emplace_back(r.case_name, x_roof);
         }
       }
-      if (cases.empty()) cases.push_back("none");
-      print_items(head + ": ", cases, ", ");
+      std::vector<std::pair<std::string, double>> below;
+      for (const auto& c : cases) {
+        if (!(c.second >= kRooflineGoal)) below.push_back(c);
+      }
+      std::stable_sort(below.begin(), below.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      std::string text = std::to_string(cases.size() - below.size()) + " of " + std::to_string(cases.size()) +
+                         " cases";
+      if (below.empty()) {
+        text += ", none below";
+      } else {
+        text += "; lowest:";
+        for (size_t i = 0; i < below.size() && i < kSummaryLowest; ++i)
+          text += std::string(i ? ", " : " ") + case_id(below[i].first) + " " + cut_to_hundredths(below[i].second);
+      }
+      print_wrapped(head + ": ", text, out);
     }
   }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares a fresh libstride.so (built with debug info, tools/abi-build.sh)
+# Compares a fresh libstride.so (built with debug info: the preset abi)
 # with the committed baseline abi/libstride.abi and fails on any change that
 # is not a pure addition (docs/abi-policy.md).
 #

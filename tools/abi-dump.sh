@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Writes the ABI of a libstride.so built with debug info (tools/abi-build.sh)
-# as libabigail XML: only the functions and types of include/stride.h, with
-# no paths, line numbers or DT_NEEDED entries, and type ids derived from the
-# types themselves, so the same interface always gives the same file.
+# Writes the ABI of a libstride.so built with debug info (the preset abi
+# of CMakePresets.json) as libabigail XML: only the functions and types of
+# include/stride.h, with no paths, line numbers or DT_NEEDED entries, and
+# type ids derived from the types themselves, so the same interface always
+# gives the same file.
 # Usage: tools/abi-dump.sh LIB OUT
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

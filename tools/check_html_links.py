@@ -18,7 +18,9 @@ The second form builds the manual afresh into a temporary folder (the
 Doxyfile with its OUTPUT_DIRECTORY replaced) and checks that: what the
 sources produce now, whether or not the docs target was built, and without
 a second build tool running in the build tree. A Doxygen failure (any
-warning, docs/Doxyfile.in) fails the check. The third form prints why the
+warning, docs/Doxyfile.in) fails the check; so does a sidebar whose pages
+are not in the order of the Doxyfile's INPUT (the order docs/CMakeLists.txt
+chooses: getting started first, contributor pages last). The third form prints why the
 check cannot run and exits 77, ctest's "skipped".
 
 Prints each dead link as PAGE: LINK (why) and exits 1 when there is one;
@@ -32,6 +34,8 @@ import sys
 import tempfile
 from html.parser import HTMLParser
 from urllib.parse import unquote
+
+from doxygen_markdown_filter import page_name
 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 SKIPPED = 77
@@ -101,18 +105,43 @@ def build(doxygen, doxyfile, out_dir):
     return run.returncode == 0, run.stdout + run.stderr
 
 
-def report(html_dir):
+def input_pages(doxyfile):
+    """The pages of the Doxyfile's INPUT in its order, by Doxygen's names (md_docs_getting_started);
+    the main page (USE_MDFILE_AS_MAINPAGE) left out: it is index.html."""
+    with open(doxyfile, encoding="utf-8") as f:
+        text = f.read().replace("\\\n", " ")
+    values = dict(re.findall(r"^([A-Z_]+)\s*=[ \t]*(.*)$", text, re.M))
+    main_page = values.get("USE_MDFILE_AS_MAINPAGE", "").strip()
+    return [page_name(p) for p in values.get("INPUT", "").split() if p.endswith(".md") and p != main_page]
+
+
+def sidebar_pages(html_dir):
+    """The pages at the top level of the sidebar (navtreedata.js), in its order."""
+    with open(os.path.join(html_dir, "navtreedata.js"), encoding="utf-8") as f:
+        return re.findall(r'^    \[ "[^"]*", "(md_[^".#]*)\.html"', f.read(), re.M)
+
+
+def check_order(html_dir, doxyfile):
+    """Problems [str]: the sidebar's pages against the INPUT's order."""
+    want, got = input_pages(doxyfile), sidebar_pages(html_dir)
+    if got != want:
+        return [f"navtreedata.js: the sidebar's pages are {got}, the INPUT's order is {want}"]
+    return []
+
+
+def report(html_dir, extra_problems=()):
     if not os.path.isdir(html_dir):
         print(f"check_html_links: {html_dir} is not a folder; build the docs target first")
         return 1
     count, followed, problems = check(html_dir)
+    problems += list(extra_problems)
     for p in problems:
         print(p)
     if not count:
         print(f"check_html_links: no .html file under {html_dir}")
         return 1
     if problems:
-        print(f"check_html_links: {len(problems)} dead link(s) in {count} pages under {html_dir}")
+        print(f"check_html_links: {len(problems)} problem(s) in {count} pages under {html_dir}")
         return 1
     print(f"check_html_links: {followed} relative links in {count} pages, each leads to a file and anchor")
     return 0
@@ -138,7 +167,8 @@ def main(argv):
             print(output, end="")
             print(f"check_html_links: {args.doxygen} failed on {args.doxyfile}")
             return 1
-        return report(os.path.join(out_dir, "html"))
+        html_dir = os.path.join(out_dir, "html")
+        return report(html_dir, check_order(html_dir, args.doxyfile))
 
 
 if __name__ == "__main__":

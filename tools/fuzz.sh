@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The C API fuzz target (tests/fuzz/fuzz_c_api.cpp) built with clang and
 # libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, in its own
-# build folder (build-fuzz; CUDA and OpenMP off, so runs are deterministic).
+# build folder (the preset fuzz of CMakePresets.json, build-fuzz; CUDA and
+# OpenMP off, so runs are deterministic).
 #
 #   tools/fuzz.sh --replay    build it and replay the committed corpus and
-#                             crash reproducers (the ctest label "fuzz")
+#                             crash reproducers: `cmake --workflow --preset
+#                             fuzz` (the test fuzz.libfuzzer_corpus)
 #   tools/fuzz.sh [SECONDS]   build it and fuzz for SECONDS (default 120),
 #                             starting from a copy of the committed corpus;
 #                             prints the executions, their rate, and the
@@ -20,25 +22,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build="${STRIDE_FUZZ_BUILD_DIR:-build-fuzz}"
-jobs="${STRIDE_JOBS:-$(nproc)}"
-clang_c="${STRIDE_FUZZ_CC:-clang}"
-clang_cxx="${STRIDE_FUZZ_CXX:-clang++}"
+build=build-fuzz
 
-if ! command -v "$clang_cxx" >/dev/null; then
-  echo "fuzz: $clang_cxx not found (Debian: clang, libclang-rt-dev); tools/install-deps.sh installs it" >&2
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz: clang++ not found (Debian: clang, libclang-rt-dev); tools/install-deps.sh installs it" >&2
   exit 1
 fi
 
-CC="$clang_c" CXX="$clang_cxx" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRIDE_FUZZ=ON \
-  "-DSTRIDE_SANITIZE=address;undefined" -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_WITH_OPENMP=OFF \
-  -DSTRIDE_BUILD_EXAMPLES=OFF -DSTRIDE_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$jobs" --target fuzz_c_api
-
 if [ "${1:-}" = "--replay" ]; then
-  ctest --test-dir "$build" -R "^fuzz\.libfuzzer_corpus$" --output-on-failure
-  exit 0
+  exec tools/workflow.sh fuzz
 fi
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
 
 seconds="${1:-120}"
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then

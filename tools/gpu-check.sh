@@ -29,11 +29,12 @@
 # Steps:
 #   info       nvidia-smi, the driver, the toolkit's tools
 #   build      unpack .gpu-deps/*.deb (when there) into BUILD/deps and point
-#              CMake at it; configure for this machine's GPUs only (SASS for
-#              their compute capability from the library's PTX, as a source
-#              build here would), Ninja, no -Werror, -lineinfo; build only
-#              the GPU test programs, the host-side CUDA tests and
-#              stride-bench
+#              CMake at it; configure the preset gpu (CMakePresets.json:
+#              Release, -lineinfo, no examples, docs or binding suites; Ninja
+#              where installed) for this machine's GPUs only (SASS for their
+#              compute capability from the library's PTX, as a source build
+#              here would); build only the GPU test programs, the host-side
+#              CUDA tests and stride-bench
 #   tests      ctest -L gpu, each GPU test once, each with a time limit;
 #              then the host-side CUDA tests (label cuda, not gpu, without
 #              the slow cuda.kernel_code). With a GPU present a GPU test
@@ -250,6 +251,14 @@ check_targets() {
   echo stride-bench
 }
 
+# CMake 3.25 or newer: it reads CMakePresets.json (schema version 6).
+cmake_reads_presets() {
+  local version
+  version=$(cmake --version | sed -n '1s/^cmake version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  set -- $version
+  [ "${1:-0}" -gt 3 ] || { [ "${1:-0}" -eq 3 ] && [ "${2:-0}" -ge 25 ]; }
+}
+
 step_build() {  # [target ...] (default: check_targets)
   local targets=("$@")
   [ ${#targets[@]} -eq 0 ] && mapfile -t targets < <(check_targets)
@@ -260,15 +269,23 @@ step_build() {  # [target ...] (default: check_targets)
   use_deps || return 1
   local sass
   sass=$(gpu_architectures)
-  local args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSTRIDE_WITH_CUDA=ON -DSTRIDE_WERROR=OFF
-    -DSTRIDE_CUDA_LINEINFO=ON -DSTRIDE_TEST_BINDINGS=OFF -DSTRIDE_BUILD_EXAMPLES=OFF -DSTRIDE_BUILD_DOCS=OFF
-    "-DSTRIDE_CUDA_SASS=$sass" "${deps_args[@]}")
-  if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null; then
-    args+=(-G Ninja)
+  # The preset gpu of CMakePresets.json, in $build, for this machine's
+  # GPUs, with what .gpu-deps/ brought. A CMake before 3.25 cannot read the
+  # presets' schema: it gets the preset as arguments (tools/preset_args.py).
+  local args=()
+  if cmake_reads_presets; then
+    args=(--preset gpu -B "$build")
+  else
+    mapfile -t args < <(python3 "$root/tools/preset_args.py" gpu)
+    args=(-S "$root" -B "$build" "${args[@]:2}")  # without the preset's -G Ninja, chosen below
+    command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && args+=(-G Ninja)
   fi
+  if cmake_reads_presets && [ ! -f "$build/CMakeCache.txt" ] && ! command -v ninja >/dev/null; then
+    args+=(-G "Unix Makefiles")  # the preset's Ninja is not installed here
+  fi
+  args+=("-DSTRIDE_CUDA_SASS=$sass" "${deps_args[@]}")
   if command -v ccache >/dev/null; then
-    args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
-      -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+    export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
   fi
   local log="$logs/build.log" start=$SECONDS rc
   : >"$log"

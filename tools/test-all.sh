@@ -1,113 +1,89 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test. The build folder keeps the options it
-# was configured with (CI configures it with -DSTRIDE_WERROR=ON first).
-# Whatever else "every test" comes to include is added here, so the README's
-# command stays the same. The steps, each in a build folder of its own:
+# Builds everything and runs every test: the README's test command. Each
+# step is a workflow of CMakePresets.json (configure, build, test), in a
+# build folder of its own, build-<preset>/; what this script adds is what
+# presets cannot say: which main build this machine gets, the order, the
+# skipped tests' reasons and the time of each step.
 #
-#   main    the build as configured: every ctest, then the docs target
-#   abi     libstride.so with debug info (tools/abi-build.sh), compared with
-#           the committed baseline abi/libstride.abi (abi.baseline)
-#   asan    ASan + UBSan (build-asan): every C and C++ test, the examples,
-#           the install tests and the fuzz corpus replay; halt on the first
-#           error, leaks checked
-#   tsan    TSan (build-tsan): the tests labelled "concurrency"
-#   fuzz    the libFuzzer target built with clang, replaying the corpus
-#           (tools/fuzz.sh --replay; CI fuzzes for 120 s in a step of its own)
+#   main    `cuda` where nvcc is installed, GPU or not (the only check that
+#           the CUDA code compiles, and the host-side CUDA tests), else
+#           `werror`: warnings as errors, every ctest, then the docs target
+#   abi     libstride.so with debug info, compared with the committed
+#           baseline abi/libstride.abi (abi.baseline)
+#   asan    ASan + UBSan: every C and C++ test, the examples, the install
+#           tests, the fuzz corpus replay, and the Python, Rust and Go
+#           suites with the ASan runtime preloaded; halt on the first error,
+#           leaks checked (not in the bindings' interpreters)
+#   tsan    TSan: the tests labelled "concurrency"
+#   fuzz    the libFuzzer target built with clang, replaying the corpus (CI
+#           fuzzes for 120 s in a step of its own: tools/fuzz.sh)
 #
 # The sanitizer builds leave CUDA out: ASan and TSan do not see device code,
 # without a GPU the CUDA host code only answers "no device", and nvcc would
-# double the build time. The TSan build also leaves OpenMP out: libgomp is not
-# built with TSan, so its barriers are invisible to it and every parallel
-# region would be reported as a race. Parallel chunks still run on several
-# threads there, through the job system test_stress installs with
-# st_set_parallel_for. STRIDE_QUICK=1 runs the main step only (and says so).
+# double their build time. The TSan build also leaves OpenMP out: libgomp is
+# not built with TSan, so its barriers are invisible to it and every
+# parallel region would be reported as a race. Parallel chunks still run on
+# several threads there, through the job system test_stress installs with
+# st_set_parallel_for.
+#
+# Each step (tools/workflow.sh) builds and tests on as many jobs as cores
+# (STRIDE_JOBS sets another number: CMAKE_BUILD_PARALLEL_LEVEL and
+# CTEST_PARALLEL_LEVEL), and ends with one line per skipped test with the
+# reason it printed. The last
+# lines give each step's wall time and the CPU time (user) of its
+# processes. STRIDE_QUICK=1 runs the main step only (and says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build="${STRIDE_BUILD_DIR:-build}"
 jobs="${STRIDE_JOBS:-$(nproc)}"
+export CMAKE_BUILD_PARALLEL_LEVEL="$jobs" CTEST_PARALLEL_LEVEL="$jobs"
 
 timings=()
 
-# ctest in a build folder, $jobs tests at a time (tests that share a folder
-# hold a RESOURCE_LOCK; every test has a TIMEOUT, cmake/StrideTesting.cmake),
-# then one line per skipped test with the reason it printed.
-run_ctest() {
-  local dir="$1"
-  shift
-  local status=0
-  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --output-junit ctest-junit.xml "$@" || status=$?
-  tools/ctest-skips.py "$dir/ctest-junit.xml" || status=1
-  return "$status"
+# The user CPU seconds of this script's finished child processes, their
+# children included (/proc's cutime); "" where there is no /proc.
+cpu_seconds() {
+  [ -r /proc/$$/stat ] || return 0
+  awk -v tick="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print $14 / tick }' /proc/$$/stat
 }
 
 step() {
   local name="$1"
   shift
-  local start=$SECONDS
+  local start=$SECONDS cpu
+  cpu=$(cpu_seconds)
   echo "=== test-all: $name"
   "$@"
-  timings+=("$(printf '%-6s %5d s' "$name" $((SECONDS - start)))")
+  local used=""
+  [ -n "$cpu" ] && used=$(awk -v a="$cpu" -v b="$(cpu_seconds)" 'BEGIN { printf "%6d s CPU (user)", b - a }')
+  timings+=("$(printf '%-6s %5d s wall %s' "$name" $((SECONDS - start)) "$used")")
 }
 
-main_step() {
-  # AUTO leaves the CUDA backend out on a machine without a GPU (a quick
-  # demo); the test command still compiles and checks it wherever nvcc is,
-  # unless the build folder was configured with STRIDE_WITH_CUDA=OFF.
-  local cuda=()
-  if { command -v nvcc || [ -x /usr/local/cuda/bin/nvcc ]; } > /dev/null 2>&1 &&
-    ! grep -qx 'STRIDE_WITH_CUDA:STRING=OFF' "$build/CMakeCache.txt" 2> /dev/null; then
-    cuda=(-DSTRIDE_WITH_CUDA=ON)
-  fi
-  cmake -S . -B "$build" "${cuda[@]}"
-  cmake --build "$build" -j "$jobs"
-  run_ctest "$build"
-  # The reference and guides: Doxygen fails on any warning (docs/Doxyfile.in).
-  cmake --build "$build" --target docs
-}
-
-abi_step() {
-  tools/abi-build.sh build-abi
-  run_ctest build-abi -R '^abi\.baseline$'
-}
-
-# -O1 -g: reports with lines, tests that still run fast.
-sanitizer_flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g"
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_BENCH=OFF -DSTRIDE_BUILD_DOCS=OFF)
-
-asan_step() {
-  cmake -S . -B build-asan "-DSTRIDE_SANITIZE=address;undefined" "${sanitizer_flags[@]}" >/dev/null
-  cmake --build build-asan -j "$jobs"
-  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    run_ctest build-asan
-}
-
-tsan_step() {
-  cmake -S . -B build-tsan -DSTRIDE_SANITIZE=thread -DSTRIDE_WITH_OPENMP=OFF -DSTRIDE_BUILD_EXAMPLES=OFF \
-    "${sanitizer_flags[@]}" >/dev/null
-  cmake --build build-tsan -j "$jobs" --target stride_concurrency_tests
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    run_ctest build-tsan -L concurrency
-}
+main_preset=werror
+if { command -v nvcc || [ -x /usr/local/cuda/bin/nvcc ]; } > /dev/null 2>&1; then
+  main_preset=cuda
+fi
 
 fuzz_step() {
   if command -v clang++ >/dev/null; then
-    tools/fuzz.sh --replay
+    tools/workflow.sh fuzz
   else
     echo "test-all: clang++ not found: the corpus ran through the standalone driver only (fuzz.replay_corpus)"
   fi
 }
 
-step main main_step
+step main tools/workflow.sh "$main_preset"
 if [ "${STRIDE_QUICK:-0}" = "1" ]; then
   echo "test-all: STRIDE_QUICK=1: the ABI check, the sanitizer builds and the fuzz replay did not run"
 else
-  step abi abi_step
-  step asan asan_step
-  step tsan tsan_step
+  step abi tools/workflow.sh abi
+  step asan tools/workflow.sh asan
+  step tsan tools/workflow.sh tsan
   step fuzz fuzz_step
 fi
 
-echo "=== test-all: every step passed"
+total_cpu=$(cpu_seconds)
+[ -n "$total_cpu" ] && total_cpu=$(awk -v b="$total_cpu" 'BEGIN { printf "%6d s CPU (user)", b }')
+timings+=("$(printf '%-6s %5d s wall %s' all "$SECONDS" "$total_cpu")")
+echo "=== test-all: every step passed (main build: $main_preset)"
 printf '  %s\n' "${timings[@]}"

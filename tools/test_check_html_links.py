@@ -79,5 +79,17 @@ class CheckHtmlLinksTest(TempTree):
         self.assertEqual(check_html_links.main(["check", "--skip", "no doxygen"]), 77)
 
 
+    def test_the_sidebar_follows_the_input_order(self):
+        docs = os.path.join(check_html_links.page_name.__globals__["ROOT"], "docs")
+        write(self.root, "Doxyfile", f"INPUT = /x/stride.h \\\n  {docs}/index.md \\\n  {docs}/guide.md \\\n"
+                                     f"  {docs}/contributing.md\nUSE_MDFILE_AS_MAINPAGE = {docs}/index.md\n")
+        tree = '    [ "Guide", "md_docs_guide.html", [\n      [ "A", "md_docs_guide.html#a", null ] ] ],\n'
+        other = '    [ "Contributing", "md_docs_contributing.html", null ],\n'
+        write(self.root, "html/navtreedata.js", "var NAVTREE = [\n  [ \"stride\", \"index.html\", [\n" + tree + other)
+        doxyfile, html = os.path.join(self.root, "Doxyfile"), os.path.join(self.root, "html")
+        self.assertEqual(check_html_links.check_order(html, doxyfile), [])
+        write(self.root, "html/navtreedata.js", "var NAVTREE = [\n  [ \"stride\", \"index.html\", [\n" + other + tree)
+        self.assertEqual(len(check_html_links.check_order(html, doxyfile)), 1)
+
 if __name__ == "__main__":
     unittest.main()

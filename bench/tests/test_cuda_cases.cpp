@@ -17,9 +17,8 @@
 #include "cells.h"
 #include "cuda_cases.h"
 #include "cuda_report.h"
+#include "printed_text.h"
 #include "report.h"
-// Last: cmocka defines a fail() macro.
-#include "cmocka_cxx.h"
 
 using bench::CudaCase;
 using bench::CudaKind;
@@ -216,49 +215,6 @@ void sizes_fill_the_memory_system_within_the_budget(void**) {
 void ids_are_unique(void**) {
   std::set<std::string> ids;
   for (const CudaCase& c : bench::cuda_cases(false)) assert_true(ids.insert(bench::case_id(c.name)).second);
-}
-
-// The rest of `f`, which this closes.
-std::string read_all(std::FILE* f) {
-  assert_non_null(f);
-  std::string text;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
-  std::fclose(f);
-  return text;
-}
-
-// What `print` writes, through a temporary file.
-template <typename Print>
-std::string printed(Print print) {
-  std::FILE* f = std::tmpfile();
-  assert_non_null(f);
-  print(f);
-  std::fflush(f);
-  std::rewind(f);
-  return read_all(f);
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(at, end - at));
-    at = end + 1;
-  }
-  return lines;
-}
-
-void expect_within_columns(const std::string& text) {
-  for (const std::string& line : lines_of(text)) {
-    if (line.size() > static_cast<size_t>(bench::kColumns)) {
-      print_error("%zu columns: %s\n", line.size(), line.c_str());
-      fail();
-    }
-  }
 }
 
 CudaRow row(const char* name, double baseline_ms, double ms, CudaKind kind = CudaKind::Device) {

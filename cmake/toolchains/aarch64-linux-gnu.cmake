@@ -6,10 +6,7 @@
 # build machine's own folders (the DLPack header aside: a copy,
 # cmake/StrideDLPack.cmake).
 #
-#   cmake -S . -B build-aarch64 -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
-#     -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_BENCH=OFF -DSTRIDE_TEST_BINDINGS=OFF
-#   cmake --build build-aarch64
-#   ctest --test-dir build-aarch64 -L '^(c|cpp|example)$'
+#   cmake --workflow --preset aarch64   (CMakePresets.json)
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)

@@ -6,9 +6,8 @@
 # machine's own folders (the DLPack header aside: a
 # copy, cmake/StrideDLPack.cmake).
 #
-#   cmake -S . -B build-mingw -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/x86_64-w64-mingw32.cmake \
-#     -DSTRIDE_WITH_CUDA=OFF -DSTRIDE_BUILD_TESTS=OFF -DSTRIDE_BUILD_EXAMPLES=OFF -DSTRIDE_BUILD_BENCH=OFF
-#   cmake --build build-mingw --target stride
+#   cmake --workflow --preset mingw   (CMakePresets.json; cmocka for the
+#                                      tests: tools/test-cross.sh mingw)
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 

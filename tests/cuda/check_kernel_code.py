@@ -113,7 +113,7 @@ UNROLL_ARCH = 90
 def copy_unroll(include_dirs):
     for d in include_dirs:
         try:
-            text = open(f"{d}/cuda/copy_loops.h").read()
+            text = open(f"{d}/cuda/kernels/copy_loops.h").read()
         except OSError:
             continue
         m = re.search(r"constexpr int kCopyUnroll = (\d+);", text)
