@@ -1,4 +1,4 @@
-// float32 <-> float8 on the 32-bit lanes of a level's vector traits V:
+// float32 -> float8 on the 32-bit lanes of a level's vector traits V:
 // shared by the converting copies (convert_kernels.inl) and the scaled
 // copies' rows (scaled_rows.inl), so that both round to float8 the
 // one way. Include only from a level's files, after its traits.
@@ -11,12 +11,12 @@ namespace st {
 namespace cpu {
 namespace {
 
-// The lane helpers are forced inline: called several times per line, they
-// were otherwise kept out of line, constants reloaded per call.
+// The lane helper is forced inline: called several times per line, it
+// was otherwise kept out of line, constants reloaded per call.
 //
-// float32 <-> float8 on 32-bit lanes, by the steps of the scalar rules
+// float32 -> float8 on 32-bit lanes, by the steps of the scalar rule
 // (Note [Float8 kernels on float32 bits]): float32 bits in, float8 bits in
-// the low byte of each lane out, and back.
+// the low byte of each lane out.
 //
 // `saturated_at`: 0, or the float32 bits of the format's largest finite
 // value, which a larger magnitude (±inf too) is clamped to first (the
@@ -48,20 +48,6 @@ ST_FORCE_INLINE typename V::Vec f32_to_f8_lanes(typename V::Vec x) {
     r = V::select(V::gt_u32(a, V::splat32(0x7f800000)), nan, r);
   }
   return V::or_and32(r, V::template srl32<24>(x), V::splat32(0x80));  // the sign
-}
-
-// Bytes widened to lanes (float8 bits) to float32 bits.
-template <class V, class B>
-ST_FORCE_INLINE typename V::Vec f8_lanes_to_f32(typename V::Vec v) {
-  using Vec = typename V::Vec;
-  const Vec sign = V::shl32(V::and32(v, V::splat32(0x80)), 24);
-  const Vec a = V::and32(v, V::splat32(0x7f));
-  const Vec normal = V::add32(V::shl32(a, B::kShift), V::splat32(B::kRebias));
-  const Vec sub = V::f32_mul(V::i32_to_f32(a), V::splat32(float_bits(B::kSubnormalUnit)));
-  Vec r = V::select(V::gt_u32(a, V::splat32(B::kMantMask)), normal, sub);
-  const Vec special = B::kHasInf ? V::add32(normal, V::splat32(B::kRebias)) : V::splat32(0x7ff00000);
-  r = V::select(V::gt_u32(a, V::splat32(B::kOverflow - 1)), special, r);
-  return V::or32(r, sign);
 }
 
 }  // namespace

@@ -91,8 +91,10 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   // Conversions, bit-identical to convert_rules.h (see vec_avx512.h).
   static Half f32_to_f16(Vec v) { return _mm256_cvtps_ph(_mm256_castsi256_ps(v), kRoundNearest); }
   static Vec concat(Half lo, Half hi) { return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); }
+  // VCVTPH2PS: exact, but a signalling NaN comes out quiet.
+  static Vec f16_to_f32_quieting(Half h) { return _mm256_castps_si256(_mm256_cvtph_ps(h)); }
   static Vec f16_to_f32(Half h) {
-    const __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    const __m256i f = f16_to_f32_quieting(h);
     const __m256i a = _mm256_and_si256(_mm256_cvtepu16_epi32(h), _mm256_set1_epi32(0x7fff));
     const __m256i signalling = _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7c00)),
                                                 _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7e00), a));
@@ -257,8 +259,31 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
   static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
-  static Quarter lo_quarter(Half h) { return h; }
-  static Quarter hi_quarter(Half h) { return _mm_srli_si128(h, 8); }
+  // 16-bit words from bytes (a Quarter's 8 widen to the low half), and a
+  // vector's low half.
+  static Vec widen_u8_u16(Half h) { return _mm256_cvtepu8_epi16(h); }
+  template <int n>
+  static Vec sll16(Vec v) {
+    return _mm256_slli_epi16(v, n);
+  }
+  static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
+  // Entry w for each word w below 16 (any word for one from 16 to 127):
+  // the entries' low bytes by a byte shuffle whose index for a word's high
+  // byte has bit 7 set (giving 0), their high bytes by one indexed by the
+  // low byte, moved up.
+  static constexpr bool kWordTable16 = true;
+  static Vec lookup16_u16(const Words16& t, Vec w) {
+    const __m256i lo = _mm256_shuffle_epi8(table_bytes(t, 0), _mm256_or_si256(w, _mm256_set1_epi16(INT16_MIN)));
+    const __m256i hi = _mm256_shuffle_epi8(table_bytes(t, 8), w);
+    return _mm256_or_si256(lo, _mm256_slli_epi16(hi, 8));
+  }
+  // The low (shift 0) or high (8) bytes of t's words, in both 16-byte lanes.
+  static __m256i table_bytes(const Words16& t, int shift) {
+    const auto b = [&](int k) { return static_cast<char>(static_cast<uint8_t>(t.at[k] >> shift)); };
+    const __m128i x = _mm_setr_epi8(b(0), b(1), b(2), b(3), b(4), b(5), b(6), b(7), b(8), b(9), b(10), b(11), b(12),
+                                    b(13), b(14), b(15));
+    return _mm256_set_m128i(x, x);
+  }
 };
 
 }  // namespace

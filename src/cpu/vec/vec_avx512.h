@@ -203,8 +203,9 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   // VCVTPH2PS, with the quiet bit it sets on signalling NaNs taken back off
   // (the scalar rule keeps a NaN's bits): lanes whose input has all exponent
   // bits, a clear quiet bit and a nonzero payload.
+  static Vec f16_to_f32_quieting(Half h) { return _mm512_castps_si512(_mm512_cvtph_ps(h)); }
   static Vec f16_to_f32(Half h) {
-    const __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
+    const __m512i f = f16_to_f32_quieting(h);
     const __m512i a = _mm512_and_si512(_mm512_cvtepu16_epi32(h), _mm512_set1_epi32(0x7fff));
     const __mmask16 signalling = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7c00)) &
                                  _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x7e00));
@@ -351,22 +352,24 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec pack_u16_u8(Vec a, Vec b) {
     return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b));
   }
-  // A table of 128 words looked up by the low 7 bits of each word of w
-  // (the permutes read 6 bits, bit 6 picks the pair).
-  static constexpr bool kWordTable = true;
+  // 16-bit words from bytes (a Quarter's 16 widen to the low half), and a
+  // vector's low half.
   static Vec widen_u8_u16(Half h) { return _mm512_cvtepu8_epi16(h); }
+  static Vec widen_u8_u16(Quarter q) { return _mm512_zextsi256_si512(_mm256_cvtepu8_epi16(q)); }
   template <int n>
   static Vec sll16(Vec v) {
     return _mm512_slli_epi16(v, n);
   }
+  static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
+  // A table of 128 words looked up by the low 7 bits of each word of w
+  // (the permutes read 6 bits, bit 6 picks the pair).
+  static constexpr bool kWordTable = true;
   static Vec lookup128_u16(const uint16_t* table, Vec w) {
     const char* t = reinterpret_cast<const char*>(table);
     const __m512i low = _mm512_permutex2var_epi16(load(t), w, load(t + 64));
     const __m512i high = _mm512_permutex2var_epi16(load(t + 128), w, load(t + 192));
     return _mm512_mask_blend_epi16(_mm512_test_epi16_mask(w, _mm512_set1_epi16(64)), low, high);
   }
-  static Quarter lo_quarter(Half h) { return _mm256_castsi256_si128(h); }
-  static Quarter hi_quarter(Half h) { return _mm256_extracti128_si256(h, 1); }
 };
 
 }  // namespace

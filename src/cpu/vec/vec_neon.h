@@ -118,8 +118,9 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   // nonzero payload.
   static Half f32_to_f16(Vec v) { return vreinterpret_u8_f16(vcvt_f16_f32(f32(v))); }
   static Vec concat(Half lo, Half hi) { return vcombine_u8(lo, hi); }
+  static Vec f16_to_f32_quieting(Half h) { return bytes(vcvt_f32_f16(vreinterpret_f16_u8(h))); }
   static Vec f16_to_f32(Half h) {
-    const uint32x4_t f = vreinterpretq_u32_f32(vcvt_f32_f16(vreinterpret_f16_u8(h)));
+    const uint32x4_t f = u32(f16_to_f32_quieting(h));
     const uint32x4_t a = vandq_u32(vmovl_u16(vreinterpret_u16_u8(h)), vdupq_n_u32(0x7fff));
     const uint32x4_t signalling = vandq_u32(vcgtq_u32(a, vdupq_n_u32(0x7c00)), vcltq_u32(a, vdupq_n_u32(0x7e00)));
     return bytes(vbicq_u32(f, vandq_u32(signalling, vdupq_n_u32(0x00400000))));
@@ -247,8 +248,23 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return bytes(vsubq_u16(u16(q), vcgtq_u16(u16(a), u16(t)))); }
   // The low bytes of the words of a, then of b (each below 2^8).
   static Vec pack_u16_u8(Vec a, Vec b) { return vuzp1q_u8(a, b); }
-  static Quarter lo_quarter(Half h) { return h; }
-  static Quarter hi_quarter(Half h) { return vext_u8(h, h, 4); }
+  // 16-bit words from bytes (a Quarter's 4 widen to the low half), and a
+  // vector's low half.
+  static Vec widen_u8_u16(Half h) { return bytes(vmovl_u8(h)); }
+  template <int n>
+  static Vec sll16(Vec v) {
+    return bytes(vshlq_n_u16(u16(v), n));
+  }
+  static Half lo_half(Vec v) { return vget_low_u8(v); }
+  // Entry w for each word w below 16 (any word for one from 16 to 127):
+  // t's 32 bytes are one table, word k's bytes at 2k and 2k + 1
+  // (little-endian), looked up by one TBL.
+  static constexpr bool kWordTable16 = true;
+  static Vec lookup16_u16(const Words16& t, Vec w) {
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(t.at);
+    const uint8x16x2_t table = {{vld1q_u8(b), vld1q_u8(b + 16)}};
+    return vqtbl2q_u8(table, bytes(vmlaq_n_u16(vdupq_n_u16(0x0100), u16(w), 0x0202)));
+  }
 };
 
 }  // namespace
