@@ -138,9 +138,9 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
   constexpr uint16_t kMinNormal = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias) + 1) << S::kMant);
   const Vec one = V::splat_u16(1);
   const Vec a = V::and32(h, V::splat_u16(0x7fff));
-  // The rebias folded into the rounding constant, as in f32_to_f8_lanes
-  // (float8_lanes.h): lanes below it wrap around and are below the
-  // smallest normal, which the select below takes care of.
+  // The rebias folded into the rounding constant, as in
+  // f32_to_f8_magnitudes (float8_lanes.h): lanes below it wrap around and
+  // are below the smallest normal, which the select below takes care of.
   static_assert(((kRebias >> kShift) & 1) == 0, "the rebias leaves the lowest kept bit alone");
   const Vec rounded = V::template srl16<kShift>(
       V::add16(V::add16(a, V::splat_u16(static_cast<uint16_t>((1u << (kShift - 1)) - 1u - kRebias))),
@@ -195,8 +195,7 @@ template <class B>
 struct F32ToF8 : Rule<float, uint8_t, float_to_float8_bits<B>> {
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b, typename V::Vec c, typename V::Vec d) {
-    return V::pack_u32_u8(f32_to_f8_lanes<V, B>(a), f32_to_f8_lanes<V, B>(b), f32_to_f8_lanes<V, B>(c),
-                          f32_to_f8_lanes<V, B>(d));
+    return f32_to_f8_line<V, B>(a, b, c, d);
   }
 };
 

@@ -204,12 +204,14 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     return _mm256_srli_epi32(v, n);
   }
   static Vec min_u32(Vec a, Vec b) { return _mm256_min_epu32(a, b); }
-  // Unsigned a > b, by the signed comparison of both with the top bit flipped.
-  static Lanes gt_u32(Vec a, Vec b) {
-    const __m256i flip = _mm256_set1_epi32(INT32_MIN);
-    return _mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip));
+  // Signed a > b (the kernels compare values below 2^31).
+  static Lanes gt_s32(Vec a, Vec b) { return _mm256_cmpgt_epi32(a, b); }
+  // By each lane's sign bit (VBLENDVPS): GCC keeps a byte blend's mask as
+  // bytes, and makes a comparison with a constant first into two steps.
+  static Vec select(Lanes m, Vec a, Vec b) {
+    return _mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), _mm256_castsi256_ps(m)));
   }
-  static Vec select(Lanes m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, _mm256_sub_epi32(a, b), c); }
   static Vec or_and32(Vec a, Vec b, Vec c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); }
@@ -243,6 +245,14 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   // The same for signed dwords in -128 … 127.
   static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^7), bit 7 the
+  // sign of the dwords of sa, sb, sc, sd, in order: signed saturation
+  // keeps a dword's sign through both packs.
+  static Vec pack_u32_u8_signs(Vec a, Vec b, Vec c, Vec d, Vec sa, Vec sb, Vec sc, Vec sd) {
+    const __m256i codes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    const __m256i signs = _mm256_packs_epi16(_mm256_packs_epi32(sa, sb), _mm256_packs_epi32(sc, sd));
+    return dwords_in_order(_mm256_or_si256(codes, _mm256_and_si256(signs, _mm256_set1_epi8(INT8_MIN))));
   }
   static Vec dwords_in_order(Vec packed) {
     return _mm256_permutevar8x32_epi32(packed, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));

@@ -276,7 +276,7 @@ struct VecAvx512 : VecBase, PixelChannels3 {
     return _mm512_srli_epi32(v, n);
   }
   static Vec min_u32(Vec a, Vec b) { return _mm512_min_epu32(a, b); }
-  static Lanes gt_u32(Vec a, Vec b) { return _mm512_cmpgt_epu32_mask(a, b); }
+  static Lanes gt_s32(Vec a, Vec b) { return _mm512_cmpgt_epi32_mask(a, b); }
   static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
   // m ? a - b : c, and a | (b & c): one instruction each.
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return _mm512_mask_sub_epi32(c, m, a, b); }
@@ -311,6 +311,14 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   // The same for signed dwords in -128 … 127.
   static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^7), bit 7 the
+  // sign of the dwords of sa, sb, sc, sd, in order: signed saturation
+  // keeps a dword's sign through both packs.
+  static Vec pack_u32_u8_signs(Vec a, Vec b, Vec c, Vec d, Vec sa, Vec sb, Vec sc, Vec sd) {
+    const __m512i codes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+    const __m512i signs = _mm512_packs_epi16(_mm512_packs_epi32(sa, sb), _mm512_packs_epi32(sc, sd));
+    return dwords_in_order(or_and32(codes, signs, _mm512_set1_epi8(INT8_MIN)));
   }
   static Vec dwords_in_order(Vec packed) {
     return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), packed);

@@ -179,7 +179,7 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     return bytes(vshrq_n_u32(u32(v), n));
   }
   static Vec min_u32(Vec a, Vec b) { return bytes(vminq_u32(u32(a), u32(b))); }
-  static Lanes gt_u32(Vec a, Vec b) { return vcgtq_u32(u32(a), u32(b)); }
+  static Lanes gt_s32(Vec a, Vec b) { return vcgtq_s32(vreinterpretq_s32_u8(a), vreinterpretq_s32_u8(b)); }
   static Vec select(Lanes m, Vec a, Vec b) { return bytes(vbslq_u32(m, u32(a), u32(b))); }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, bytes(vsubq_u32(u32(a), u32(b))), c); }
@@ -203,6 +203,12 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     return vuzp1q_u8(bytes(vuzp1q_u16(u16(a), u16(b))), bytes(vuzp1q_u16(u16(c), u16(d))));
   }
   static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) { return pack_u32_u8(a, b, c, d); }
+  // The low bytes of the dwords of a, b, c, d (each below 2^7), bit 7 the
+  // sign of the dwords of sa, sb, sc, sd (their top bytes' bit 7), in order.
+  static Vec pack_u32_u8_signs(Vec a, Vec b, Vec c, Vec d, Vec sa, Vec sb, Vec sc, Vec sd) {
+    const Vec tops = vuzp2q_u8(bytes(vuzp2q_u16(u16(sa), u16(sb))), bytes(vuzp2q_u16(u16(sc), u16(sd))));
+    return vbslq_u8(vdupq_n_u8(0x80), tops, pack_u32_u8(a, b, c, d));
+  }
 
   // x rounded half to even, NaN to 0, clamped to the integers [lo, hi]:
   // FCVTNS rounds to nearest even whatever FPCR says, saturates and takes
