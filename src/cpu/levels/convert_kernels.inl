@@ -122,21 +122,22 @@ constexpr Midpoints midpoints() {
   return m;
 }
 
-// 16-bit float bits (format S) to float8 bits in the low byte of each
-// word, by the steps of Note [Float8 kernels on float32 bits] on 16-bit
-// words (one rounding: both formats have fewer significant bits than
-// float32, and the rounding is the same integer step), except below the
-// float8's smallest normal: there the result is a count of the rounding
-// midpoints (j + 1/2) · the smallest subnormal that |x| passes, strictly
-// for j even (a tie rounds down to the even j) and from the midpoint on
-// for j odd (up to the even j + 1).
+// 16-bit float bits (format S) to the float8 magnitude's code in the low
+// byte of each word (the sign goes in as the words are packed), by the
+// steps of Note [Float8 kernels on float32 bits] on 16-bit words (one
+// rounding: both formats have fewer significant bits than float32, and
+// the rounding is the same integer step), except below the float8's
+// smallest normal: there the result is a count of the rounding midpoints
+// (j + 1/2) · the smallest subnormal that |x| passes, strictly for j even
+// (a tie rounds down to the even j) and from the midpoint on for j odd
+// (up to the even j + 1).
 template <class V, class B, class S>
-ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
+ST_FORCE_INLINE typename V::Vec f16_to_f8_magnitudes(typename V::Vec h) {
   using Vec = typename V::Vec;
+  using Lanes16 = typename V::Lanes16;
   constexpr int kShift = S::kMant - B::kMant;
   constexpr uint16_t kRebias = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias)) << S::kMant);
   constexpr uint16_t kMinNormal = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias) + 1) << S::kMant);
-  const Vec one = V::splat_u16(1);
   const Vec a = V::and32(h, V::splat_u16(0x7fff));
   // The rebias folded into the rounding constant, as in
   // f32_to_f8_magnitudes (float8_lanes.h): lanes below it wrap around and
@@ -144,16 +145,17 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
   static_assert(((kRebias >> kShift) & 1) == 0, "the rebias leaves the lowest kept bit alone");
   const Vec rounded = V::template srl16<kShift>(
       V::add16(V::add16(a, V::splat_u16(static_cast<uint16_t>((1u << (kShift - 1)) - 1u - kRebias))),
-               V::and32(V::template srl16<kShift>(a), one)));
-  const Vec normal = V::min_u16(rounded, V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
-  // Zero and the subnormal range take 0 here, and a line with a nonzero
-  // magnitude below the smallest normal or a NaN, rare in practice, takes
-  // the longer way.
-  const typename V::Lanes16 below = V::gt_u16(V::splat_u16(kMinNormal), a);
-  Vec r = V::select16(below, V::zero(), normal);
-  const typename V::Lanes16 tiny = V::and16(below, V::gt_u16(a, V::zero()));
-  const typename V::Lanes16 nan = V::gt_u16(a, V::splat_u16(S::kInf));
-  if (ST_UNLIKELY(V::any16(V::or16(tiny, B::kHasInf ? nan : tiny)))) {
+               V::and32(V::template srl16<kShift>(a), V::splat_u16(1))));
+  // Zero and the subnormal range take 0 here (the comparison has its
+  // constant second: GCC makes `kMinNormal > a` two steps at AVX2).
+  const Lanes16 normal = V::gt_u16(a, V::splat_u16(kMinNormal - 1));
+  Vec r = V::select16(normal, V::min_u16(rounded, V::splat_u16(static_cast<uint16_t>(B::kOverflow))), V::zero());
+  // Right so far: normal lanes (but NaNs where the format keeps their
+  // payload) and zeros. A line with another, rare in practice, takes the
+  // longer way.
+  Lanes16 done = normal;
+  if constexpr (B::kHasInf) done = V::andnot16(done, V::gt_u16(a, V::splat_u16(S::kInf)));
+  if (ST_UNLIKELY(V::any16_outside(done, a))) {
     constexpr Midpoints kMid = midpoints<B, S>();
     // Two running counts, for shorter dependency chains.
     Vec sub = V::zero(), sub_odd = V::zero();
@@ -161,14 +163,14 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
       sub = V::count_gt_u16(sub, a, V::splat_u16(kMid.at[j]));
       sub_odd = V::count_gt_u16(sub_odd, a, V::splat_u16(kMid.at[j + 1]));
     }
-    r = V::select16(tiny, V::add16(sub, sub_odd), r);
+    r = V::select16(normal, r, V::add16(sub, sub_odd));
     if constexpr (B::kHasInf) {
       const Vec quiet = V::or32(V::splat_u16(static_cast<uint16_t>(B::kQuietNaN)),
                                 V::and32(V::template srl16<kShift>(a), V::splat_u16(static_cast<uint16_t>(B::kMantMask))));
-      r = V::select16(nan, quiet, r);
+      r = V::select16(V::gt_u16(a, V::splat_u16(S::kInf)), quiet, r);
     }
   }
-  return V::or_and32(r, V::template srl16<8>(h), V::splat_u16(0x80));  // the sign
+  return r;
 }
 
 // float8 rules composed with the 16-bit ones (both exact where they must
@@ -323,7 +325,7 @@ struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
     using S = typename std::conditional<kHalf, HalfBits16, BFloat16Bits16>::type;
-    return V::pack_u16_u8(f16_to_f8_words<V, B, S>(a), f16_to_f8_words<V, B, S>(b));
+    return V::pack_u16_u8_signs(f16_to_f8_magnitudes<V, B, S>(a), f16_to_f8_magnitudes<V, B, S>(b), a, b);
   }
 };
 

@@ -278,12 +278,18 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
-  static Lanes16 and16(Lanes16 a, Lanes16 b) { return _mm256_and_si256(a, b); }
-  static Lanes16 or16(Lanes16 a, Lanes16 b) { return _mm256_or_si256(a, b); }
-  static bool any16(Lanes16 m) { return !_mm256_testz_si256(m, m); }
+  // The lanes of a not in b; whether a word of v outside m's lanes is not
+  // 0 (VPTEST's carry: v and not m, all 0).
+  static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return _mm256_andnot_si256(b, a); }
+  static bool any16_outside(Lanes16 m, Vec v) { return !_mm256_testc_si256(m, v); }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
-  static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
+  // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
+  // sign of the words of sa, then of sb (kept by a signed saturating pack).
+  static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
+    const __m256i signs = _mm256_and_si256(_mm256_packs_epi16(sa, sb), _mm256_set1_epi8(INT8_MIN));
+    return _mm256_permute4x64_epi64(_mm256_or_si256(_mm256_packus_epi16(a, b), signs), 0xD8);
+  }
   // 16-bit words from bytes (a Quarter's 8 widen to the low half), and a
   // vector's low half.
   static Vec widen_u8_u16(Half h) { return _mm256_cvtepu8_epi16(h); }

@@ -347,18 +347,23 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm512_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
-  static Lanes16 and16(Lanes16 a, Lanes16 b) { return a & b; }
-  static Lanes16 or16(Lanes16 a, Lanes16 b) { return a | b; }
-  static bool any16(Lanes16 m) { return m != 0; }
+  // The lanes of a not in b; whether a word of v outside m's lanes is not 0.
+  static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return static_cast<Lanes16>(a & ~b); }
+  static bool any16_outside(Lanes16 m, Vec v) {
+    return _mm512_mask_test_epi16_mask(static_cast<Lanes16>(~m), v, v) != 0;
+  }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm512_mask_blend_epi16(m, b, a); }
   // q plus 1 in the lanes where a > t.
   static Vec count_gt_u16(Vec q, Vec a, Vec t) {
     return _mm512_mask_add_epi16(q, _mm512_cmpgt_epu16_mask(a, t), q, _mm512_set1_epi16(1));
   }
-  // The low bytes of the words of a, then of b (each below 2^8): the pack
-  // works within 16-byte lanes, one permute puts the qwords back.
-  static Vec pack_u16_u8(Vec a, Vec b) {
-    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b));
+  // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
+  // sign of the words of sa, then of sb (kept by a signed saturating
+  // pack): the packs work within 16-byte lanes, one permute puts the
+  // qwords back.
+  static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
+    const __m512i bytes = or_and32(_mm512_packus_epi16(a, b), _mm512_packs_epi16(sa, sb), _mm512_set1_epi8(INT8_MIN));
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), bytes);
   }
   // 16-bit words from bytes (a Quarter's 16 widen to the low half), and a
   // vector's low half.

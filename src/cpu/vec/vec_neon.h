@@ -246,14 +246,17 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   }
   static Vec min_u16(Vec a, Vec b) { return bytes(vminq_u16(u16(a), u16(b))); }
   static Lanes16 gt_u16(Vec a, Vec b) { return vcgtq_u16(u16(a), u16(b)); }
-  static Lanes16 and16(Lanes16 a, Lanes16 b) { return vandq_u16(a, b); }
-  static Lanes16 or16(Lanes16 a, Lanes16 b) { return vorrq_u16(a, b); }
-  static bool any16(Lanes16 m) { return vmaxvq_u16(m) != 0; }
+  // The lanes of a not in b; whether a word of v outside m's lanes is not 0.
+  static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return vbicq_u16(a, b); }
+  static bool any16_outside(Lanes16 m, Vec v) { return vmaxvq_u16(vbicq_u16(u16(v), m)) != 0; }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return bytes(vbslq_u16(m, u16(a), u16(b))); }
   // q plus 1 in the lanes where a > t (the comparison's all ones is -1).
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return bytes(vsubq_u16(u16(q), vcgtq_u16(u16(a), u16(t)))); }
-  // The low bytes of the words of a, then of b (each below 2^8).
-  static Vec pack_u16_u8(Vec a, Vec b) { return vuzp1q_u8(a, b); }
+  // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
+  // sign of the words of sa, then of sb (their high bytes' bit 7).
+  static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
+    return vbslq_u8(vdupq_n_u8(0x80), vuzp2q_u8(sa, sb), vuzp1q_u8(a, b));
+  }
   // 16-bit words from bytes (a Quarter's 4 widen to the low half), and a
   // vector's low half.
   static Vec widen_u8_u16(Half h) { return bytes(vmovl_u8(h)); }
