@@ -43,10 +43,27 @@ struct F32ToF16 : Rule<float, uint16_t, float_to_half_bits> {
   }
 };
 
+// float32 -> bfloat16 in the low 16 bits of each lane, by the rule's
+// integer step: rounded to nearest even on the bits (which takes ±inf
+// and what overflows to ±inf); a NaN keeps its top bits, quieted, where
+// kNaNs says a lane may be one.
+template <class V, bool kNaNs>
+ST_FORCE_INLINE typename V::Vec bf16_lanes(typename V::Vec x) {
+  const typename V::Vec high = V::template srl32<16>(x);
+  const typename V::Vec rounded =
+      V::template srl32<16>(V::add32(V::add32(x, V::splat32(0x7fff)), V::and32(high, V::splat32(1))));
+  if constexpr (kNaNs) return V::select(V::unordered_f32(x, x), V::or32(high, V::splat32(0x40)), rounded);
+  return rounded;
+}
+
+// A line with a NaN (rare in practice) takes the longer way.
 struct F32ToBF16 : Rule<float, uint16_t, float_to_bfloat16_bits> {
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
-    return V::narrow_u32_u16(V::bf16_round(a), V::bf16_round(b));
+    if (ST_UNLIKELY(V::any32(V::unordered_f32(a, b)))) {
+      return V::narrow_u32_u16(bf16_lanes<V, true>(a), bf16_lanes<V, true>(b));
+    }
+    return V::narrow_u32_u16(bf16_lanes<V, false>(a), bf16_lanes<V, false>(b));
   }
 };
 

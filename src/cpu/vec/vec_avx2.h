@@ -100,13 +100,6 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
                                                 _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7e00), a));
     return _mm256_andnot_si256(_mm256_and_si256(signalling, _mm256_set1_epi32(0x00400000)), f);
   }
-  static Vec bf16_round(Vec x) {
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), lsb), 16);
-    const __m256i nan =
-        _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
-    return _mm256_blendv_epi8(rounded, _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40)), nan);
-  }
   static Vec narrow_u32_u16(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8); }
   static Vec widen_u8(Quarter q) { return _mm256_cvtepu8_epi32(q); }
   static Vec widen_u16(Half h) { return _mm256_cvtepu16_epi32(h); }
@@ -206,6 +199,11 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec min_u32(Vec a, Vec b) { return _mm256_min_epu32(a, b); }
   // Signed a > b (the kernels compare values below 2^31).
   static Lanes gt_s32(Vec a, Vec b) { return _mm256_cmpgt_epi32(a, b); }
+  // Lanes where a or b is a NaN (float32), and whether any lane is set.
+  static Lanes unordered_f32(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _CMP_UNORD_Q));
+  }
+  static bool any32(Lanes m) { return !_mm256_testz_si256(m, m); }
   // By each lane's sign bit (VBLENDVPS): GCC keeps a byte blend's mask as
   // bytes, and makes a comparison with a constant first into two steps.
   static Vec select(Lanes m, Vec a, Vec b) {

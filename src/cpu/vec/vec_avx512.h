@@ -211,17 +211,10 @@ struct VecAvx512 : VecBase, PixelChannels3 {
                                  _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x7e00));
     return _mm512_mask_andnot_epi32(f, signalling, _mm512_set1_epi32(0x00400000), f);
   }
-  // float32 -> bfloat16 in the low 16 bits of each dword: round to nearest
-  // even on the integer pattern; a NaN keeps its top bits, quieted.
-  static Vec bf16_round(Vec x) {
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
-    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb), 16);
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
-                                                  _mm512_set1_epi32(0x7f800000));
-    return _mm512_mask_mov_epi32(rounded, nan, _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40)));
-  }
   // The dwords of a, then of b (each below 2^16), as 16-bit elements.
-  static Vec narrow_u32_u16(Vec a, Vec b) { return concat(_mm512_cvtepi32_epi16(a), _mm512_cvtepi32_epi16(b)); }
+  static Vec narrow_u32_u16(Vec a, Vec b) {
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi32(a, b));
+  }
   static Vec widen_u8(Quarter q) { return _mm512_cvtepu8_epi32(q); }
   static Vec widen_u16(Half h) { return _mm512_cvtepu16_epi32(h); }
   static Vec shl32(Vec v, int n) { return _mm512_slli_epi32(v, static_cast<unsigned>(n)); }
@@ -277,6 +270,11 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   }
   static Vec min_u32(Vec a, Vec b) { return _mm512_min_epu32(a, b); }
   static Lanes gt_s32(Vec a, Vec b) { return _mm512_cmpgt_epi32_mask(a, b); }
+  // Lanes where a or b is a NaN (float32), and whether any lane is set.
+  static Lanes unordered_f32(Vec a, Vec b) {
+    return _mm512_cmp_ps_mask(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), _CMP_UNORD_Q);
+  }
+  static bool any32(Lanes m) { return m != 0; }
   static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
   // m ? a - b : c, and a | (b & c): one instruction each.
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return _mm512_mask_sub_epi32(c, m, a, b); }

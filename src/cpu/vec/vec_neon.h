@@ -125,14 +125,6 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     const uint32x4_t signalling = vandq_u32(vcgtq_u32(a, vdupq_n_u32(0x7c00)), vcltq_u32(a, vdupq_n_u32(0x7e00)));
     return bytes(vbicq_u32(f, vandq_u32(signalling, vdupq_n_u32(0x00400000))));
   }
-  // float32 -> bfloat16 in the low 16 bits of each dword: round to nearest
-  // even on the integer pattern; a NaN keeps its top bits, quieted.
-  static Vec bf16_round(Vec v) {
-    const uint32x4_t x = u32(v), high = vshrq_n_u32(x, 16);
-    const uint32x4_t rounded = vshrq_n_u32(vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), vandq_u32(high, vdupq_n_u32(1))), 16);
-    const uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)), vdupq_n_u32(0x7f800000));
-    return bytes(vbslq_u32(nan, vorrq_u32(high, vdupq_n_u32(0x40)), rounded));
-  }
   // The dwords of a, then of b (each below 2^16), as 16-bit elements.
   static Vec narrow_u32_u16(Vec a, Vec b) { return bytes(vuzp1q_u16(u16(a), u16(b))); }
   static Vec widen_u8(Quarter q) { return bytes(vmovl_u16(vget_low_u16(vmovl_u8(q)))); }
@@ -180,6 +172,12 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   }
   static Vec min_u32(Vec a, Vec b) { return bytes(vminq_u32(u32(a), u32(b))); }
   static Lanes gt_s32(Vec a, Vec b) { return vcgtq_s32(vreinterpretq_s32_u8(a), vreinterpretq_s32_u8(b)); }
+  // Lanes where a or b is a NaN (float32: not equal to itself), and
+  // whether any lane is set.
+  static Lanes unordered_f32(Vec a, Vec b) {
+    return vmvnq_u32(vandq_u32(vceqq_f32(f32(a), f32(a)), vceqq_f32(f32(b), f32(b))));
+  }
+  static bool any32(Lanes m) { return vmaxvq_u32(m) != 0; }
   static Vec select(Lanes m, Vec a, Vec b) { return bytes(vbslq_u32(m, u32(a), u32(b))); }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, bytes(vsubq_u32(u32(a), u32(b))), c); }
