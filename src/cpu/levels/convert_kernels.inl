@@ -81,10 +81,23 @@ struct U8ToF32 : Rule<uint8_t, float, integer_to_float<uint8_t, float>> {
   }
 };
 
+// A vector of float16 words to two of float32: VCVTPH2PS or FCVTL, which
+// quiet a signalling NaN; a vector holding one (rare in practice) takes
+// the traits' f16_to_f32, which keeps it so, as the rule does.
+template <class V>
+ST_FORCE_INLINE VecLine<V, 2> f16_words_to_f32(typename V::Vec h) {
+  const typename V::Vec a = V::and32(h, V::splat_u16(0x7fff));
+  const typename V::Lanes16 signalling =
+      V::andnot16(V::gt_u16(a, V::splat_u16(0x7c00)), V::gt_u16(a, V::splat_u16(0x7dff)));
+  if (ST_UNLIKELY(V::any16(signalling))) return {{V::f16_to_f32(V::lo_half(h)), V::f16_to_f32(V::hi_half(h))}};
+  return {{V::f16_to_f32_quieting(V::lo_half(h)), V::f16_to_f32_quieting(V::hi_half(h))}};
+}
+
 struct F16ToF32 : Rule<uint16_t, float, half_bits_to_float> {
+  static constexpr int kVectors = 2;
   template <class V>
-  static typename V::Vec line(typename V::Half h) {
-    return V::f16_to_f32(h);
+  static VecLine<V, 2> line(typename V::Vec h) {
+    return f16_words_to_f32<V>(h);
   }
 };
 
@@ -314,24 +327,27 @@ ST_FORCE_INLINE typename V::Vec f8_to_16_words(typename V::Vec w) {
 // the value times 2^(7 - 15), subnormals too (float16's subnormals hold
 // e4m3fn's shifted), scaled back exactly by a float32 product; its NaN
 // made float16's NaN of the rule first (the code 0x7f shifted is 0x3f80,
-// and 0x80 more sets bit 14: only it reaches 0x4000).
+// and 0x80 more sets bit 14: only it reaches 0x4000). A vector of float16
+// words makes two of float32, so a line is two.
 template <class B>
 struct F8ToF32 : Rule<uint8_t, float, float8_bits_to_float<B>> {
+  static constexpr int kVectors = 2;
   template <class V>
-  static typename V::Vec line(typename V::Quarter q) {
+  static VecLine<V, 2> line(typename V::Half h) {
     using Vec = typename V::Vec;
     using C = F8To16<B, HalfBits16>;
-    const Vec w = V::widen_u8_u16(q);
+    const Vec w = V::widen_u8_u16(h);
     if constexpr (C::kTopByte) {
-      return V::f16_to_f32(V::lo_half(V::template sll16<8>(w)));  // a NaN kept as it is, as the rule does
+      return f16_words_to_f32<V>(V::template sll16<8>(w));  // a NaN kept as it is, as the rule does
     } else {
       static_assert(C::kShift == 7 && B::kOverflow == 0x7f &&
                         (0x3f80 | 0x4000) == kF8Magnitudes<B, HalfBits16>.at[0x7f],
                     "e4m3fn: the sign moves from bit 7 to 15 as the code moves up 7, and its NaN is 0x7f");
       Vec y = V::template sll16<7>(V::add16(w, V::and32(w, V::splat_u16(0x80))));
       y = V::or_and32(y, V::add16(y, V::splat_u16(0x80)), V::splat_u16(0x4000));
-      constexpr float kScale = static_cast<float>(1u << (HalfBits16::kBias - B::kBias));
-      return V::f32_mul(V::f16_to_f32_quieting(V::lo_half(y)), V::splat_f32(kScale));
+      const Vec scale = V::splat_f32(static_cast<float>(1u << (HalfBits16::kBias - B::kBias)));
+      return {{V::f32_mul(V::f16_to_f32_quieting(V::lo_half(y)), scale),
+               V::f32_mul(V::f16_to_f32_quieting(V::hi_half(y)), scale)}};
     }
   }
 };
@@ -487,7 +503,7 @@ void by_rule(char* d, const char* s, int64_t n) {
 template <class V, class P>
 inline void part(char* d, const char* s, int64_t n) {
   if constexpr (V::kMasked) {
-    V::store_part(d, Lines<V, P>::line_part(s, n), V::mask(n * Lines<V, P>::kOut));
+    Lines<V, P>::store_part(d, Lines<V, P>::line_part(s, n), n * Lines<V, P>::kOut);
   } else {
     by_rule<P>(d, s, n);
   }
@@ -519,14 +535,14 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       const bool widens = L::kOut > L::kIn;
       const int64_t ahead = widens ? 0 : stream_prefetch_bytes();
       const int pages = widens || ahead > 0 ? 1 : stream_pages();
-      for_each_unit(lines, V::kBytes, pages, [&](int64_t k) {
+      for_each_unit(lines, L::kOutBytes, pages, [&](int64_t k) {
         prefetch_ahead<L::kInBytes>(s + k * L::kInBytes, ahead);
-        V::stream(d + k * V::kBytes, L::line(s + k * L::kInBytes));
+        L::store(d + k * L::kOutBytes, L::line(s + k * L::kInBytes), true);
       });
       i += lines * L::kPer;
       V::fence();
     } else {
-      for (; i + L::kPer <= n; i += L::kPer) V::store(dst + i * L::kOut, L::line(src + i * L::kIn));
+      for (; i + L::kPer <= n; i += L::kPer) L::store(dst + i * L::kOut, L::line(src + i * L::kIn), false);
     }
     if (i < n) part<V, P>(dst + i * L::kOut, src + i * L::kIn, n - i);
   }

@@ -277,9 +277,10 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
   // The lanes of a not in b; whether a word of v outside m's lanes is not
-  // 0 (VPTEST's carry: v and not m, all 0).
+  // 0 (VPTEST's carry: v and not m, all 0); whether m has a lane.
   static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return _mm256_andnot_si256(b, a); }
   static bool any16_outside(Lanes16 m, Vec v) { return !_mm256_testc_si256(m, v); }
+  static bool any16(Lanes16 m) { return !_mm256_testz_si256(m, m); }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
   // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
@@ -288,14 +289,14 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     const __m256i signs = _mm256_and_si256(_mm256_packs_epi16(sa, sb), _mm256_set1_epi8(INT8_MIN));
     return _mm256_permute4x64_epi64(_mm256_or_si256(_mm256_packus_epi16(a, b), signs), 0xD8);
   }
-  // 16-bit words from bytes (a Quarter's 8 widen to the low half), and a
-  // vector's low half.
+  // 16-bit words from bytes, and a vector's halves.
   static Vec widen_u8_u16(Half h) { return _mm256_cvtepu8_epi16(h); }
   template <int n>
   static Vec sll16(Vec v) {
     return _mm256_slli_epi16(v, n);
   }
   static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
+  static Half hi_half(Vec v) { return _mm256_extracti128_si256(v, 1); }
   // Entry w for each word w below 16 (any word for one from 16 to 127):
   // the entries' low bytes by a byte shuffle whose index for a word's high
   // byte has bit 7 set (giving 0), their high bytes by one indexed by the

@@ -345,11 +345,13 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm512_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
-  // The lanes of a not in b; whether a word of v outside m's lanes is not 0.
+  // The lanes of a not in b; whether a word of v outside m's lanes is not 0;
+  // whether m has a lane.
   static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return static_cast<Lanes16>(a & ~b); }
   static bool any16_outside(Lanes16 m, Vec v) {
     return _mm512_mask_test_epi16_mask(static_cast<Lanes16>(~m), v, v) != 0;
   }
+  static bool any16(Lanes16 m) { return m != 0; }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm512_mask_blend_epi16(m, b, a); }
   // q plus 1 in the lanes where a > t.
   static Vec count_gt_u16(Vec q, Vec a, Vec t) {
@@ -363,15 +365,14 @@ struct VecAvx512 : VecBase, PixelChannels3 {
     const __m512i bytes = or_and32(_mm512_packus_epi16(a, b), _mm512_packs_epi16(sa, sb), _mm512_set1_epi8(INT8_MIN));
     return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), bytes);
   }
-  // 16-bit words from bytes (a Quarter's 16 widen to the low half), and a
-  // vector's low half.
+  // 16-bit words from bytes, and a vector's halves.
   static Vec widen_u8_u16(Half h) { return _mm512_cvtepu8_epi16(h); }
-  static Vec widen_u8_u16(Quarter q) { return _mm512_zextsi256_si512(_mm256_cvtepu8_epi16(q)); }
   template <int n>
   static Vec sll16(Vec v) {
     return _mm512_slli_epi16(v, n);
   }
   static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
+  static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
   // A table of 128 words looked up by the low 7 bits of each word of w
   // (the permutes read 6 bits, bit 6 picks the pair).
   static constexpr bool kWordTable = true;

@@ -27,9 +27,9 @@
 //                   float32 arithmetic of scaled_rows.inl: splat_f32, f32_fma,
 //                   f32_min/max, f32_to_i32_nearest_clamped, pack_i32_i8, and
 //                   Bytes16, channels16, quarter_of16 for 3-channel pixels;
-//                   16-bit words: widen_u8_u16, sll16<n>, lo_half,
-//                   f16_to_f32_quieting (float16 words of a vector's low half
-//                   to float32, a signalling NaN quieted)
+//                   16-bit words: widen_u8_u16, sll16<n>, lo_half, hi_half,
+//                   f16_to_f32_quieting (float16 words of a half vector to
+//                   float32, a signalling NaN quieted)
 //   kConvertU64ToF32  u64_to_f32 too (one rounding from 64 bits)
 //   kWordTable      lookup128_u16(table, w): a 128-word table looked up by
 //                   the low 7 bits of each word

@@ -244,9 +244,11 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   }
   static Vec min_u16(Vec a, Vec b) { return bytes(vminq_u16(u16(a), u16(b))); }
   static Lanes16 gt_u16(Vec a, Vec b) { return vcgtq_u16(u16(a), u16(b)); }
-  // The lanes of a not in b; whether a word of v outside m's lanes is not 0.
+  // The lanes of a not in b; whether a word of v outside m's lanes is not 0;
+  // whether m has a lane.
   static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return vbicq_u16(a, b); }
   static bool any16_outside(Lanes16 m, Vec v) { return vmaxvq_u16(vbicq_u16(u16(v), m)) != 0; }
+  static bool any16(Lanes16 m) { return vmaxvq_u16(m) != 0; }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return bytes(vbslq_u16(m, u16(a), u16(b))); }
   // q plus 1 in the lanes where a > t (the comparison's all ones is -1).
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return bytes(vsubq_u16(u16(q), vcgtq_u16(u16(a), u16(t)))); }
@@ -255,14 +257,14 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
     return vbslq_u8(vdupq_n_u8(0x80), vuzp2q_u8(sa, sb), vuzp1q_u8(a, b));
   }
-  // 16-bit words from bytes (a Quarter's 4 widen to the low half), and a
-  // vector's low half.
+  // 16-bit words from bytes, and a vector's halves.
   static Vec widen_u8_u16(Half h) { return bytes(vmovl_u8(h)); }
   template <int n>
   static Vec sll16(Vec v) {
     return bytes(vshlq_n_u16(u16(v), n));
   }
   static Half lo_half(Vec v) { return vget_low_u8(v); }
+  static Half hi_half(Vec v) { return vget_high_u8(v); }
   // Entry w for each word w below 16 (any word for one from 16 to 127):
   // t's 32 bytes are one table, word k's bytes at 2k and 2k + 1
   // (little-endian), looked up by one TBL.
