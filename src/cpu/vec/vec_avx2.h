@@ -178,11 +178,11 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     const __m256i ordered = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_ORD_Q));
     return _mm256_and_si256(_mm256_xor_si256(t, high), ordered);
   }
-  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
-  // NaN), so the truncation is in range.
+  // Capped at 255 (MINPS answers its second operand for a NaN), then
+  // truncated: a NaN, and what is below 0, give a negative int32 (or 0),
+  // which pack_u32_u8's saturating packs make 0.
   static Vec f32_to_u8_lanes(Vec v) {
-    const __m256 c = _mm256_min_ps(_mm256_max_ps(_mm256_castsi256_ps(v), _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
-    return _mm256_cvttps_epi32(c);
+    return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_set1_ps(255.0f), _mm256_castsi256_ps(v)));
   }
 
   // 32-bit lanes in integer steps, for the float8 conversions
@@ -235,8 +235,9 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec f32_max(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_max_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }
-  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
-  // the packs work within 16-byte lanes, the permute puts the dwords back.
+  // The low bytes of the dwords of a, b, c, d (each below 2^8; a negative
+  // one gives 0), in order: the packs work within 16-byte lanes, the
+  // permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d)));
   }

@@ -250,11 +250,11 @@ struct VecAvx512 : VecBase, PixelChannels3 {
                                             _mm512_set1_epi32(-1));
     return _mm512_maskz_mov_epi32(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), r);
   }
-  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
-  // NaN), so the truncation is in range.
+  // Capped at 255 (MINPS answers its second operand for a NaN), then
+  // truncated: a NaN, and what is below 0, give a negative int32 (or 0),
+  // which pack_u32_u8's saturating packs make 0.
   static Vec f32_to_u8_lanes(Vec v) {
-    const __m512 c = _mm512_min_ps(_mm512_max_ps(_mm512_castsi512_ps(v), _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
-    return _mm512_cvttps_epi32(c);
+    return _mm512_cvttps_epi32(_mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_castsi512_ps(v)));
   }
 
   // 32-bit lanes in integer steps, for the float8 conversions
@@ -300,9 +300,9 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec f32_max(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_max_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
-  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
-  // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
-  // d), one permute puts the dwords back.
+  // The low bytes of the dwords of a, b, c, d (each below 2^8; a negative
+  // one gives 0), in order: the packs work within 16-byte lanes (lane l
+  // holds dwords l of a, b, c, d), one permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
   }
