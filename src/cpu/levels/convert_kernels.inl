@@ -43,10 +43,27 @@ struct F32ToF16 : Rule<float, uint16_t, float_to_half_bits> {
   }
 };
 
+// float32 -> bfloat16 in the low 16 bits of each lane, by the rule's
+// integer step: rounded to nearest even on the bits (which takes ±inf
+// and what overflows to ±inf); a NaN keeps its top bits, quieted, where
+// kNaNs says a lane may be one.
+template <class V, bool kNaNs>
+ST_FORCE_INLINE typename V::Vec bf16_lanes(typename V::Vec x) {
+  const typename V::Vec high = V::template srl32<16>(x);
+  const typename V::Vec rounded =
+      V::template srl32<16>(V::add32(V::add32(x, V::splat32(0x7fff)), V::and32(high, V::splat32(1))));
+  if constexpr (kNaNs) return V::select(V::unordered_f32(x, x), V::or32(high, V::splat32(0x40)), rounded);
+  return rounded;
+}
+
+// A line with a NaN (rare in practice) takes the longer way.
 struct F32ToBF16 : Rule<float, uint16_t, float_to_bfloat16_bits> {
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
-    return V::narrow_u32_u16(V::bf16_round(a), V::bf16_round(b));
+    if (ST_UNLIKELY(V::any32(V::unordered_f32(a, b)))) {
+      return V::narrow_u32_u16(bf16_lanes<V, true>(a), bf16_lanes<V, true>(b));
+    }
+    return V::narrow_u32_u16(bf16_lanes<V, false>(a), bf16_lanes<V, false>(b));
   }
 };
 
@@ -64,10 +81,23 @@ struct U8ToF32 : Rule<uint8_t, float, integer_to_float<uint8_t, float>> {
   }
 };
 
+// A vector of float16 words to two of float32: VCVTPH2PS or FCVTL, which
+// quiet a signalling NaN; a vector holding one (rare in practice) takes
+// the traits' f16_to_f32, which keeps it so, as the rule does.
+template <class V>
+ST_FORCE_INLINE VecLine<V, 2> f16_words_to_f32(typename V::Vec h) {
+  const typename V::Vec a = V::and32(h, V::splat_u16(0x7fff));
+  const typename V::Lanes16 signalling =
+      V::andnot16(V::gt_u16(a, V::splat_u16(0x7c00)), V::gt_u16(a, V::splat_u16(0x7dff)));
+  if (ST_UNLIKELY(V::any16(signalling))) return {{V::f16_to_f32(V::lo_half(h)), V::f16_to_f32(V::hi_half(h))}};
+  return {{V::f16_to_f32_quieting(V::lo_half(h)), V::f16_to_f32_quieting(V::hi_half(h))}};
+}
+
 struct F16ToF32 : Rule<uint16_t, float, half_bits_to_float> {
+  static constexpr int kVectors = 2;
   template <class V>
-  static typename V::Vec line(typename V::Half h) {
-    return V::f16_to_f32(h);
+  static VecLine<V, 2> line(typename V::Vec h) {
+    return f16_words_to_f32<V>(h);
   }
 };
 
@@ -78,26 +108,31 @@ struct BF16ToF32 : Rule<uint16_t, float, bfloat16_bits_to_float> {
   }
 };
 
-// The lane helper below, as those of float8_lanes.h, is forced inline:
-// called several times per line, it was otherwise kept out of line,
+// The lane helpers below, as those of float8_lanes.h, are forced inline:
+// called several times per line, they were otherwise kept out of line,
 // constants reloaded per call.
 //
-// A 16-bit source format: float16 (5 exponent bits, 10 mantissa bits) or
+// A 16-bit float format: float16 (5 exponent bits, 10 mantissa bits) or
 // bfloat16 (8, 7).
 template <int kExpBits, int kMantBits>
 struct Bits16 {
   static constexpr int kMant = kMantBits;
   static constexpr int kBias = (1 << (kExpBits - 1)) - 1;
   static constexpr uint16_t kInf = static_cast<uint16_t>(((1u << kExpBits) - 1) << kMantBits);
-  // The bits of (2j + 1) · 2^e, j < 8, in this format (subnormal or normal).
-  static constexpr uint16_t odd_times_power(int j, int e) {
-    const uint32_t odd = 2u * static_cast<uint32_t>(j) + 1;
-    int p = 0;  // the leading bit of odd
-    while ((odd >> (p + 1)) != 0) ++p;
+  // The bits of m · 2^e, 0 < m < 16, in this format (subnormal or normal),
+  // for the m and e it holds exactly.
+  static constexpr uint16_t times_power(uint32_t m, int e) {
+    int p = 0;  // the leading bit of m
+    while ((m >> (p + 1)) != 0) ++p;
     const int field = e + p + kBias;
-    if (field <= 0) return static_cast<uint16_t>(odd << (e - 1 + kBias + kMantBits));
+    if (field <= 0) return static_cast<uint16_t>(m << (e - 1 + kBias + kMantBits));
     return static_cast<uint16_t>((static_cast<uint32_t>(field) << kMantBits) |
-                                 ((odd << (kMantBits - p)) & ((1u << kMantBits) - 1)));
+                                 ((m << (kMantBits - p)) & ((1u << kMantBits) - 1)));
+  }
+  // A float32 NaN (bits x) as the 16-bit rule makes it: quiet, the top
+  // payload bits kept (convert_rules.h).
+  static constexpr uint16_t quiet_nan(uint32_t x) {
+    return static_cast<uint16_t>(kInf | (1u << (kMantBits - 1)) | ((x & 0x7fffffu) >> (23 - kMantBits)));
   }
 };
 using HalfBits16 = Bits16<5, 10>;
@@ -111,43 +146,46 @@ template <class B, class S>
 constexpr Midpoints midpoints() {
   Midpoints m{};
   for (int j = 0; j < (1 << B::kMant); ++j) {
-    m.at[j] = static_cast<uint16_t>(S::odd_times_power(j, -static_cast<int>(B::kBias) - B::kMant) - (j & 1));
+    const uint32_t odd = 2u * static_cast<uint32_t>(j) + 1;
+    m.at[j] = static_cast<uint16_t>(S::times_power(odd, -static_cast<int>(B::kBias) - B::kMant) - (j & 1));
   }
   return m;
 }
 
-// 16-bit float bits (format S) to float8 bits in the low byte of each
-// word, by the steps of Note [Float8 kernels on float32 bits] on 16-bit
-// words (one rounding: both formats have fewer significant bits than
-// float32, and the rounding is the same integer step), except below the
-// float8's smallest normal: there the result is a count of the rounding
-// midpoints (j + 1/2) · the smallest subnormal that |x| passes, strictly
-// for j even (a tie rounds down to the even j) and from the midpoint on
-// for j odd (up to the even j + 1).
+// 16-bit float bits (format S) to the float8 magnitude's code in the low
+// byte of each word (the sign goes in as the words are packed), by the
+// steps of Note [Float8 kernels on float32 bits] on 16-bit words (one
+// rounding: both formats have fewer significant bits than float32, and
+// the rounding is the same integer step), except below the float8's
+// smallest normal: there the result is a count of the rounding midpoints
+// (j + 1/2) · the smallest subnormal that |x| passes, strictly for j even
+// (a tie rounds down to the even j) and from the midpoint on for j odd
+// (up to the even j + 1).
 template <class V, class B, class S>
-ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
+ST_FORCE_INLINE typename V::Vec f16_to_f8_magnitudes(typename V::Vec h) {
   using Vec = typename V::Vec;
+  using Lanes16 = typename V::Lanes16;
   constexpr int kShift = S::kMant - B::kMant;
   constexpr uint16_t kRebias = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias)) << S::kMant);
   constexpr uint16_t kMinNormal = static_cast<uint16_t>((S::kBias - static_cast<int>(B::kBias) + 1) << S::kMant);
-  const Vec one = V::splat_u16(1);
   const Vec a = V::and32(h, V::splat_u16(0x7fff));
-  // The rebias folded into the rounding constant, as in f32_to_f8_lanes
-  // (float8_lanes.h): lanes below it wrap around and are below the
-  // smallest normal, which the select below takes care of.
+  // The rebias folded into the rounding constant, as in
+  // f32_to_f8_magnitudes (float8_lanes.h): lanes below it wrap around and
+  // are below the smallest normal, which the select below takes care of.
   static_assert(((kRebias >> kShift) & 1) == 0, "the rebias leaves the lowest kept bit alone");
   const Vec rounded = V::template srl16<kShift>(
       V::add16(V::add16(a, V::splat_u16(static_cast<uint16_t>((1u << (kShift - 1)) - 1u - kRebias))),
-               V::and32(V::template srl16<kShift>(a), one)));
-  const Vec normal = V::min_u16(rounded, V::splat_u16(static_cast<uint16_t>(B::kOverflow)));
-  // Zero and the subnormal range take 0 here, and a line with a nonzero
-  // magnitude below the smallest normal or a NaN, rare in practice, takes
-  // the longer way.
-  const typename V::Lanes16 below = V::gt_u16(V::splat_u16(kMinNormal), a);
-  Vec r = V::select16(below, V::zero(), normal);
-  const typename V::Lanes16 tiny = V::and16(below, V::gt_u16(a, V::zero()));
-  const typename V::Lanes16 nan = V::gt_u16(a, V::splat_u16(S::kInf));
-  if (ST_UNLIKELY(V::any16(V::or16(tiny, B::kHasInf ? nan : tiny)))) {
+               V::and32(V::template srl16<kShift>(a), V::splat_u16(1))));
+  // Zero and the subnormal range take 0 here (the comparison has its
+  // constant second: GCC makes `kMinNormal > a` two steps at AVX2).
+  const Lanes16 normal = V::gt_u16(a, V::splat_u16(kMinNormal - 1));
+  Vec r = V::select16(normal, V::min_u16(rounded, V::splat_u16(static_cast<uint16_t>(B::kOverflow))), V::zero());
+  // Right so far: normal lanes (but NaNs where the format keeps their
+  // payload) and zeros. A line with another, rare in practice, takes the
+  // longer way.
+  Lanes16 done = normal;
+  if constexpr (B::kHasInf) done = V::andnot16(done, V::gt_u16(a, V::splat_u16(S::kInf)));
+  if (ST_UNLIKELY(V::any16_outside(done, a))) {
     constexpr Midpoints kMid = midpoints<B, S>();
     // Two running counts, for shorter dependency chains.
     Vec sub = V::zero(), sub_odd = V::zero();
@@ -155,14 +193,14 @@ ST_FORCE_INLINE typename V::Vec f16_to_f8_words(typename V::Vec h) {
       sub = V::count_gt_u16(sub, a, V::splat_u16(kMid.at[j]));
       sub_odd = V::count_gt_u16(sub_odd, a, V::splat_u16(kMid.at[j + 1]));
     }
-    r = V::select16(tiny, V::add16(sub, sub_odd), r);
+    r = V::select16(normal, r, V::add16(sub, sub_odd));
     if constexpr (B::kHasInf) {
       const Vec quiet = V::or32(V::splat_u16(static_cast<uint16_t>(B::kQuietNaN)),
                                 V::and32(V::template srl16<kShift>(a), V::splat_u16(static_cast<uint16_t>(B::kMantMask))));
-      r = V::select16(nan, quiet, r);
+      r = V::select16(V::gt_u16(a, V::splat_u16(S::kInf)), quiet, r);
     }
   }
-  return V::or_and32(r, V::template srl16<8>(h), V::splat_u16(0x80));  // the sign
+  return r;
 }
 
 // float8 rules composed with the 16-bit ones (both exact where they must
@@ -189,16 +227,128 @@ template <class B>
 struct F32ToF8 : Rule<float, uint8_t, float_to_float8_bits<B>> {
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b, typename V::Vec c, typename V::Vec d) {
-    return V::pack_u32_u8(f32_to_f8_lanes<V, B>(a), f32_to_f8_lanes<V, B>(b), f32_to_f8_lanes<V, B>(c),
-                          f32_to_f8_lanes<V, B>(d));
+    return f32_to_f8_line<V, B>(a, b, c, d);
   }
 };
 
+// float8 (format B) to a 16-bit float (format S), exactly: every float8 is
+// a float16 and a bfloat16. The sign only moves, so a float8 b converts to
+// kF8Magnitudes<B, S>.at[b & 0x7f] | (b & 0x80) << 8, the table made here
+// from the formats' fields as the rules make each magnitude (float8 ->
+// float32, then the 16-bit rule; test_copy_convert checks every code at
+// every level against them): a normal code rebiased in place; a
+// subnormal, m · 2^(1 - bias - mant), a normal of S (float16's subnormal
+// from e5m2); inf as inf; a NaN as the 16-bit rule quiets the float8
+// rule's float32 NaN.
+struct alignas(64) Words128 {
+  uint16_t at[128];
+};
+template <class B, class S>
+struct F8To16 {
+  static constexpr int kShift = S::kMant - B::kMant;
+  static constexpr uint32_t kRebias = static_cast<uint32_t>(S::kBias - static_cast<int>(B::kBias)) << S::kMant;
+  static constexpr bool normal(uint32_t c) { return c > B::kMantMask && c < B::kOverflow; }
+  static constexpr uint16_t magnitude(uint32_t c) {
+    if (normal(c)) return static_cast<uint16_t>((c << kShift) + kRebias);
+    if (c >= B::kOverflow) {
+      return B::kHasInf && c == B::kOverflow ? S::kInf : S::quiet_nan(float8_special_float_bits<B>(c));
+    }
+    return c == 0 ? 0 : S::times_power(c, 1 - static_cast<int>(B::kBias) - B::kMant);
+  }
+  // The float8 is S's top byte (e5m2 of float16: one exponent field), so
+  // every magnitude is its code shifted, but a NaN's, which the rule quiets.
+  static constexpr bool kTopByte = kShift == 8 && kRebias == 0;
+  static constexpr uint16_t kQuietBit = 1u << (S::kMant - 1);
+};
+template <class B, class S>
+constexpr Words128 f8_magnitudes() {
+  Words128 t{};
+  for (uint32_t c = 0; c < 128; ++c) t.at[c] = F8To16<B, S>::magnitude(c);
+  return t;
+}
+template <class B, class S>
+constexpr Words128 kF8Magnitudes = f8_magnitudes<B, S>();
+
+// The magnitudes that are not normal codes (inf and the NaNs, zero and the
+// subnormals: kOverflow ... 127, 0 ... kMantMask, in a row modulo 128) by
+// their codes less kOverflow, modulo 128: the first kSpecials entries.
+template <class B>
+constexpr uint32_t kSpecials = 128 - B::kOverflow + B::kMantMask + 1;
+template <class B, class S>
+constexpr Words16 f8_specials() {
+  static_assert(kSpecials<B> <= 16, "a table of 16 words holds them");
+  Words16 t{};
+  for (uint32_t k = 0; k < kSpecials<B>; ++k) t.at[k] = kF8Magnitudes<B, S>.at[(k + B::kOverflow) & 0x7f];
+  return t;
+}
+template <class B, class S>
+constexpr Words16 kF8Specials = f8_specials<B, S>();
+
+template <class B, class S>
+constexpr bool top_byte_holds() {
+  for (uint32_t c = 0; c < 128; ++c) {
+    const uint32_t shifted = (c << 8) | (c > B::kOverflow ? F8To16<B, S>::kQuietBit : 0u);
+    if (kF8Magnitudes<B, S>.at[c] != shifted) return false;
+  }
+  return true;
+}
+
+// float8 bits, zero-extended to words, to the 16-bit floats: a shift where
+// the float8 is the top byte; else looked up whole where the level has
+// permutes of 64 words, or rebiased in place, the special codes looked up
+// (a byte shuffle each for their low and high bytes).
+template <class V, class B, class S>
+ST_FORCE_INLINE typename V::Vec f8_to_16_words(typename V::Vec w) {
+  using Vec = typename V::Vec;
+  using C = F8To16<B, S>;
+  const Vec a = V::and32(w, V::splat_u16(0x7f));
+  if constexpr (C::kTopByte) {
+    static_assert(top_byte_holds<B, S>(), "the float8 is the top byte of its 16-bit format");
+    const Vec shifted = V::template sll16<8>(w);
+    return V::select16(V::gt_u16(a, V::splat_u16(B::kOverflow)), V::or32(shifted, V::splat_u16(C::kQuietBit)), shifted);
+  } else {
+    Vec magnitude;
+    if constexpr (V::kWordTable) {
+      magnitude = V::lookup128_u16(kF8Magnitudes<B, S>.at, w);
+    } else {
+      static_assert(V::kWordTable16, "a level with the conversions has a table of 128 or of 16 words");
+      const Vec normal = V::add16(V::template sll16<C::kShift>(a), V::splat_u16(static_cast<uint16_t>(C::kRebias)));
+      const Vec k = V::and32(V::add16(w, V::splat_u16(static_cast<uint16_t>(128 - B::kOverflow))), V::splat_u16(0x7f));
+      magnitude =
+          V::select16(V::gt_u16(k, V::splat_u16(kSpecials<B> - 1)), normal, V::lookup16_u16(kF8Specials<B, S>, k));
+    }
+    return V::or_and32(magnitude, V::template sll16<8>(w), V::splat_u16(0x8000));
+  }
+}
+
+// float8 to float32, exactly, through float16 (whose conversion to
+// float32 the levels have): e5m2 as the top byte of a float16; e4m3fn's
+// exponent and mantissa fields moved to float16's as they are, which is
+// the value times 2^(7 - 15), subnormals too (float16's subnormals hold
+// e4m3fn's shifted), scaled back exactly by a float32 product; its NaN
+// made float16's NaN of the rule first (the code 0x7f shifted is 0x3f80,
+// and 0x80 more sets bit 14: only it reaches 0x4000). A vector of float16
+// words makes two of float32, so a line is two.
 template <class B>
 struct F8ToF32 : Rule<uint8_t, float, float8_bits_to_float<B>> {
+  static constexpr int kVectors = 2;
   template <class V>
-  static typename V::Vec line(typename V::Quarter q) {
-    return f8_lanes_to_f32<V, B>(V::widen_u8(q));
+  static VecLine<V, 2> line(typename V::Half h) {
+    using Vec = typename V::Vec;
+    using C = F8To16<B, HalfBits16>;
+    const Vec w = V::widen_u8_u16(h);
+    if constexpr (C::kTopByte) {
+      return f16_words_to_f32<V>(V::template sll16<8>(w));  // a NaN kept as it is, as the rule does
+    } else {
+      static_assert(C::kShift == 7 && B::kOverflow == 0x7f &&
+                        (0x3f80 | 0x4000) == kF8Magnitudes<B, HalfBits16>.at[0x7f],
+                    "e4m3fn: the sign moves from bit 7 to 15 as the code moves up 7, and its NaN is 0x7f");
+      Vec y = V::template sll16<7>(V::add16(w, V::and32(w, V::splat_u16(0x80))));
+      y = V::or_and32(y, V::add16(y, V::splat_u16(0x80)), V::splat_u16(0x4000));
+      const Vec scale = V::splat_f32(static_cast<float>(1u << (HalfBits16::kBias - B::kBias)));
+      return {{V::f32_mul(V::f16_to_f32_quieting(V::lo_half(y)), scale),
+               V::f32_mul(V::f16_to_f32_quieting(V::hi_half(y)), scale)}};
+    }
   }
 };
 
@@ -208,45 +358,16 @@ struct F16ToF8 : Rule<uint16_t, uint8_t, kHalf ? half_to_float8_bits<B> : bfloat
   template <class V>
   static typename V::Vec line(typename V::Vec a, typename V::Vec b) {
     using S = typename std::conditional<kHalf, HalfBits16, BFloat16Bits16>::type;
-    return V::pack_u16_u8(f16_to_f8_words<V, B, S>(a), f16_to_f8_words<V, B, S>(b));
+    return V::pack_u16_u8_signs(f16_to_f8_magnitudes<V, B, S>(a), f16_to_f8_magnitudes<V, B, S>(b), a, b);
   }
 };
 
-// The 16-bit float of each float8 magnitude (the low 7 bits), by the rule:
-// the sign only moves (the rule keeps it for zeros and NaNs too), so a
-// float8 b converts to words[b & 0x7f] | (b & 0x80) << 8. Zero until
-// make_line_tables() fills them (below).
-template <class B, bool kHalf>
-alignas(64) uint16_t g_f8_magnitudes[128] = {};
-
-template <class B, bool kHalf>
-void fill_f8_magnitudes() {
-  for (int b = 0; b < 128; ++b) {
-    g_f8_magnitudes<B, kHalf>[b] =
-        kHalf ? float8_to_half_bits<B>(static_cast<uint8_t>(b)) : float8_to_bfloat16_bits<B>(static_cast<uint8_t>(b));
-  }
-}
-
-// float8 to 16-bit floats: looked up in the table where the level has word
-// permutes (four table vectors, two permutes and a blend a line, against
-// two float32 conversions and two roundings); else through float32,
-// exactly, then the 16-bit rule.
 template <class B, bool kHalf>
 struct F8ToF16 : Rule<uint8_t, uint16_t, kHalf ? float8_to_half_bits<B> : float8_to_bfloat16_bits<B>> {
   template <class V>
   static typename V::Vec line(typename V::Half h) {
-    if constexpr (V::kWordTable) {
-      const typename V::Vec w = V::widen_u8_u16(h);
-      const typename V::Vec magnitude = V::lookup128_u16(g_f8_magnitudes<B, kHalf>, w);
-      return V::or_and32(magnitude, V::template sll16<8>(w), V::splat_u16(0x8000));
-    }
-    const typename V::Vec lo = f8_lanes_to_f32<V, B>(V::widen_u8(V::lo_quarter(h)));
-    const typename V::Vec hi = f8_lanes_to_f32<V, B>(V::widen_u8(V::hi_quarter(h)));
-    if constexpr (kHalf) {
-      return V::concat(V::f32_to_f16(lo), V::f32_to_f16(hi));
-    } else {
-      return V::narrow_u32_u16(V::bf16_round(lo), V::bf16_round(hi));
-    }
+    using S = typename std::conditional<kHalf, HalfBits16, BFloat16Bits16>::type;
+    return f8_to_16_words<V, B, S>(V::widen_u8_u16(h));
   }
 };
 
@@ -382,7 +503,7 @@ void by_rule(char* d, const char* s, int64_t n) {
 template <class V, class P>
 inline void part(char* d, const char* s, int64_t n) {
   if constexpr (V::kMasked) {
-    V::store_part(d, Lines<V, P>::line_part(s, n), V::mask(n * Lines<V, P>::kOut));
+    Lines<V, P>::store_part(d, Lines<V, P>::line_part(s, n), n * Lines<V, P>::kOut);
   } else {
     by_rule<P>(d, s, n);
   }
@@ -414,14 +535,14 @@ void row(char* dst, const char* src, int64_t n, bool nt) {
       const bool widens = L::kOut > L::kIn;
       const int64_t ahead = widens ? 0 : stream_prefetch_bytes();
       const int pages = widens || ahead > 0 ? 1 : stream_pages();
-      for_each_unit(lines, V::kBytes, pages, [&](int64_t k) {
+      for_each_unit(lines, L::kOutBytes, pages, [&](int64_t k) {
         prefetch_ahead<L::kInBytes>(s + k * L::kInBytes, ahead);
-        V::stream(d + k * V::kBytes, L::line(s + k * L::kInBytes));
+        L::store(d + k * L::kOutBytes, L::line(s + k * L::kInBytes), true);
       });
       i += lines * L::kPer;
       V::fence();
     } else {
-      for (; i + L::kPer <= n; i += L::kPer) V::store(dst + i * L::kOut, L::line(src + i * L::kIn));
+      for (; i + L::kPer <= n; i += L::kPer) L::store(dst + i * L::kOut, L::line(src + i * L::kIn), false);
     }
     if (i < n) part<V, P>(dst + i * L::kOut, src + i * L::kIn, n - i);
   }
@@ -503,27 +624,9 @@ constexpr ConvertKernelTable kConvertKernels = {
     fused_deinterleave<V>(),
 };
 
-// The tables a level's lines read, filled when its kernel table is first
-// asked for rather than when the library loads: this file is compiled with
-// its level's instruction flags, and code run at load time would run them
-// on any processor (ctest build.isa_objects_run_nothing_at_load).
-template <class V>
-bool make_line_tables() {
-  if constexpr (V::kWordTable) {
-    fill_f8_magnitudes<E4M3Bits, true>();
-    fill_f8_magnitudes<E5M2Bits, true>();
-    fill_f8_magnitudes<E4M3Bits, false>();
-    fill_f8_magnitudes<E5M2Bits, false>();
-  }
-  return true;
-}
-
-// The level's kernel table, for its <level>_convert_kernels(): every row
-// converter is reached through it, so its line tables are made first.
+// The level's kernel table, for its <level>_convert_kernels().
 template <class V>
 const ConvertKernelTable& convert_kernels() {
-  static const bool made = make_line_tables<V>();
-  (void)made;
   return kConvertKernels<V>;
 }
 

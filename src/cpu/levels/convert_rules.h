@@ -117,9 +117,9 @@ static inline I float_to_integer_saturating(float v) {
 }
 
 // Note [Float8 kernels on float32 bits]
-// float32 <-> float8 in 32-bit integer steps, the same in the scalar rules
-// below and in every vector level (convert_kernels.inl) but for one, so
-// that no rounding mode or denormal flag of the host matters;
+// float32 -> float8 in 32-bit integer steps, the same in the scalar rule
+// below and in every vector level (float8_lanes.h) but for one, so that
+// no rounding mode or denormal flag of the host matters;
 // test_copy_convert checks them against core's rounding (Note [Rounding
 // to float8]).
 // float32 -> float8, with a = |x| as bits:
@@ -145,7 +145,8 @@ static inline I float_to_integer_saturating(float v) {
 // rebiased twice, to the top exponent), a subnormal m as the float32 of
 // the small integer m times 2^(1 - bias - kMant), a product with no
 // rounding and no denormal; e4m3fn's NaN is 0x7ff00000 with its sign, as
-// c10's.
+// c10's. The vector levels convert float8 to float32 through float16
+// (convert_kernels.inl's F8ToF32), exact too.
 template <int kExpBits, int kMantBits, bool kHasInfinity>
 struct Float8Bits {
   static constexpr int kMant = kMantBits;
@@ -194,12 +195,19 @@ static inline uint8_t float_to_float8_bits(float f) {
   return static_cast<uint8_t>(sign | r);
 }
 
+// The float32 bits of a float8 magnitude a >= kOverflow (inf or NaN):
+// e5m2's rebiased twice, to the top exponent; e4m3fn's NaN as c10's.
+template <class B>
+static constexpr uint32_t float8_special_float_bits(uint32_t a) {
+  return B::kHasInf ? (a << B::kShift) + 2 * B::kRebias : 0x7ff00000u;
+}
+
 template <class B>
 static inline float float8_bits_to_float(uint8_t b) {
   const uint32_t sign = static_cast<uint32_t>(b & 0x80u) << 24, a = b & 0x7fu;
   uint32_t r;
   if (a >= B::kOverflow) {
-    r = B::kHasInf ? (a << B::kShift) + 2 * B::kRebias : 0x7ff00000u;
+    r = float8_special_float_bits<B>(a);
   } else if (a > B::kMantMask) {
     r = (a << B::kShift) + B::kRebias;
   } else {

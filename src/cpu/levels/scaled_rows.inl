@@ -92,21 +92,12 @@ struct RowValues {
   }
 };
 
-// The codes (int32 lanes) of float32 -> D: for int8 / uint8 rounded half
-// to even, NaN -> 0, clamped; for float8_e4m3fn st_copy's rounding
-// (float8_lanes.h), the saturation's clamp folded into it.
-template <class V, typename D, bool kSaturate>
-ST_FORCE_INLINE typename V::Vec f32_codes(typename V::Vec y) {
-  if constexpr (std::is_same<D, Float8_e4m3fn>::value) {
-    return f32_to_f8_lanes<V, E4M3Bits, kSaturate ? E4M3Bits::kLargestFinite : 0>(y);
-  } else {
-    return V::f32_to_i32_nearest_clamped(y, detail::IntRange<D>::min, detail::IntRange<D>::max);
-  }
-}
-
 // float32 -> D (1 byte), a line of one vector of results from four of
 // float32 lanes a step (a partial line streamed would cost a
-// partial write-combining flush), narrowed by two packs and a permute.
+// partial write-combining flush): for int8 / uint8 rounded half to even,
+// NaN -> 0, clamped, and narrowed by two packs and a permute; for
+// float8_e4m3fn st_copy's rounding (float8_lanes.h), the saturation's
+// clamp folded into it.
 template <class V, typename D, typename S, bool kPerElement, bool kSaturate>
 struct Narrow {
   using Vec = typename V::Vec;
@@ -115,15 +106,21 @@ struct Narrow {
   // The line of elements i on (kPart: of the first `count`).
   template <bool kPart>
   static ST_FORCE_INLINE Vec line(const float* s, const RowValues<V, kPerElement>& values, int64_t i, int64_t count) {
-    auto codes = [&](int64_t k) {
+    auto lanes = [&](int64_t k) {
       const int64_t at = i + k * kLanes, left = count - k * kLanes;
-      const Vec y = V::f32_fma(load_f32<V, kPart>(s + at, left), values.template scale_at<kPart>(at, left),
-                               values.template shift_at<kPart>(at, left));
-      return f32_codes<V, D, kSaturate>(y);
+      return V::f32_fma(load_f32<V, kPart>(s + at, left), values.template scale_at<kPart>(at, left),
+                        values.template shift_at<kPart>(at, left));
     };
-    const Vec c0 = codes(0), c1 = codes(1), c2 = codes(2), c3 = codes(3);
-    // In range already, so the saturating packs only narrow.
-    return std::is_signed<D>::value ? V::pack_i32_i8(c0, c1, c2, c3) : V::pack_u32_u8(c0, c1, c2, c3);
+    const Vec y0 = lanes(0), y1 = lanes(1), y2 = lanes(2), y3 = lanes(3);
+    if constexpr (std::is_same<D, Float8_e4m3fn>::value) {
+      return f32_to_f8_line<V, E4M3Bits, kSaturate ? E4M3Bits::kLargestFinite : 0>(y0, y1, y2, y3);
+    } else {
+      constexpr float lo = detail::IntRange<D>::min, hi = detail::IntRange<D>::max;
+      const Vec c0 = V::f32_to_i32_nearest_clamped(y0, lo, hi), c1 = V::f32_to_i32_nearest_clamped(y1, lo, hi);
+      const Vec c2 = V::f32_to_i32_nearest_clamped(y2, lo, hi), c3 = V::f32_to_i32_nearest_clamped(y3, lo, hi);
+      // In range already, so the saturating packs only narrow.
+      return std::is_signed<D>::value ? V::pack_i32_i8(c0, c1, c2, c3) : V::pack_u32_u8(c0, c1, c2, c3);
+    }
   }
 
   static void row(char* dst, const char* src, int64_t n, const float* scale, const float* shift, bool nt) {

@@ -91,19 +91,14 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   // Conversions, bit-identical to convert_rules.h (see vec_avx512.h).
   static Half f32_to_f16(Vec v) { return _mm256_cvtps_ph(_mm256_castsi256_ps(v), kRoundNearest); }
   static Vec concat(Half lo, Half hi) { return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); }
+  // VCVTPH2PS: exact, but a signalling NaN comes out quiet.
+  static Vec f16_to_f32_quieting(Half h) { return _mm256_castps_si256(_mm256_cvtph_ps(h)); }
   static Vec f16_to_f32(Half h) {
-    const __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    const __m256i f = f16_to_f32_quieting(h);
     const __m256i a = _mm256_and_si256(_mm256_cvtepu16_epi32(h), _mm256_set1_epi32(0x7fff));
     const __m256i signalling = _mm256_and_si256(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7c00)),
                                                 _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7e00), a));
     return _mm256_andnot_si256(_mm256_and_si256(signalling, _mm256_set1_epi32(0x00400000)), f);
-  }
-  static Vec bf16_round(Vec x) {
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), lsb), 16);
-    const __m256i nan =
-        _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
-    return _mm256_blendv_epi8(rounded, _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40)), nan);
   }
   static Vec narrow_u32_u16(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8); }
   static Vec widen_u8(Quarter q) { return _mm256_cvtepu8_epi32(q); }
@@ -120,9 +115,9 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
   }
 
-  // Unsigned integers to floats: exact, or one rounding (by the FMA, with
-  // MXCSR at its default as the drivers keep it); uint64 -> float32 has no
-  // single rounding here (no kConvertU64ToF32) and goes by the rule.
+  // Unsigned integers to floats: exact, or one rounding (by the FMA or
+  // the last addition or conversion, with MXCSR at its default as the
+  // drivers keep it).
   static Vec u16_to_f64(Quarter q) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm_cvtepu16_epi32(q))); }
   // hi16 * 2^16 + lo16, both exact in float32.
   static Vec u32_to_f32(Vec v) {
@@ -135,14 +130,29 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     const __m256d biased = _mm256_cvtepi32_pd(_mm_xor_si128(h, _mm_set1_epi32(INT32_MIN)));
     return _mm256_castpd_si256(_mm256_add_pd(biased, _mm256_set1_pd(2147483648.0)));
   }
-  // hi32 * 2^32 + lo32, each made exact from 2^52 + it, rounded once by the FMA.
+  // 2^84 + hi32 * 2^32 and 2^52 + lo32 are exact float64 bit patterns; the
+  // first less 2^84 + 2^52 is exact too (a multiple of 2^32 below 2^64),
+  // and adding the second rounds once (compiler-rt's __floatundidf).
   static Vec u64_to_f64(Vec x) {
-    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);
-    const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), magic)), two52);
-    const __m256d lo = _mm256_sub_pd(
-        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)), magic)), two52);
-    return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
+    const __m256d hi =
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), _mm256_set1_epi64x(0x4530000000000000)));
+    const __m256d lo = _mm256_castsi256_pd(_mm256_blend_epi32(x, _mm256_set1_epi64x(0x4330000000000000), 0xAA));
+    return _mm256_castpd_si256(_mm256_add_pd(_mm256_sub_pd(hi, _mm256_set1_pd(0x1.00000001p84)), lo));
+  }
+  // One rounding from 64 bits: from 2^53 on, the bits below bit 11 are
+  // rounded to odd (cut off, bit 11 set if any was not 0), which leaves
+  // 53 bits, exact in float64, that round to float32 as the whole value
+  // does (float32's rounding bit is bit 29 or above there, and bits 0-28
+  // count only as not all 0); below 2^53 the value is exact. Then float64
+  // -> float32 rounds once.
+  static constexpr bool kConvertU64ToF32 = true;
+  static Half u64_to_f32(Vec x) {
+    const __m256i below11 = _mm256_set1_epi64x(0x7ff);
+    const __m256i sticky = _mm256_add_epi64(_mm256_and_si256(x, below11), below11);  // bit 11: any of 0-10
+    const __m256i odd = _mm256_andnot_si256(below11, _mm256_or_si256(x, sticky));
+    const __m256i exact = _mm256_cmpeq_epi64(_mm256_srli_epi64(x, 53), _mm256_setzero_si256());
+    const __m256i y = _mm256_blendv_epi8(odd, x, exact);
+    return _mm_castps_si128(_mm256_cvtpd_ps(_mm256_castsi256_pd(u64_to_f64(y))));
   }
 
   // The signed integers and float32 <-> float64: exact, or one rounding
@@ -168,11 +178,11 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     const __m256i ordered = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_ORD_Q));
     return _mm256_and_si256(_mm256_xor_si256(t, high), ordered);
   }
-  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
-  // NaN), so the truncation is in range.
+  // Capped at 255 (MINPS answers its second operand for a NaN), then
+  // truncated: a NaN, and what is below 0, give a negative int32 (or 0),
+  // which pack_u32_u8's saturating packs make 0.
   static Vec f32_to_u8_lanes(Vec v) {
-    const __m256 c = _mm256_min_ps(_mm256_max_ps(_mm256_castsi256_ps(v), _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
-    return _mm256_cvttps_epi32(c);
+    return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_set1_ps(255.0f), _mm256_castsi256_ps(v)));
   }
 
   // 32-bit lanes in integer steps, for the float8 conversions
@@ -187,12 +197,19 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     return _mm256_srli_epi32(v, n);
   }
   static Vec min_u32(Vec a, Vec b) { return _mm256_min_epu32(a, b); }
-  // Unsigned a > b, by the signed comparison of both with the top bit flipped.
-  static Lanes gt_u32(Vec a, Vec b) {
-    const __m256i flip = _mm256_set1_epi32(INT32_MIN);
-    return _mm256_cmpgt_epi32(_mm256_xor_si256(a, flip), _mm256_xor_si256(b, flip));
+  // Signed a > b (the kernels compare values below 2^31).
+  static Lanes gt_s32(Vec a, Vec b) { return _mm256_cmpgt_epi32(a, b); }
+  // Lanes where a or b is a NaN (float32), and whether any lane is set.
+  static Lanes unordered_f32(Vec a, Vec b) {
+    return _mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _CMP_UNORD_Q));
   }
-  static Vec select(Lanes m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
+  static bool any32(Lanes m) { return !_mm256_testz_si256(m, m); }
+  // By each lane's sign bit (VBLENDVPS): GCC keeps a byte blend's mask as
+  // bytes, and makes a comparison with a constant first into two steps.
+  static Vec select(Lanes m, Vec a, Vec b) {
+    return _mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), _mm256_castsi256_ps(m)));
+  }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, _mm256_sub_epi32(a, b), c); }
   static Vec or_and32(Vec a, Vec b, Vec c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); }
@@ -218,14 +235,23 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec f32_max(Vec a, Vec b) {
     return _mm256_castps_si256(_mm256_max_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
   }
-  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
-  // the packs work within 16-byte lanes, the permute puts the dwords back.
+  // The low bytes of the dwords of a, b, c, d (each below 2^8; a negative
+  // one gives 0), in order: the packs work within 16-byte lanes, the
+  // permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d)));
   }
   // The same for signed dwords in -128 … 127.
   static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^7), bit 7 the
+  // sign of the dwords of sa, sb, sc, sd, in order: signed saturation
+  // keeps a dword's sign through both packs.
+  static Vec pack_u32_u8_signs(Vec a, Vec b, Vec c, Vec d, Vec sa, Vec sb, Vec sc, Vec sd) {
+    const __m256i codes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    const __m256i signs = _mm256_packs_epi16(_mm256_packs_epi32(sa, sb), _mm256_packs_epi32(sc, sd));
+    return dwords_in_order(_mm256_or_si256(codes, _mm256_and_si256(signs, _mm256_set1_epi8(INT8_MIN))));
   }
   static Vec dwords_in_order(Vec packed) {
     return _mm256_permutevar8x32_epi32(packed, _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0));
@@ -251,14 +277,44 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm256_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm256_cmpgt_epi16(a, b); }
-  static Lanes16 and16(Lanes16 a, Lanes16 b) { return _mm256_and_si256(a, b); }
-  static Lanes16 or16(Lanes16 a, Lanes16 b) { return _mm256_or_si256(a, b); }
+  // The lanes of a not in b; whether a word of v outside m's lanes is not
+  // 0 (VPTEST's carry: v and not m, all 0); whether m has a lane.
+  static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return _mm256_andnot_si256(b, a); }
+  static bool any16_outside(Lanes16 m, Vec v) { return !_mm256_testc_si256(m, v); }
   static bool any16(Lanes16 m) { return !_mm256_testz_si256(m, m); }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm256_blendv_epi8(b, a, m); }
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return _mm256_sub_epi16(q, _mm256_cmpgt_epi16(a, t)); }
-  static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
-  static Quarter lo_quarter(Half h) { return h; }
-  static Quarter hi_quarter(Half h) { return _mm_srli_si128(h, 8); }
+  // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
+  // sign of the words of sa, then of sb (kept by a signed saturating pack).
+  static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
+    const __m256i signs = _mm256_and_si256(_mm256_packs_epi16(sa, sb), _mm256_set1_epi8(INT8_MIN));
+    return _mm256_permute4x64_epi64(_mm256_or_si256(_mm256_packus_epi16(a, b), signs), 0xD8);
+  }
+  // 16-bit words from bytes, and a vector's halves.
+  static Vec widen_u8_u16(Half h) { return _mm256_cvtepu8_epi16(h); }
+  template <int n>
+  static Vec sll16(Vec v) {
+    return _mm256_slli_epi16(v, n);
+  }
+  static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
+  static Half hi_half(Vec v) { return _mm256_extracti128_si256(v, 1); }
+  // Entry w for each word w below 16 (any word for one from 16 to 127):
+  // the entries' low bytes by a byte shuffle whose index for a word's high
+  // byte has bit 7 set (giving 0), their high bytes by one indexed by the
+  // low byte, moved up.
+  static constexpr bool kWordTable16 = true;
+  static Vec lookup16_u16(const Words16& t, Vec w) {
+    const __m256i lo = _mm256_shuffle_epi8(table_bytes(t, 0), _mm256_or_si256(w, _mm256_set1_epi16(INT16_MIN)));
+    const __m256i hi = _mm256_shuffle_epi8(table_bytes(t, 8), w);
+    return _mm256_or_si256(lo, _mm256_slli_epi16(hi, 8));
+  }
+  // The low (shift 0) or high (8) bytes of t's words, in both 16-byte lanes.
+  static __m256i table_bytes(const Words16& t, int shift) {
+    const auto b = [&](int k) { return static_cast<char>(static_cast<uint8_t>(t.at[k] >> shift)); };
+    const __m128i x = _mm_setr_epi8(b(0), b(1), b(2), b(3), b(4), b(5), b(6), b(7), b(8), b(9), b(10), b(11), b(12),
+                                    b(13), b(14), b(15));
+    return _mm256_set_m128i(x, x);
+  }
 };
 
 }  // namespace

@@ -203,24 +203,18 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   // VCVTPH2PS, with the quiet bit it sets on signalling NaNs taken back off
   // (the scalar rule keeps a NaN's bits): lanes whose input has all exponent
   // bits, a clear quiet bit and a nonzero payload.
+  static Vec f16_to_f32_quieting(Half h) { return _mm512_castps_si512(_mm512_cvtph_ps(h)); }
   static Vec f16_to_f32(Half h) {
-    const __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
+    const __m512i f = f16_to_f32_quieting(h);
     const __m512i a = _mm512_and_si512(_mm512_cvtepu16_epi32(h), _mm512_set1_epi32(0x7fff));
     const __mmask16 signalling = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7c00)) &
                                  _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x7e00));
     return _mm512_mask_andnot_epi32(f, signalling, _mm512_set1_epi32(0x00400000), f);
   }
-  // float32 -> bfloat16 in the low 16 bits of each dword: round to nearest
-  // even on the integer pattern; a NaN keeps its top bits, quieted.
-  static Vec bf16_round(Vec x) {
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
-    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb), 16);
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
-                                                  _mm512_set1_epi32(0x7f800000));
-    return _mm512_mask_mov_epi32(rounded, nan, _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40)));
-  }
   // The dwords of a, then of b (each below 2^16), as 16-bit elements.
-  static Vec narrow_u32_u16(Vec a, Vec b) { return concat(_mm512_cvtepi32_epi16(a), _mm512_cvtepi32_epi16(b)); }
+  static Vec narrow_u32_u16(Vec a, Vec b) {
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi32(a, b));
+  }
   static Vec widen_u8(Quarter q) { return _mm512_cvtepu8_epi32(q); }
   static Vec widen_u16(Half h) { return _mm512_cvtepu16_epi32(h); }
   static Vec shl32(Vec v, int n) { return _mm512_slli_epi32(v, static_cast<unsigned>(n)); }
@@ -256,11 +250,11 @@ struct VecAvx512 : VecBase, PixelChannels3 {
                                             _mm512_set1_epi32(-1));
     return _mm512_maskz_mov_epi32(_mm512_cmp_ps_mask(f, f, _CMP_ORD_Q), r);
   }
-  // Clamped to [0, 255] first (MAXPS answers its second operand, 0, for a
-  // NaN), so the truncation is in range.
+  // Capped at 255 (MINPS answers its second operand for a NaN), then
+  // truncated: a NaN, and what is below 0, give a negative int32 (or 0),
+  // which pack_u32_u8's saturating packs make 0.
   static Vec f32_to_u8_lanes(Vec v) {
-    const __m512 c = _mm512_min_ps(_mm512_max_ps(_mm512_castsi512_ps(v), _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
-    return _mm512_cvttps_epi32(c);
+    return _mm512_cvttps_epi32(_mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_castsi512_ps(v)));
   }
 
   // 32-bit lanes in integer steps, for the float8 conversions
@@ -275,7 +269,12 @@ struct VecAvx512 : VecBase, PixelChannels3 {
     return _mm512_srli_epi32(v, n);
   }
   static Vec min_u32(Vec a, Vec b) { return _mm512_min_epu32(a, b); }
-  static Lanes gt_u32(Vec a, Vec b) { return _mm512_cmpgt_epu32_mask(a, b); }
+  static Lanes gt_s32(Vec a, Vec b) { return _mm512_cmpgt_epi32_mask(a, b); }
+  // Lanes where a or b is a NaN (float32), and whether any lane is set.
+  static Lanes unordered_f32(Vec a, Vec b) {
+    return _mm512_cmp_ps_mask(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), _CMP_UNORD_Q);
+  }
+  static bool any32(Lanes m) { return m != 0; }
   static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
   // m ? a - b : c, and a | (b & c): one instruction each.
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return _mm512_mask_sub_epi32(c, m, a, b); }
@@ -301,15 +300,23 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec f32_max(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_max_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
-  // The low bytes of the dwords of a, b, c, d (each below 2^8), in order:
-  // the packs work within 16-byte lanes (lane l holds dwords l of a, b, c,
-  // d), one permute puts the dwords back.
+  // The low bytes of the dwords of a, b, c, d (each below 2^8; a negative
+  // one gives 0), in order: the packs work within 16-byte lanes (lane l
+  // holds dwords l of a, b, c, d), one permute puts the dwords back.
   static Vec pack_u32_u8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
   }
   // The same for signed dwords in -128 … 127.
   static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) {
     return dwords_in_order(_mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d)));
+  }
+  // The low bytes of the dwords of a, b, c, d (each below 2^7), bit 7 the
+  // sign of the dwords of sa, sb, sc, sd, in order: signed saturation
+  // keeps a dword's sign through both packs.
+  static Vec pack_u32_u8_signs(Vec a, Vec b, Vec c, Vec d, Vec sa, Vec sb, Vec sc, Vec sd) {
+    const __m512i codes = _mm512_packus_epi16(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d));
+    const __m512i signs = _mm512_packs_epi16(_mm512_packs_epi32(sa, sb), _mm512_packs_epi32(sc, sd));
+    return dwords_in_order(or_and32(codes, signs, _mm512_set1_epi8(INT8_MIN)));
   }
   static Vec dwords_in_order(Vec packed) {
     return _mm512_permutexvar_epi32(_mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0), packed);
@@ -338,35 +345,43 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   }
   static Vec min_u16(Vec a, Vec b) { return _mm512_min_epu16(a, b); }
   static Lanes16 gt_u16(Vec a, Vec b) { return _mm512_cmpgt_epu16_mask(a, b); }
-  static Lanes16 and16(Lanes16 a, Lanes16 b) { return a & b; }
-  static Lanes16 or16(Lanes16 a, Lanes16 b) { return a | b; }
+  // The lanes of a not in b; whether a word of v outside m's lanes is not 0;
+  // whether m has a lane.
+  static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return static_cast<Lanes16>(a & ~b); }
+  static bool any16_outside(Lanes16 m, Vec v) {
+    return _mm512_mask_test_epi16_mask(static_cast<Lanes16>(~m), v, v) != 0;
+  }
   static bool any16(Lanes16 m) { return m != 0; }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return _mm512_mask_blend_epi16(m, b, a); }
   // q plus 1 in the lanes where a > t.
   static Vec count_gt_u16(Vec q, Vec a, Vec t) {
     return _mm512_mask_add_epi16(q, _mm512_cmpgt_epu16_mask(a, t), q, _mm512_set1_epi16(1));
   }
-  // The low bytes of the words of a, then of b (each below 2^8): the pack
-  // works within 16-byte lanes, one permute puts the qwords back.
-  static Vec pack_u16_u8(Vec a, Vec b) {
-    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b));
+  // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
+  // sign of the words of sa, then of sb (kept by a signed saturating
+  // pack): the packs work within 16-byte lanes, one permute puts the
+  // qwords back.
+  static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
+    const __m512i bytes = or_and32(_mm512_packus_epi16(a, b), _mm512_packs_epi16(sa, sb), _mm512_set1_epi8(INT8_MIN));
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), bytes);
   }
-  // A table of 128 words looked up by the low 7 bits of each word of w
-  // (the permutes read 6 bits, bit 6 picks the pair).
-  static constexpr bool kWordTable = true;
+  // 16-bit words from bytes, and a vector's halves.
   static Vec widen_u8_u16(Half h) { return _mm512_cvtepu8_epi16(h); }
   template <int n>
   static Vec sll16(Vec v) {
     return _mm512_slli_epi16(v, n);
   }
+  static Half lo_half(Vec v) { return _mm512_castsi512_si256(v); }
+  static Half hi_half(Vec v) { return _mm512_extracti64x4_epi64(v, 1); }
+  // A table of 128 words looked up by the low 7 bits of each word of w
+  // (the permutes read 6 bits, bit 6 picks the pair).
+  static constexpr bool kWordTable = true;
   static Vec lookup128_u16(const uint16_t* table, Vec w) {
     const char* t = reinterpret_cast<const char*>(table);
     const __m512i low = _mm512_permutex2var_epi16(load(t), w, load(t + 64));
     const __m512i high = _mm512_permutex2var_epi16(load(t + 128), w, load(t + 192));
     return _mm512_mask_blend_epi16(_mm512_test_epi16_mask(w, _mm512_set1_epi16(64)), low, high);
   }
-  static Quarter lo_quarter(Half h) { return _mm256_castsi256_si128(h); }
-  static Quarter hi_quarter(Half h) { return _mm256_extracti128_si256(h, 1); }
 };
 
 }  // namespace

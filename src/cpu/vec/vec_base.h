@@ -26,10 +26,16 @@
 //   kConvert        the conversions of convert_kernels.inl's pairs, and the
 //                   float32 arithmetic of scaled_rows.inl: splat_f32, f32_fma,
 //                   f32_min/max, f32_to_i32_nearest_clamped, pack_i32_i8, and
-//                   Bytes16, channels16, quarter_of16 for 3-channel pixels
+//                   Bytes16, channels16, quarter_of16 for 3-channel pixels;
+//                   16-bit words: widen_u8_u16, sll16<n>, lo_half, hi_half,
+//                   f16_to_f32_quieting (float16 words of a half vector to
+//                   float32, a signalling NaN quieted)
 //   kConvertU64ToF32  u64_to_f32 too (one rounding from 64 bits)
-//   kWordTable      widen_u8_u16, sll16<n>, lookup128_u16(table, w): a
-//                   128-word table looked up by the low 7 bits of each word
+//   kWordTable      lookup128_u16(table, w): a 128-word table looked up by
+//                   the low 7 bits of each word
+//   kWordTable16    lookup16_u16(table, w): a table of 16 words (Words16)
+//                   looked up by each word of w below 16 (any word for one
+//                   from 16 to 127), by byte shuffles
 // Everything is in an unnamed namespace: each level's file has its own copy.
 #pragma once
 
@@ -43,7 +49,12 @@ namespace {
 struct VecBase {
   static constexpr bool kStream = false, kMasked = false, kGather = false;
   static constexpr bool kRegisterTiles = false, kSmallPermute = false, kConvert = false;
-  static constexpr bool kConvertU64ToF32 = false, kWordTable = false;
+  static constexpr bool kConvertU64ToF32 = false, kWordTable = false, kWordTable16 = false;
+};
+
+// The table of lookup16_u16.
+struct Words16 {
+  uint16_t at[16];
 };
 
 // Parts for levels without masks: a byte count, and memcpy.

@@ -5,7 +5,10 @@
 // A pair P names its element types From and To, and P::line<V>(...) makes
 // one vector of To from the V::kBytes / sizeof(To) elements of From that a
 // line covers, given as k vectors (To k times narrower than From, k >= 1),
-// a half vector (To twice as wide) or a quarter (four times as wide).
+// a half vector (To twice as wide) or a quarter (four times as wide). A
+// pair whose steps serve two vectors of output at once (P::kVectors = 2)
+// makes a VecLine of two from the elements of both, given as one vector, a
+// half or a quarter likewise.
 #pragma once
 
 #include <cstddef>
@@ -16,16 +19,45 @@ namespace st {
 namespace cpu {
 namespace {
 
+// n vectors of output, in order.
+template <class V, int n>
+struct VecLine {
+  typename V::Vec v[n];
+};
+
+// What a line of n vectors is: a vector, or a VecLine.
+template <class V, int n>
+struct LineOf {
+  using type = VecLine<V, n>;
+};
+template <class V>
+struct LineOf<V, 1> {
+  using type = typename V::Vec;
+};
+
+// P::kVectors, or 1 where P does not say.
+template <class P, class = void>
+struct VectorsOf {
+  static constexpr int value = 1;
+};
+template <class P>
+struct VectorsOf<P, decltype(void(P::kVectors))> {
+  static constexpr int value = P::kVectors;
+};
+
 template <class V, class P>
 struct Lines {
   using Vec = typename V::Vec;
+  static constexpr int kVectors = VectorsOf<P>::value;
+  using Line = typename LineOf<V, kVectors>::type;
   static constexpr int64_t kIn = sizeof(typename P::From), kOut = sizeof(typename P::To);
-  static constexpr int64_t kPer = V::kBytes / kOut;  // elements per line
+  static constexpr int64_t kOutBytes = kVectors * V::kBytes;
+  static constexpr int64_t kPer = kOutBytes / kOut;  // elements per line
   static constexpr int64_t kInBytes = kPer * kIn;
 
   using Vectors = std::make_index_sequence<static_cast<size_t>(kInBytes / V::kBytes)>;
 
-  static Vec line(const char* s) {
+  static Line line(const char* s) {
     if constexpr (kInBytes >= V::kBytes) {
       return from_vectors(s, Vectors{});
     } else if constexpr (2 * kInBytes == V::kBytes) {
@@ -38,7 +70,7 @@ struct Lines {
 
   // The first n elements of a line (none for n <= 0, all for n >= kPer),
   // reading nothing past them; levels with masks only.
-  static Vec line_part(const char* s, int64_t n) {
+  static Line line_part(const char* s, int64_t n) {
     const int64_t bytes = n * kIn;
     if constexpr (kInBytes >= V::kBytes) {
       return from_vector_parts(s, bytes, Vectors{});
@@ -49,13 +81,32 @@ struct Lines {
     }
   }
 
+  // A line stored (or streamed: its vectors on their alignment), and its
+  // first `bytes` (levels with masks only).
+  static void store(char* d, const Line& l, bool stream) {
+    if constexpr (kVectors == 1) {
+      stream ? V::stream(d, l) : V::store(d, l);
+    } else {
+      for (int k = 0; k < kVectors; ++k) {
+        stream ? V::stream(d + k * V::kBytes, l.v[k]) : V::store(d + k * V::kBytes, l.v[k]);
+      }
+    }
+  }
+  static void store_part(char* d, const Line& l, int64_t bytes) {
+    if constexpr (kVectors == 1) {
+      V::store_part(d, l, V::mask(bytes));
+    } else {
+      for (int k = 0; k < kVectors; ++k) V::store_part(d + k * V::kBytes, l.v[k], V::mask(bytes - k * V::kBytes));
+    }
+  }
+
  private:
   template <size_t... k>
-  static Vec from_vectors(const char* s, std::index_sequence<k...>) {
+  static Line from_vectors(const char* s, std::index_sequence<k...>) {
     return P::template line<V>(V::load(s + k * V::kBytes)...);
   }
   template <size_t... k>
-  static Vec from_vector_parts(const char* s, int64_t bytes, std::index_sequence<k...>) {
+  static Line from_vector_parts(const char* s, int64_t bytes, std::index_sequence<k...>) {
     return P::template line<V>(
         V::load_part(s + k * V::kBytes, V::mask(bytes - static_cast<int64_t>(k) * V::kBytes))...);
   }

@@ -118,19 +118,12 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   // nonzero payload.
   static Half f32_to_f16(Vec v) { return vreinterpret_u8_f16(vcvt_f16_f32(f32(v))); }
   static Vec concat(Half lo, Half hi) { return vcombine_u8(lo, hi); }
+  static Vec f16_to_f32_quieting(Half h) { return bytes(vcvt_f32_f16(vreinterpret_f16_u8(h))); }
   static Vec f16_to_f32(Half h) {
-    const uint32x4_t f = vreinterpretq_u32_f32(vcvt_f32_f16(vreinterpret_f16_u8(h)));
+    const uint32x4_t f = u32(f16_to_f32_quieting(h));
     const uint32x4_t a = vandq_u32(vmovl_u16(vreinterpret_u16_u8(h)), vdupq_n_u32(0x7fff));
     const uint32x4_t signalling = vandq_u32(vcgtq_u32(a, vdupq_n_u32(0x7c00)), vcltq_u32(a, vdupq_n_u32(0x7e00)));
     return bytes(vbicq_u32(f, vandq_u32(signalling, vdupq_n_u32(0x00400000))));
-  }
-  // float32 -> bfloat16 in the low 16 bits of each dword: round to nearest
-  // even on the integer pattern; a NaN keeps its top bits, quieted.
-  static Vec bf16_round(Vec v) {
-    const uint32x4_t x = u32(v), high = vshrq_n_u32(x, 16);
-    const uint32x4_t rounded = vshrq_n_u32(vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), vandq_u32(high, vdupq_n_u32(1))), 16);
-    const uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)), vdupq_n_u32(0x7f800000));
-    return bytes(vbslq_u32(nan, vorrq_u32(high, vdupq_n_u32(0x40)), rounded));
   }
   // The dwords of a, then of b (each below 2^16), as 16-bit elements.
   static Vec narrow_u32_u16(Vec a, Vec b) { return bytes(vuzp1q_u16(u16(a), u16(b))); }
@@ -178,7 +171,13 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     return bytes(vshrq_n_u32(u32(v), n));
   }
   static Vec min_u32(Vec a, Vec b) { return bytes(vminq_u32(u32(a), u32(b))); }
-  static Lanes gt_u32(Vec a, Vec b) { return vcgtq_u32(u32(a), u32(b)); }
+  static Lanes gt_s32(Vec a, Vec b) { return vcgtq_s32(vreinterpretq_s32_u8(a), vreinterpretq_s32_u8(b)); }
+  // Lanes where a or b is a NaN (float32: not equal to itself), and
+  // whether any lane is set.
+  static Lanes unordered_f32(Vec a, Vec b) {
+    return vmvnq_u32(vandq_u32(vceqq_f32(f32(a), f32(a)), vceqq_f32(f32(b), f32(b))));
+  }
+  static bool any32(Lanes m) { return vmaxvq_u32(m) != 0; }
   static Vec select(Lanes m, Vec a, Vec b) { return bytes(vbslq_u32(m, u32(a), u32(b))); }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, bytes(vsubq_u32(u32(a), u32(b))), c); }
@@ -202,6 +201,12 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     return vuzp1q_u8(bytes(vuzp1q_u16(u16(a), u16(b))), bytes(vuzp1q_u16(u16(c), u16(d))));
   }
   static Vec pack_i32_i8(Vec a, Vec b, Vec c, Vec d) { return pack_u32_u8(a, b, c, d); }
+  // The low bytes of the dwords of a, b, c, d (each below 2^7), bit 7 the
+  // sign of the dwords of sa, sb, sc, sd (their top bytes' bit 7), in order.
+  static Vec pack_u32_u8_signs(Vec a, Vec b, Vec c, Vec d, Vec sa, Vec sb, Vec sc, Vec sd) {
+    const Vec tops = vuzp2q_u8(bytes(vuzp2q_u16(u16(sa), u16(sb))), bytes(vuzp2q_u16(u16(sc), u16(sd))));
+    return vbslq_u8(vdupq_n_u8(0x80), tops, pack_u32_u8(a, b, c, d));
+  }
 
   // x rounded half to even, NaN to 0, clamped to the integers [lo, hi]:
   // FCVTNS rounds to nearest even whatever FPCR says, saturates and takes
@@ -239,16 +244,36 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   }
   static Vec min_u16(Vec a, Vec b) { return bytes(vminq_u16(u16(a), u16(b))); }
   static Lanes16 gt_u16(Vec a, Vec b) { return vcgtq_u16(u16(a), u16(b)); }
-  static Lanes16 and16(Lanes16 a, Lanes16 b) { return vandq_u16(a, b); }
-  static Lanes16 or16(Lanes16 a, Lanes16 b) { return vorrq_u16(a, b); }
+  // The lanes of a not in b; whether a word of v outside m's lanes is not 0;
+  // whether m has a lane.
+  static Lanes16 andnot16(Lanes16 a, Lanes16 b) { return vbicq_u16(a, b); }
+  static bool any16_outside(Lanes16 m, Vec v) { return vmaxvq_u16(vbicq_u16(u16(v), m)) != 0; }
   static bool any16(Lanes16 m) { return vmaxvq_u16(m) != 0; }
   static Vec select16(Lanes16 m, Vec a, Vec b) { return bytes(vbslq_u16(m, u16(a), u16(b))); }
   // q plus 1 in the lanes where a > t (the comparison's all ones is -1).
   static Vec count_gt_u16(Vec q, Vec a, Vec t) { return bytes(vsubq_u16(u16(q), vcgtq_u16(u16(a), u16(t)))); }
-  // The low bytes of the words of a, then of b (each below 2^8).
-  static Vec pack_u16_u8(Vec a, Vec b) { return vuzp1q_u8(a, b); }
-  static Quarter lo_quarter(Half h) { return h; }
-  static Quarter hi_quarter(Half h) { return vext_u8(h, h, 4); }
+  // The low bytes of the words of a, then of b (each below 2^7), bit 7 the
+  // sign of the words of sa, then of sb (their high bytes' bit 7).
+  static Vec pack_u16_u8_signs(Vec a, Vec b, Vec sa, Vec sb) {
+    return vbslq_u8(vdupq_n_u8(0x80), vuzp2q_u8(sa, sb), vuzp1q_u8(a, b));
+  }
+  // 16-bit words from bytes, and a vector's halves.
+  static Vec widen_u8_u16(Half h) { return bytes(vmovl_u8(h)); }
+  template <int n>
+  static Vec sll16(Vec v) {
+    return bytes(vshlq_n_u16(u16(v), n));
+  }
+  static Half lo_half(Vec v) { return vget_low_u8(v); }
+  static Half hi_half(Vec v) { return vget_high_u8(v); }
+  // Entry w for each word w below 16 (any word for one from 16 to 127):
+  // t's 32 bytes are one table, word k's bytes at 2k and 2k + 1
+  // (little-endian), looked up by one TBL.
+  static constexpr bool kWordTable16 = true;
+  static Vec lookup16_u16(const Words16& t, Vec w) {
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(t.at);
+    const uint8x16x2_t table = {{vld1q_u8(b), vld1q_u8(b + 16)}};
+    return vqtbl2q_u8(table, bytes(vmlaq_n_u16(vdupq_n_u16(0x0100), u16(w), 0x0202)));
+  }
 };
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace {
 // VCVTNE2PS2BF16 rounds two vectors of float32 to nearest even into one of
 // bfloat16, as the rule does, and quiets a NaN keeping its upper bits, as
 // the rule does; but it treats a subnormal input as zero. A line holding
-// one (rare in practice) goes the integer way of F32ToBF16. The instruction
+// one (rare in practice) goes the integer way (bf16_lanes). The instruction
 // and the check take about half the time of the integer rounding
 // (docs/tuning.md, "Why").
 struct F32ToBF16ByInstruction : F32ToBF16 {
@@ -22,7 +22,7 @@ struct F32ToBF16ByInstruction : F32ToBF16 {
     constexpr int kSubnormal = 0x20;  // VFPCLASSPS's "denormal"
     const __m512 fa = _mm512_castsi512_ps(a), fb = _mm512_castsi512_ps(b);
     if (ST_UNLIKELY((_mm512_fpclass_ps_mask(fa, kSubnormal) | _mm512_fpclass_ps_mask(fb, kSubnormal)) != 0)) {
-      return F32ToBF16::line<V>(a, b);
+      return V::narrow_u32_u16(bf16_lanes<V, true>(a), bf16_lanes<V, true>(b));
     }
     return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(fb, fa));  // b's elements in the upper half
   }
