@@ -68,6 +68,7 @@ constexpr st_api make_table() {
   t.copy_plan_execute_raw = st_copy_plan_execute_raw;
   t.copy_plan_release = st_copy_plan_release;
   t.live_plan_count = st_live_plan_count;
+  t.tensor_format = st_tensor_format;
   return t;
 }
 
@@ -142,7 +143,10 @@ ST_PIN(copy_plan_execute_raw, 55);
 ST_PIN(copy_plan_release, 56);
 ST_PIN(live_plan_count, 57);
 
-static_assert(sizeof(st_api) == 58 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+// Version 3 (stride 0.3).
+ST_PIN(tensor_format, 58);
+
+static_assert(sizeof(st_api) == 59 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

@@ -10,7 +10,7 @@ pub const ST_VERSION_MINOR: u32 = 2;
 pub const ST_VERSION_PATCH: u32 = 0;
 pub const ST_MAX_DIMS: usize = 25;
 pub const ST_MAX_THREADS: i32 = 1024;
-pub const ST_API_VERSION: u32 = 2;
+pub const ST_API_VERSION: u32 = 3;
 
 pub type st_status = i32;
 pub const ST_OK: st_status = 0;
@@ -104,6 +104,16 @@ pub struct st_copy_plan {
 }
 
 #[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct st_format_options {
+    pub struct_size: usize,
+    pub precision: i32,
+    pub edgeitems: i32,
+    pub threshold: i64,
+    pub linewidth: i32,
+}
+
+#[repr(C)]
 #[derive(Clone, Copy)]
 pub struct st_api {
     pub version: Option<unsafe extern "C" fn() -> u32>,
@@ -164,6 +174,7 @@ pub struct st_api {
     pub copy_plan_execute_raw: Option<unsafe extern "C" fn(plan: st_copy_plan, dst_data: *mut c_void, src_data: *const c_void, non_blocking: i32) -> st_status>,
     pub copy_plan_release: Option<unsafe extern "C" fn(plan: st_copy_plan) -> st_status>,
     pub live_plan_count: Option<unsafe extern "C" fn(out: *mut i64) -> st_status>,
+    pub tensor_format: Option<unsafe extern "C" fn(t: st_tensor, opts: *const st_format_options, buf: *mut c_char, cap: usize, needed: *mut usize) -> st_status>,
 }
 
 extern "C" {
@@ -225,5 +236,6 @@ extern "C" {
     pub fn st_copy_plan_execute(plan: st_copy_plan, dst: st_tensor, src: st_tensor, non_blocking: i32) -> st_status;
     pub fn st_copy_plan_execute_raw(plan: st_copy_plan, dst_data: *mut c_void, src_data: *const c_void, non_blocking: i32) -> st_status;
     pub fn st_copy_plan_release(plan: st_copy_plan) -> st_status;
+    pub fn st_tensor_format(t: st_tensor, opts: *const st_format_options, buf: *mut c_char, cap: usize, needed: *mut usize) -> st_status;
     pub fn st_get_api(version: u32) -> *const st_api;
 }
