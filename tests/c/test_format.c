@@ -8,21 +8,8 @@
 
 #include "support.h"
 
-/* The text of t with opts, through a buffer of exactly the size asked for. */
-static char* format_of(st_tensor t, const st_format_options* opts) {
-  size_t needed = 0;
-  EXPECT_STATUS(ST_ERROR_OUT_OF_BOUNDS, st_tensor_format(t, opts, NULL, 0, &needed));
-  char* text = malloc(needed);
-  assert_non_null(text);
-  size_t again = 0;
-  EXPECT_OK(st_tensor_format(t, opts, text, needed, &again));
-  assert_int_equal(again, needed);
-  assert_int_equal(strlen(text) + 1, needed);
-  return text;
-}
-
 static void expect_text(st_tensor t, const st_format_options* opts, const char* want) {
-  char* got = format_of(t, opts);
+  char* got = tensor_text(t, opts);
   assert_string_equal(got, want);
   free(got);
 }
