@@ -1585,7 +1585,7 @@ typedef struct st_format_options {
  *   text is padded to one width, and floats to one position of the point.
  * - Layout: nested brackets, a line break (and a blank line per dim beyond
  *   the last two) between the blocks of a dim, rows wrapped so that no line
- *   passes `linewidth` characters (but a single item that is wider alone).
+ *   passes `linewidth` characters (an item wider than that stands alone).
  * - A tensor of more than `threshold` elements is summarized: each dim
  *   longer than 2 × `edgeitems` shows its first and last `edgeitems` items
  *   with `...` between them. Only the shown values are read.
@@ -1594,7 +1594,8 @@ typedef struct st_format_options {
  *   gives the value's own str(), `2.0`.
  *
  * The Python, Rust and Go bindings print this text for `str()`, `Display`
- * and `String()`, and wrap it for `repr()`, `Debug` and `GoString()` as
+ * and `String()` (Rust and Go write bools as `true` and `false`), and wrap
+ * it for `repr()`, `Debug` and `GoString()` as
  * `stride.tensor(<text>, dtype=stride.float32)` (Rust: `Tensor(<text>,
  * dtype=float32)`, Go: `stride.Tensor(<text>, dtype=float32)`), the
  * device after the dtype unless the CPU: the text is asked for with

@@ -34,7 +34,7 @@ ScalarType carrier_of(ScalarType t) {
     case DTypeKind::Float:
       return t == ScalarType::Float16 || t == ScalarType::Float64 ? t : ScalarType::Float32;
     default:
-      fail(ST_ERROR_UNSUPPORTED_DTYPE, "st_tensor_format: dtype %s is not printed",
+      fail(ST_ERROR_UNSUPPORTED_DTYPE, "dtype %s is not printed",
            dtype_name(static_cast<int32_t>(t)));
   }
 }

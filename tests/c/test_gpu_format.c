@@ -1,7 +1,7 @@
 /* st_tensor_format of tensors in CUDA device memory and in pinned host
  * memory: the text of each equals that of the same values on the CPU
  * (which test_format.c and tests/numpy/test_numpy_format.py check against
- * NumPy), for small, summarized and flipped tensors of several dtypes.
+ * NumPy), for small, summarized and flipped float32 tensors.
  *
  * Needs a GPU: without one (or in a build without CUDA) it prints why and
  * exits 77, which ctest reports as skipped. */

@@ -9,7 +9,7 @@ float16 value (one exponent and sign to an array, so both notations
 appear); random float32 and float64 values over spans of magnitudes that
 lead NumPy to either notation; complex numbers; strided views made by
 st_flip, st_slice, st_permute and st_as_strided (negative and zero
-strides) against the same views in NumPy; bfloat16, float8_e4m3fn and
+strides) against the same views in NumPy; 14 summarized dims; bfloat16, float8_e4m3fn and
 float8_e5m2 tensors against NumPy's float32 array of the values they hold
 (decoded from their bits here); and st_format_options against NumPy's
 precision, edgeitems, threshold and max_line_width.
@@ -190,6 +190,14 @@ def strided_views():
         lib.st_tensor_release(t)
 
 
+def many_dims():
+    """14 summarized dims: split in two each, they would take more dims than a view may have (25)."""
+    a = (np.arange(3 ** 14) % 251 - 125).astype(np.int8).reshape((3,) * 14)
+    x = wrap(a)
+    compare(x, a, "int8 of shape (3,) * 14", (8, 1, 1000, 75))
+    lib.st_tensor_release(x)
+
+
 def decode_float8_e4m3fn(b):
     b = b.astype(np.int64)
     sign = np.where(b & 0x80, -1.0, 1.0)
@@ -228,6 +236,7 @@ every_dtype_and_shape()
 every_float16()
 random_floats()
 strided_views()
+many_dims()
 narrow_floats()
 print(f"{compared} texts compared with NumPy {np.__version__}, {failures} differ")
 sys.exit(1 if failures else 0)
