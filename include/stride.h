@@ -1569,6 +1569,111 @@ ST_API st_status st_copy_plan_release(st_copy_plan plan);
 /** @} */
 
 /* ======================================================================== */
+/** @name Printing
+ * A tensor's values as text, as NumPy prints an array of them.
+ */
+/* ======================================================================== */
+/** @{ */
+
+/**
+ * @brief The print options of st_tensor_format(): NumPy's, 0 meaning NumPy's default.
+ *
+ * Set `struct_size` to `sizeof(st_format_options)`. Fields are only ever
+ * appended; a library older than the caller's header accepts the larger
+ * struct as long as the fields it does not know are 0.
+ */
+typedef struct st_format_options {
+  size_t struct_size;  /**< sizeof(st_format_options): 32 bytes in 0.3. */
+  int32_t precision;   /**< At most this many digits after the point; 0: NumPy's 8. */
+  int32_t edgeitems;   /**< Items kept at each end of a summarized dim; 0: NumPy's 3. */
+  int64_t threshold;   /**< More elements than this are summarized; 0: NumPy's 1000. */
+  int32_t linewidth;   /**< Lines break before this many characters are passed; 0: NumPy's 75. */
+} st_format_options;
+
+/**
+ * @brief The text NumPy prints for an array of `t`'s values.
+ *
+ * The text is NumPy 1.x's `numpy.array2string(a)` with its default
+ * separator `' '` and no prefix, for an array `a` of `t`'s shape and
+ * values: the form `str(a)` gives for arrays of one or more dims.
+ *
+ * @code
+ *   char text[256];
+ *   size_t n;
+ *   st_tensor_format(t, NULL, text, sizeof text, &n);  // "[[0. 1. 2.]\n [3. 4. 5.]]", n == 25
+ * @endcode
+ *
+ * - Elements: bools as `True` and `False` (` True` beside `False`); integers
+ *   in decimal; float16, float32 and float64 as NumPy prints those dtypes:
+ *   the fewest digits that read back as the same value of the dtype (Dragon4),
+ *   at most `precision` after the point (the last rounded half to even),
+ *   `-0.` for negative zero, `nan`, `inf` and `-inf`, and all in scientific
+ *   notation when a nonzero finite magnitude reaches 1e8, falls below 1e-4,
+ *   or the largest exceeds 1000 times the smallest; bfloat16,
+ *   float8_e4m3fn and float8_e5m2 as the float32 array of their values;
+ *   complex64 and complex128 as NumPy's, `1.+2.j`. Every element of the
+ *   text is padded to one width, and floats to one position of the point.
+ * - Layout: nested brackets, a line break (and a blank line per dim beyond
+ *   the last two) between the blocks of a dim, rows wrapped so that no line
+ *   passes `linewidth` characters (an item wider than that stands alone).
+ * - A tensor of more than `threshold` elements is summarized: each dim
+ *   longer than 2 × `edgeitems` shows its first and last `edgeitems` items
+ *   with `...` between them. Only the shown values are read.
+ * - A tensor with no elements is `[]`. A 0-d tensor is its value alone, as
+ *   array2string writes it: `2.`, where NumPy's `str()` of a 0-d array
+ *   gives the value's own str(), `2.0`.
+ *
+ * The Python, Rust and Go bindings print this text for `str()`, `Display`
+ * and `String()` (Rust and Go write bools as `true` and `false`), and wrap
+ * it for `repr()`, `Debug` and `GoString()` as
+ * `stride.tensor(<text>, dtype=stride.float32)` (Rust: `Tensor(<text>,
+ * dtype=float32)`, Go: `stride.Tensor(<text>, dtype=float32)`), the
+ * device after the dtype unless the CPU: the text is asked for with
+ * `linewidth` less the width of the wrapper's opening and its comma, and
+ * its lines after the first are indented under the opening, so that the
+ * wrapped text keeps within 75 columns as NumPy's `repr()` does (whose
+ * items NumPy separates with `, ` where this text has `' '`).
+ *
+ * A tensor in CUDA device memory is printed from a copy of its shown
+ * values to the host, made as st_copy() makes it: on the calling thread's
+ * current stream, and waited for. The values are read once, so a tensor
+ * that another thread writes meanwhile prints some mixture of old and new.
+ *
+ * @param t      A live handle.
+ * @param opts   The options, read during the call only; NULL: NumPy's
+ *               defaults. `struct_size` must be from
+ *               sizeof(st_format_options) to 4096, any byte beyond
+ *               sizeof(st_format_options) 0.
+ * @param buf    Receives the text and its terminating NUL when `cap` holds
+ *               them; nothing is written to it otherwise. May be NULL when
+ *               `cap` is 0 (to learn the size).
+ * @param cap    The bytes `buf` holds.
+ * @param[out] needed The bytes the text takes, its NUL included: written on
+ *               success and with ST_ERROR_OUT_OF_BOUNDS, left alone on
+ *               every other failure.
+ * @retval ST_OK the text and its NUL are in `buf`.
+ * @retval ST_ERROR_INVALID_ARGUMENT `needed` NULL; `buf` NULL with `cap`
+ *         above 0; `opts->struct_size` below sizeof(st_format_options) or
+ *         above 4096, or a nonzero byte past sizeof(st_format_options) (a
+ *         field of a newer header); a negative `precision`, `edgeitems`,
+ *         `threshold` or `linewidth`; `t` on a CUDA device while the
+ *         calling thread's current stream is capturing a CUDA graph (the
+ *         copy to the host cannot be captured, as st_copy()).
+ * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_OUT_OF_BOUNDS `cap` is less than `*needed`: `*needed`
+ *         holds the size, and `buf` is untouched.
+ * @retval ST_ERROR_OUT_OF_MEMORY the host copy of the shown values or the
+ *         text could not be allocated.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error while
+ *         the shown values were copied to the host (the message has its
+ *         error name and text).
+ */
+ST_API st_status st_tensor_format(st_tensor t, const st_format_options* opts, char* buf, size_t cap,
+                                  size_t* needed);
+
+/** @} */
+
+/* ======================================================================== */
 /** @name Loading at run time
  * A host that loads the library with dlopen() (a plugin, an engine) looks
  * up one symbol, st_get_api(), and calls everything else through the table
@@ -1727,6 +1832,8 @@ typedef struct st_api {
   /* ---- Version 3 (stride 0.3) ---- */
   /** st_runtime_settings() */
   const char* (*runtime_settings)(void);
+  /** st_tensor_format() */
+  st_status (*tensor_format)(st_tensor t, const st_format_options* opts, char* buf, size_t cap, size_t* needed);
 } st_api;
 
 /**
@@ -1750,11 +1857,13 @@ ST_API const st_api* st_get_api(uint32_t version);
 /* ======================================================================== */
 /** @cond
  * stride's ABI is that of the 64-bit platforms, LP64 (Linux, macOS) and
- * LLP64 (Windows x64) alike, since no public type uses `long`: pointers and
- * function pointers of 8 bytes, int64_t and uint64_t aligned to 8, every
- * enum the size and alignment of int32_t. The sizes below are written in
- * bytes from those rules, not read from any one compiler. Each is the sum
- * of its fields' sizes, so it also fixes every field's offset (no padding).
+ * LLP64 (Windows x64) alike, since no public type uses `long`: pointers,
+ * function pointers and size_t of 8 bytes, int64_t and uint64_t aligned to
+ * 8, every enum the size and alignment of int32_t. The sizes below are
+ * written in bytes from those rules, not read from any one compiler. Each
+ * is the sum of its fields' sizes (st_format_options adds 4 bytes of
+ * padding at its end, to its alignment of 8), so it also fixes every
+ * field's offset (no padding between fields).
  * A compiler that lays a type out otherwise (a 32-bit target,
  * -fshort-enums, a #pragma pack around this #include) stops here instead
  * of passing the library misread arguments. st_api grows by 8 bytes with
@@ -1784,7 +1893,8 @@ ST_ABI_LAYOUT_(st_tensor, 8, 8);        /* 1 uint64_t */
 ST_ABI_LAYOUT_(st_copy_plan, 8, 8);     /* 1 uint64_t */
 ST_ABI_LAYOUT_(st_scale_shift, 32, 8);  /* 2 pointers, 1 int64_t, 2 int32_t */
 ST_ABI_LAYOUT_(st_allocator, 24, 8);    /* 2 function pointers, 1 pointer */
-ST_ABI_LAYOUT_(st_api, 472, 8);         /* 59 function pointers (ST_API_VERSION 3) */
+ST_ABI_LAYOUT_(st_format_options, 32, 8); /* 1 size_t, 2 int32_t, 1 int64_t, 1 int32_t, 4 bytes of tail padding */
+ST_ABI_LAYOUT_(st_api, 480, 8);         /* 60 function pointers (ST_API_VERSION 3) */
 
 #undef ST_ABI_LAYOUT_
 /** @endcond */

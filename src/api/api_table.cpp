@@ -69,6 +69,7 @@ constexpr st_api make_table() {
   t.copy_plan_release = st_copy_plan_release;
   t.live_plan_count = st_live_plan_count;
   t.runtime_settings = st_runtime_settings;
+  t.tensor_format = st_tensor_format;
   return t;
 }
 
@@ -144,7 +145,10 @@ ST_PIN(copy_plan_release, 56);
 ST_PIN(live_plan_count, 57);
 ST_PIN(runtime_settings, 58);
 
-static_assert(sizeof(st_api) == 59 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+// Version 3 (stride 0.3).
+ST_PIN(tensor_format, 59);
+
+static_assert(sizeof(st_api) == 60 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

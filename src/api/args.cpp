@@ -35,5 +35,20 @@ MemoryFormat read_memory_format(const st_memory_format& f, const char* arg) {
   return static_cast<MemoryFormat>(v);
 }
 
+void check_struct_size(const void* p, size_t known, const char* what) {
+  constexpr size_t kLargest = 4096;  // larger than any struct this library could know of: a caller's mistake
+  size_t size;
+  std::memcpy(&size, p, sizeof size);
+  ST_CHECK(size >= known && size <= kLargest, ST_ERROR_INVALID_ARGUMENT,
+           "%s->struct_size = %zu; expected the size of the struct, %zu, up to %zu", what, size, known, kLargest);
+  const unsigned char* bytes = static_cast<const unsigned char*>(p);
+  for (size_t i = known; i < size; ++i) {
+    ST_CHECK(bytes[i] == 0, ST_ERROR_INVALID_ARGUMENT,
+             "%s->struct_size = %zu and byte %zu is %u: a field this library (a struct of %zu bytes) does not know "
+             "is set",
+             what, size, i, static_cast<unsigned>(bytes[i]), known);
+  }
+}
+
 }  // namespace api
 }  // namespace st

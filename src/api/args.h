@@ -36,6 +36,13 @@ ScalarType read_dtype(const st_dtype& d, const char* arg = "dtype");
 Device read_device(st_device d, const char* arg = "device");
 MemoryFormat read_memory_format(const st_memory_format& f, const char* arg = "fmt");
 
+// Checks the struct_size (the first size_t) of a caller's struct that this
+// library knows as `known` bytes: from `known` to 4096, and any byte past
+// `known` 0, since such a byte is a field appended by a newer header that
+// this library cannot honour (Linux's openat2 reads its struct open_how
+// so). `what` names the argument ("opts").
+void check_struct_size(const void* p, size_t known, const char* what);
+
 template <typename T>
 T* check_out(T* out, const char* arg = "out") {
   ST_CHECK(out != nullptr, ST_ERROR_INVALID_ARGUMENT, "%s is NULL", arg);

@@ -155,3 +155,15 @@ int32_t cuda_devices_or_skip(void) {
   printf("skipped: no CUDA device (%s)\n", st_last_error_message());
   exit(77);
 }
+
+char* tensor_text(st_tensor t, const st_format_options* opts) {
+  size_t needed = 0;
+  EXPECT_STATUS(ST_ERROR_OUT_OF_BOUNDS, st_tensor_format(t, opts, NULL, 0, &needed));
+  char* text = malloc(needed);
+  assert_non_null(text);
+  size_t again = 0;
+  EXPECT_OK(st_tensor_format(t, opts, text, needed, &again));
+  assert_int_equal(again, needed);
+  assert_int_equal(strlen(text) + 1, needed);
+  return text;
+}

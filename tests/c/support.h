@@ -59,6 +59,11 @@ void expect_is_contiguous(st_tensor t, st_memory_format fmt, int32_t want);
 /* Asserts that `t` is no longer a live handle. */
 void expect_dead(st_tensor t);
 
+/* st_tensor_format's text of t (opts may be NULL), in a buffer malloc'ed to
+ * the size a first call with cap 0 asks for; asserts that the second call
+ * fills it exactly. The caller frees it. */
+char* tensor_text(st_tensor t, const st_format_options* opts);
+
 /* A CPU allocator that counts its calls and checks that every free gets the
  * pointer and byte count its alloc handed out. Safe from any thread. */
 typedef struct counting_allocator {

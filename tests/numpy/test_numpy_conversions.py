@@ -13,64 +13,22 @@ NumPy's and are checked by the C and C++ tests.
 
 Usage: test_numpy_conversions.py LIBSTRIDE. Exit 77 (skipped) when NumPy is
 missing. Set ST_TEST_SEED to change the random values."""
-import ctypes
-import os
 import sys
 import warnings
 
-try:
-    import numpy as np
-except ImportError:
-    print("numpy is not installed for %s: skipped" % sys.executable)
-    sys.exit(77)
-
-
-class Tensor(ctypes.Structure):
-    _fields_ = [("id", ctypes.c_uint64)]
-
-
-class Device(ctypes.Structure):
-    _fields_ = [("type", ctypes.c_int32), ("index", ctypes.c_int32)]
-
-
-# st_dtype values (include/stride.h) of NumPy's types.
-DTYPES = {
-    np.bool_: 0, np.uint8: 1, np.int8: 2, np.int16: 3, np.int32: 4, np.int64: 5, np.float16: 6,
-    np.float32: 8, np.float64: 9, np.complex64: 10, np.complex128: 11, np.uint16: 12, np.uint32: 13,
-    np.uint64: 14,
-}
-
-lib = ctypes.CDLL(sys.argv[1])
-lib.st_tensor_from_data.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
-                                    ctypes.c_int32, ctypes.c_int32, Device, ctypes.c_void_p, ctypes.c_void_p,
-                                    ctypes.POINTER(Tensor)]
-lib.st_copy.argtypes = [Tensor, Tensor, ctypes.c_int32]
-lib.st_tensor_release.argtypes = [Tensor]
-lib.st_last_error_message.restype = ctypes.c_char_p
-
-
-def wrap(a):
-    t = Tensor()
-    n = ctypes.c_int64(a.size)
-    s = lib.st_tensor_from_data(a.ctypes.data, ctypes.byref(n), None, 1, DTYPES[a.dtype.type], Device(1, 0), None,
-                                None, ctypes.byref(t))
-    assert s == 0, lib.st_last_error_message()
-    return t
+from stride_ctypes import np, DTYPES, check, lib, random_generator, wrap
 
 
 def stride_astype(src, dst_type):
     dst = np.zeros(src.size, dtype=dst_type)
     ts, td = wrap(src), wrap(dst)
-    s = lib.st_copy(td, ts, 0)
-    assert s == 0, lib.st_last_error_message()
+    check(lib.st_copy(td, ts, 0))
     lib.st_tensor_release(ts)
     lib.st_tensor_release(td)
     return dst
 
 
-seed = int(os.environ.get("ST_TEST_SEED", "20240614"))
-print("random values use seed %d (set ST_TEST_SEED to change it)" % seed)
-rng = np.random.default_rng(seed)
+rng = random_generator(20240614)
 
 INTS = [np.uint8, np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint32, np.uint64]
 FLOATS = [np.float16, np.float32, np.float64]

@@ -89,6 +89,14 @@ struct StCopyPlan
     id::UInt64
 end
 
+struct StFormatOptions
+    struct_size::Csize_t
+    precision::Int32
+    edgeitems::Int32
+    threshold::Int64
+    linewidth::Int32
+end
+
 struct StApi
     version::Ptr{Cvoid}
     version_string::Ptr{Cvoid}
@@ -149,6 +157,7 @@ struct StApi
     copy_plan_release::Ptr{Cvoid}
     live_plan_count::Ptr{Cvoid}
     runtime_settings::Ptr{Cvoid}
+    tensor_format::Ptr{Cvoid}
 end
 
 st_version() =
@@ -269,5 +278,7 @@ st_copy_plan_execute_raw(plan, dst_data, src_data, non_blocking) =
     ccall((:st_copy_plan_execute_raw, libstride), Int32, (StCopyPlan, Ptr{Cvoid}, Ptr{Cvoid}, Int32), plan, dst_data, src_data, non_blocking)
 st_copy_plan_release(plan) =
     ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), plan)
+st_tensor_format(t, opts, buf, cap, needed) =
+    ccall((:st_tensor_format, libstride), Int32, (StTensor, Ptr{StFormatOptions}, Cstring, Csize_t, Ptr{Csize_t}), t, opts, buf, cap, needed)
 st_get_api(version) =
     ccall((:st_get_api, libstride), Ptr{StApi}, (UInt32,), version)

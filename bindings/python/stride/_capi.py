@@ -182,6 +182,16 @@ class st_copy_plan(ctypes.Structure):
     ]
 
 
+class st_format_options(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("precision", ctypes.c_int32),
+        ("edgeitems", ctypes.c_int32),
+        ("threshold", ctypes.c_int64),
+        ("linewidth", ctypes.c_int32),
+    ]
+
+
 st_api_version = ctypes.CFUNCTYPE(ctypes.c_uint32)
 st_api_version_string = ctypes.CFUNCTYPE(ctypes.c_char_p)
 st_api_status_name = ctypes.CFUNCTYPE(ctypes.c_char_p, ctypes.c_int32)
@@ -241,6 +251,7 @@ st_api_copy_plan_execute_raw = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan, ct
 st_api_copy_plan_release = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan)
 st_api_live_plan_count = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(ctypes.c_int64))
 st_api_runtime_settings = ctypes.CFUNCTYPE(ctypes.c_char_p)
+st_api_tensor_format = ctypes.CFUNCTYPE(ctypes.c_int32, st_tensor, ctypes.POINTER(st_format_options), ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
 
 
 class st_api(ctypes.Structure):
@@ -304,6 +315,7 @@ class st_api(ctypes.Structure):
         ("copy_plan_release", st_api_copy_plan_release),
         ("live_plan_count", st_api_live_plan_count),
         ("runtime_settings", st_api_runtime_settings),
+        ("tensor_format", st_api_tensor_format),
     ]
 
 
@@ -368,5 +380,6 @@ SIGNATURES = {
     "st_copy_plan_execute": (ctypes.c_int32, [st_copy_plan, st_tensor, st_tensor, ctypes.c_int32]),
     "st_copy_plan_execute_raw": (ctypes.c_int32, [st_copy_plan, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]),
     "st_copy_plan_release": (ctypes.c_int32, [st_copy_plan]),
+    "st_tensor_format": (ctypes.c_int32, [st_tensor, ctypes.POINTER(st_format_options), ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
     "st_get_api": (ctypes.POINTER(st_api), [ctypes.c_uint32]),
 }

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import ctypes
-import itertools
 import operator
 import sys
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from . import _dlpack, _errors, _format
+from . import _dlpack, _errors
 from ._errors import StrideError, entry
 from ._args import dim as _dim, dims as _dims, i64 as _i64, i64s as _i64s, shape_args as _shape_args
-from ._capi import st_device, st_tensor
+from ._capi import ST_ERROR_OUT_OF_BOUNDS, st_device, st_format_options, st_tensor
 from ._lib import lib
 from ._scale_shift import scale_shift
 from ._types import (CPU, Device, DeviceType, DType, MemoryFormat, device as _device, dtype as _dtype,
                      is_device_like, memory_format as _memory_format, typestr)
 
 _NO_ELEMENTS = (ctypes.c_longdouble * 1)()
+
+# NumPy's default line width: str() and repr() keep within it.
+_LINE_WIDTH = 75
 
 # What the annotations call dtype-like and device-like: anything dtype() and device() read.
 DTypeLike = Any
@@ -243,39 +245,23 @@ class Tensor:
 
     # ---- values -----------------------------------------------------------
 
-    def _values(self, summarize=False):
-        """(values as Python numbers in row-major order, shown shape, which dims are summarized).
-
-        With `summarize`, a tensor of more than 1000 elements keeps 3 items
-        at each end of every longer dim (as NumPy prints it); only those are
-        converted and read.
-        """
+    def _values(self):
+        """(the values as Python numbers in row-major order, the shape)."""
         shape = self.shape
         dt = self.dtype
         carrier, ctype = _CARRIER[dt.kind]
-        cut = [summarize and self.numel() > _format.THRESHOLD and n > 2 * _format.EDGE_ITEMS for n in shape]
-        shown = tuple(2 * _format.EDGE_ITEMS if c else n for c, n in zip(cut, shape))
-        out = empty(*shown, dtype=carrier)
-        # Each summarized dim splits into its leading and trailing items: one copy per combination.
-        halves = [((0, _format.EDGE_ITEMS, 0), (n - _format.EDGE_ITEMS, n, _format.EDGE_ITEMS)) if c else ((0, n, 0),)
-                  for c, n in zip(cut, shape)]
-        for pick in itertools.product(*halves):
-            src, dst = self, out
-            for d, (start, stop, at) in enumerate(pick):
-                if cut[d]:
-                    src = src.slice(d, start, stop)
-                    dst = dst.slice(d, at, at + stop - start)
-            dst.copy_(src)
+        out = empty(*shape, dtype=carrier)
+        out.copy_(self)
         count = out.numel() * (2 if dt.kind == "c" else 1)
         raw = list((ctype * count).from_address(out.data_ptr)) if count else []
         if dt.kind == "c":
             raw = [complex(raw[i], raw[i + 1]) for i in range(0, count, 2)]
-        return raw, shown, cut
+        return raw, shape
 
     @entry
     def tolist(self) -> Any:
         """The values as nested lists of Python numbers (a number for a 0-d tensor)."""
-        values, shape, _ = self._values()
+        values, shape = self._values()
         return values[0] if not shape else _nest(values, shape)
 
     @entry
@@ -321,33 +307,47 @@ class Tensor:
             raise ValueError(f"the truth value of a tensor of {n} elements is ambiguous")
         return bool(self._values()[0][0])
 
-    def _text(self, separator, prefix="", suffix=""):
-        values, shown, cut = self._values(summarize=True)
-        dt = self.dtype
-        return _format.format_values(values, shown, cut, dt.kind, dt.itemsize, str(dt), separator,
-                                     prefix, suffix)
+    def _text(self, linewidth=_LINE_WIDTH):
+        """st_tensor_format's text of the values (NumPy's array2string), no line wider than `linewidth`."""
+        opts = st_format_options(ctypes.sizeof(st_format_options), 0, 0, 0, linewidth)
+        needed = ctypes.c_size_t(256)
+        while True:  # the size asked for first, then the size needed (the values may change meanwhile)
+            buf = ctypes.create_string_buffer(needed.value)
+            status = lib.st_tensor_format(self._h, ctypes.byref(opts), buf, len(buf), ctypes.byref(needed))
+            if status != ST_ERROR_OUT_OF_BOUNDS:
+                lib.check(status)
+                return buf.value.decode()
 
     @entry("repr(Tensor)")
     def __repr__(self):
+        """NumPy's repr() of the values as stride.tensor(...), the text of str() inside.
+
+        The text comes narrower by the width of "stride.tensor(" and the comma
+        after it, and its lines after the first move right under the "[" of
+        the first, as NumPy's repr() wraps its array2string.
+        """
         if not self.handle:
             return "stride.Tensor(released)"
         prefix = "stride.tensor("
-        body = self._text(", ", prefix, ",")
         if self.numel() == 0 and self.shape != (0,):
             body = f"[], shape={self.shape}"
+        else:
+            lines = self._text(_LINE_WIDTH - len(prefix) - 1).split("\n")
+            body = "\n".join(lines[:1] + [" " * len(prefix) + line if line else line for line in lines[1:]])
         text = prefix + body + ","
         extra = f"dtype=stride.{self.dtype}"
         if self.device != CPU:
             extra += f", device='{self.device}'"
         last = len(text) - (text.rfind("\n") + 1)
-        spacer = "\n" + " " * len(prefix) if last + len(extra) + 2 > _format.LINE_WIDTH else " "
+        spacer = "\n" + " " * len(prefix) if last + len(extra) + 2 > _LINE_WIDTH else " "
         return text + spacer + extra + ")"
 
     @entry("str(Tensor)")
     def __str__(self):
+        """NumPy's str() of the values (a 0-d float as str() of the number: "2.0" for array2string's "2.")."""
         if not self.handle:
             return "stride.Tensor(released)"
-        text = self._text(" ")
+        text = self._text()
         if not self.shape and text.endswith("."):
             text += "0"
         return text

@@ -12,9 +12,13 @@ NUMPY_DTYPES = [np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64, np.fl
                 np.complex64, np.complex128, np.uint16, np.uint32, np.uint64]
 
 
-def numpy_repr_body(a):
-    """What NumPy prints inside `array(...,` for `a`."""
-    return np.array2string(a, separator=", ", prefix="array(", suffix=",")
+def numpy_repr(a, dtype):
+    """NumPy's repr() of `a` with stride's names: its array2string (separator ' ') wrapped as stride.tensor(...)."""
+    prefix = "stride.tensor("
+    text = prefix + np.array2string(a, prefix=prefix, suffix=",") + ","
+    extra = f"dtype=stride.{dtype}"
+    last = len(text) - (text.rfind("\n") + 1)
+    return text + ("\n" + " " * len(prefix) if last + len(extra) + 2 > 75 else " ") + extra + ")"
 
 
 def arrays(rng):
@@ -53,7 +57,7 @@ class Printing(unittest.TestCase):
             with self.subTest(dtype=a.dtype, shape=a.shape, first=a.flat[0]):
                 t = stride.from_numpy(a)
                 self.assertEqual(str(t), str(a))
-                self.assertEqual(t._text(", ", "array(", ","), numpy_repr_body(a))
+                self.assertEqual(repr(t), numpy_repr(a, t.dtype))
 
     def test_strided_views_print_their_values(self):
         a = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
@@ -64,31 +68,29 @@ class Printing(unittest.TestCase):
 
     def test_repr(self):
         t = stride.tensor([[1.5, 2, 3], [4, 5, 6]])
-        self.assertEqual(repr(t), "stride.tensor([[1.5, 2. , 3. ],\n               [4. , 5. , 6. ]], dtype=stride.float32)")
+        self.assertEqual(repr(t), "stride.tensor([[1.5 2.  3. ]\n               [4.  5.  6. ]], dtype=stride.float32)")
         self.assertEqual(repr(stride.tensor(7, dtype="int16")), "stride.tensor(7, dtype=stride.int16)")
         self.assertEqual(repr(stride.empty(2, 0)), "stride.tensor([], shape=(2, 0), dtype=stride.float32)")
         self.assertEqual(repr(stride.empty(0)), "stride.tensor([], dtype=stride.float32)")
         long = repr(stride.arange(2000).reshape(2, 1000))
-        self.assertTrue(long.endswith("]],\n              dtype=stride.int64)"), long)  # no room on the last line
+        self.assertEqual(long, "stride.tensor([[   0    1    2 ...  997  998  999]\n"
+                               "               [1000 1001 1002 ... 1997 1998 1999]], dtype=stride.int64)")
+        wide = repr(stride.arange(0, 20000, 10).reshape(2, 1000))
+        self.assertTrue(wide.endswith("]],\n              dtype=stride.int64)"), wide)  # no room on the last line
         released = stride.empty(1)
         released.release()
         self.assertEqual(repr(released), "stride.Tensor(released)")
         self.assertEqual(str(stride.tensor(2.0)), "2.0")
 
-    def test_bfloat16_prints_its_shortest_form(self):
-        t = stride.tensor([0.1, 0.2, 1.5]).to(stride.bfloat16)  # 0.1 is 0.10009765625 in bfloat16
-        self.assertEqual(str(t), "[0.1 0.2 1.5]")
-
-    def test_float8_prints_its_shortest_form(self):
-        # The shortest decimals, worked by hand: in float8_e4m3fn 0.1 is 0.1015625 (13 * 2**-7, neighbours
-        # 0.09375 and 0.109375) and 3.2 is 3.25 (neighbours 3 and 3.5): "0.1" and "3.2" read back as them;
-        # 500 is past 448: NaN. In float8_e5m2 0.1 is 0.09375 (neighbours 0.078125 and 0.109375): "0.09" and
-        # "0.1" both read back and 0.09 is the nearer; -1e6 is past 57344: -inf. Each shortest decimal is
-        # also float16's, so NumPy's float16 printing gives the layout.
-        for dt, values, shown in ((stride.float8_e4m3fn, [0.1, -1.5, 3.2, 500], [0.1, -1.5, 3.2, math.nan]),
-                                  (stride.float8_e5m2, [0.1, -1.5, 3.5, -1e6], [0.09, -1.5, 3.5, -math.inf])):
+    def test_narrow_floats_print_as_float32_arrays(self):
+        # Each value as the float32 it is (worked by hand): bfloat16 keeps 8 significant bits, so 0.1 is
+        # 0.10009765625 and 0.2 is 0.2001953125; float8_e4m3fn 4 (0.1 -> 0.1015625, 3.2 -> 3.25, 500 past 448
+        # -> NaN); float8_e5m2 3 (0.1 -> 0.09375, -1e6 past 57344 -> -inf). NumPy prints the float32 arrays.
+        for dt, values, held in ((stride.bfloat16, [0.1, 0.2, 1.5], [0.10009765625, 0.2001953125, 1.5]),
+                                 (stride.float8_e4m3fn, [0.1, -1.5, 3.2, 500], [0.1015625, -1.5, 3.25, math.nan]),
+                                 (stride.float8_e5m2, [0.1, -1.5, 3.5, -1e6], [0.09375, -1.5, 3.5, -math.inf])):
             with self.subTest(dtype=dt):
-                self.assertEqual(str(stride.tensor(values).to(dt)), str(np.array(shown, dtype=np.float16)))
+                self.assertEqual(str(stride.tensor(values).to(dt)), str(np.array(held, dtype=np.float32)))
 
     def test_every_dtype(self):
         for dt in stride.DType:

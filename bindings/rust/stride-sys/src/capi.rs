@@ -104,6 +104,16 @@ pub struct st_copy_plan {
 }
 
 #[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct st_format_options {
+    pub struct_size: usize,
+    pub precision: i32,
+    pub edgeitems: i32,
+    pub threshold: i64,
+    pub linewidth: i32,
+}
+
+#[repr(C)]
 #[derive(Clone, Copy)]
 pub struct st_api {
     pub version: Option<unsafe extern "C" fn() -> u32>,
@@ -165,6 +175,7 @@ pub struct st_api {
     pub copy_plan_release: Option<unsafe extern "C" fn(plan: st_copy_plan) -> st_status>,
     pub live_plan_count: Option<unsafe extern "C" fn(out: *mut i64) -> st_status>,
     pub runtime_settings: Option<unsafe extern "C" fn() -> *const c_char>,
+    pub tensor_format: Option<unsafe extern "C" fn(t: st_tensor, opts: *const st_format_options, buf: *mut c_char, cap: usize, needed: *mut usize) -> st_status>,
 }
 
 extern "C" {
@@ -227,5 +238,6 @@ extern "C" {
     pub fn st_copy_plan_execute(plan: st_copy_plan, dst: st_tensor, src: st_tensor, non_blocking: i32) -> st_status;
     pub fn st_copy_plan_execute_raw(plan: st_copy_plan, dst_data: *mut c_void, src_data: *const c_void, non_blocking: i32) -> st_status;
     pub fn st_copy_plan_release(plan: st_copy_plan) -> st_status;
+    pub fn st_tensor_format(t: st_tensor, opts: *const st_format_options, buf: *mut c_char, cap: usize, needed: *mut usize) -> st_status;
     pub fn st_get_api(version: u32) -> *const st_api;
 }

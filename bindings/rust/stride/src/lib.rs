@@ -27,7 +27,6 @@
 
 mod enums;
 mod error;
-mod format;
 mod plan;
 mod runtime;
 mod storage_lock;

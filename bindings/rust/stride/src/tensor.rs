@@ -1,13 +1,12 @@
 //! `Tensor`: one reference to a libstride tensor handle.
 
 use std::fmt;
-use std::os::raw::c_void;
+use std::os::raw::{c_char, c_void};
 
 use stride_sys as sys;
 
 use crate::error::{check, error, Result, Status};
 use crate::storage_lock::{lock, Access};
-use crate::format::{self, Shown, Values, EDGE_ITEMS, THRESHOLD};
 use crate::types::{DType, Device, Element, MemoryFormat};
 
 /// A strided tensor living in libstride.
@@ -664,58 +663,47 @@ impl Tensor {
     }
 }
 
+/// NumPy's default line width, which `Display` and `Debug` keep within.
+const LINE_WIDTH: usize = 75;
+
 impl Tensor {
-    /// The values to print, read through a dtype that holds each exactly; with
-    /// `summarize`, only the 3 items at each end of each long dim of a large tensor.
-    fn shown(&self, summarize: bool) -> Result<Shown> {
-        let (shape, dtype) = (self.shape(), self.dtype());
-        let carrier = match dtype {
-            DType::Bool => DType::Bool,
-            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 | DType::Float8E4M3Fn
-            | DType::Float8E5M2 => DType::Float64,
-            DType::Complex64 | DType::Complex128 => DType::Complex128,
-            DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 => DType::UInt64,
-            _ => DType::Int64,
+    /// `st_tensor_format`'s text of the values (NumPy's `array2string`), no
+    /// line wider than `linewidth`; bools as Rust writes them, `true` and
+    /// `false` (NumPy's `True` and `False`, of the same widths).
+    fn text(&self, linewidth: usize) -> Result<String> {
+        const M: &str = "Tensor::fmt";
+        let _reading = lock(M, &[(self.h, Access::Read)])?;
+        let opts = sys::st_format_options {
+            struct_size: std::mem::size_of::<sys::st_format_options>(),
+            precision: 0,
+            edgeitems: 0,
+            threshold: 0,
+            linewidth: linewidth as i32,
         };
-        let numel = self.numel();
-        let cut: Vec<bool> = shape.iter().map(|&n| summarize && numel > THRESHOLD && n > 2 * EDGE_ITEMS).collect();
-        let shown_shape: Vec<i64> = shape.iter().zip(&cut).map(|(&n, &c)| if c { 2 * EDGE_ITEMS } else { n }).collect();
-        let out = Tensor::empty(&shown_shape, carrier, Device::CPU)?;
-        // One copy for each choice of the leading or the trailing items along the cut dims.
-        let cut_dims: Vec<usize> = (0..shape.len()).filter(|&d| cut[d]).collect();
-        for choice in 0..(1u64 << cut_dims.len()) {
-            let (mut src, mut dst) = (self.clone(), out.clone());
-            for (bit, &d) in cut_dims.iter().enumerate() {
-                let (from, at) = if choice >> bit & 1 == 1 { (shape[d] - EDGE_ITEMS, EDGE_ITEMS) } else { (0, 0) };
-                src = src.slice(d as i32, from, from + EDGE_ITEMS, 1)?;
-                dst = dst.slice(d as i32, at, at + EDGE_ITEMS, 1)?;
+        let mut buf = vec![0u8; 256];
+        loop {
+            // The size asked for first, then the size needed (another thread's C code may change the values).
+            let mut needed = 0usize;
+            let status =
+                unsafe { sys::st_tensor_format(self.h, &opts, buf.as_mut_ptr() as *mut c_char, buf.len(), &mut needed) };
+            if status != sys::ST_ERROR_OUT_OF_BOUNDS {
+                check(M, status)?;
+                buf.truncate(needed - 1);
+                let text = String::from_utf8(buf).expect("the library's text is ASCII");
+                return Ok(if self.dtype() == DType::Bool { text.replace("True", "true").replace("False", "false") } else { text });
             }
-            dst.copy_from(&src, false)?;
+            buf.resize(needed, 0);
         }
-        let n = out.numel() as usize;
-        let p = out.data_ptr();
-        // The library wrote `out` (contiguous, on the CPU) and nothing else can see it.
-        let values = unsafe {
-            match carrier {
-                _ if n == 0 => Values::Int(Vec::new()),
-                DType::Bool => Values::Bool((0..n).map(|i| *(p as *const u8).add(i) != 0).collect()),
-                DType::Float64 => Values::Float(std::slice::from_raw_parts(p as *const f64, n).to_vec()),
-                DType::Complex128 => Values::Complex(std::slice::from_raw_parts(p as *const [f64; 2], n).to_vec()),
-                DType::UInt64 => Values::Int(std::slice::from_raw_parts(p as *const u64, n).iter().map(|&x| x.into()).collect()),
-                _ => Values::Int(std::slice::from_raw_parts(p as *const i64, n).iter().map(|&x| x.into()).collect()),
-            }
-        };
-        Ok(Shown { values, shape: shown_shape, cut, dtype })
     }
 }
 
 impl fmt::Display for Tensor {
-    /// The values as NumPy's `str()` of an array writes them.
+    /// The values as NumPy's `str()` of an array writes them (a 0-d float as
+    /// `str()` of the number: `2.0` for `array2string`'s `2.`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.shown(true) {
-            Ok(shown) => {
-                let mut text = format::format(&shown, " ", 0, 0);
-                if shown.shape.is_empty() && text.ends_with('.') {
+        match self.text(LINE_WIDTH) {
+            Ok(mut text) => {
+                if self.ndim() == 0 && text.ends_with('.') {
                     text.push('0');
                 }
                 f.write_str(&text)
@@ -726,26 +714,34 @@ impl fmt::Display for Tensor {
 }
 
 impl fmt::Debug for Tensor {
-    /// `Tensor(<values>, dtype=float32)`, as NumPy's `repr()` of an array; the device unless the CPU.
+    /// `Tensor(<values>, dtype=float32)`, as NumPy's `repr()` of an array
+    /// wraps its `str()` text; the device unless the CPU. The text comes
+    /// narrower by the width of `Tensor(` and the comma after it, and its
+    /// lines after the first move right under the `[` of the first.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const PREFIX: &str = "Tensor(";
-        let shown = match self.shown(true) {
-            Ok(shown) => shown,
-            Err(e) => return write!(f, "Tensor(<{}>)", e),
-        };
-        let body = if shown.shape.iter().any(|&n| n == 0) && shown.shape != [0] {
-            format!("[], shape={:?}", shown.shape)
+        let shape = self.shape();
+        let body = if shape.iter().any(|&n| n == 0) && shape != [0] {
+            format!("[], shape={:?}", shape)
         } else {
-            format::format(&shown, ", ", PREFIX.len(), 1)
+            match self.text(LINE_WIDTH - PREFIX.len() - 1) {
+                Ok(text) => text
+                    .split('\n')
+                    .enumerate()
+                    .map(|(i, line)| if i == 0 || line.is_empty() { line.to_string() } else { format!("{:w$}{}", "", line, w = PREFIX.len()) })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                Err(e) => return write!(f, "Tensor(<{}>)", e),
+            }
         };
-        let mut extra = format!("dtype={}", shown.dtype);
+        let mut extra = format!("dtype={}", self.dtype());
         let device = self.device();
         if device != Device::CPU {
             extra.push_str(&format!(", device={}", device));
         }
         let text = format!("{}{},", PREFIX, body);
         let last = text.len() - text.rfind('\n').map_or(0, |i| i + 1);
-        let spacer = if last + extra.len() + 2 > format::LINE_WIDTH { format!("\n{}", " ".repeat(PREFIX.len())) } else { " ".into() };
+        let spacer = if last + extra.len() + 2 > LINE_WIDTH { format!("\n{}", " ".repeat(PREFIX.len())) } else { " ".into() };
         write!(f, "{}{}{})", text, spacer, extra)
     }
 }

@@ -62,13 +62,13 @@ fn float8_bytes_decode() {
 
 #[test]
 fn printing() {
-    // As NumPy prints the same values: uint64 in full, float8 in the shortest decimals that read back
-    // (0.1 is 0.1015625 in e4m3fn, whose neighbours are 0.09375 and 0.109375; 3.2 is 3.25).
+    // As NumPy prints the same values: uint64 in full, float8 as the float32 array of the values it
+    // holds (worked by hand: in e4m3fn 0.1 is 0.1015625 and 3.2 is 3.25, 500 is past 448: NaN; in
+    // e5m2 0.1 is 0.09375).
     let u = Tensor::from_vec(vec![u64::MAX, 0], &[2]).unwrap();
     assert_eq!(format!("{}", u), "[18446744073709551615                    0]");
-    // In e5m2 0.1 is 0.09375 (neighbours 0.078125 and 0.109375: "0.09" is the nearer one-digit decimal).
     let x = Tensor::from_vec(vec![0.1f64, -1.5, 3.2, 500.0], &[4]).unwrap();
-    assert_eq!(format!("{}", to(&x, DType::Float8E4M3Fn)), "[ 0.1 -1.5  3.2  nan]");
+    assert_eq!(format!("{}", to(&x, DType::Float8E4M3Fn)), "[ 0.1015625 -1.5        3.25             nan]");
     let x = Tensor::from_vec(vec![0.1f64, -1.5, 3.5, 48.0], &[4]).unwrap();
-    assert_eq!(format!("{:?}", to(&x, DType::Float8E5M2)), "Tensor([ 0.09, -1.5 ,  3.5 , 48.  ], dtype=float8_e5m2)");
+    assert_eq!(format!("{:?}", to(&x, DType::Float8E5M2)), "Tensor([ 0.09375 -1.5      3.5     48.     ], dtype=float8_e5m2)");
 }
