@@ -185,13 +185,51 @@ typedef enum st_dtype {
    * ±inf (mantissa 00) and NaN; subnormals down to 2^-16. A value that
    * rounds beyond 57344 (a magnitude of 61440 or more) converts to ±inf.
    */
-  ST_FLOAT8_E5M2 = 16
+  ST_FLOAT8_E5M2 = 16,
+  /**
+   * 1 byte, the OCP Microscaling (MX v1.0) block scale, as PyTorch's
+   * float8_e8m0fnu and DLPack's kDLFloat8_e8m0fnu: 2^(b - 127) for
+   * b = 0..254 (2^-127 to 2^127); 0xFF is NaN; no zero, sign or infinity.
+   * A value converts into it as PyTorch's c10 rule, from the exact value:
+   * the sign is ignored; NaN and ±inf give 0xFF; |x| <= 2^-127 (0
+   * included) gives 0x00; 2^-127 < |x| < 2^-126 gives 0x01; otherwise,
+   * with 2^e <= |x| < 2^(e+1), e + 127, plus one when |x| >= 1.5 · 2^e
+   * (nearest in linear space, ties up), and 255 or more is 0xFF.
+   */
+  ST_FLOAT8_E8M0FNU = 17,
+  /**
+   * 1 byte = two E2M1 values (OCP MX's FP4: sign, 2 exponent bits with
+   * bias 1, 1 mantissa bit: 0, 0.5, 1, 1.5, 2, 3, 4, 6; no infinity or
+   * NaN), the first in the low nibble, as PyTorch's float4_e2m1fn_x2.
+   * Sizes and strides count bytes (pairs). It holds pairs, not one number:
+   * it copies only to itself (its bytes, any layouts, broadcast, any
+   * devices); every conversion to or from another dtype, st_fill and
+   * st_zero answer ST_ERROR_UNSUPPORTED_DTYPE.
+   */
+  ST_FLOAT4_E2M1FN_X2 = 18,
+  /**
+   * 1 byte, the value in the low 6 bits (OCP MX's FP6 E2M3): sign, 2
+   * exponent bits (bias 1), 3 mantissa bits; largest 7.5, subnormals down
+   * to 0.125; no infinity or NaN. The high 2 bits are written 0 and ignored
+   * when read. A value converts into it rounded once to nearest even
+   * (subnormals included); a magnitude beyond 7.5 and ±inf give ±7.5, NaN
+   * gives +7.5 (0x1F), ±0 keep their sign.
+   */
+  ST_FLOAT6_E2M3FN = 19,
+  /**
+   * 1 byte, the value in the low 6 bits (OCP MX's FP6 E3M2): sign, 3
+   * exponent bits (bias 3), 2 mantissa bits; largest 28, subnormals down to
+   * 0.0625; no infinity or NaN. Conversions as ST_FLOAT6_E2M3FN: beyond 28
+   * and ±inf ±28, NaN +28 (0x1F).
+   */
+  ST_FLOAT6_E3M2FN = 20
 } st_dtype;
 
 /**
  * @brief Bytes per element of a dtype.
  * @param d Any value, listed in st_dtype or not.
- * @return 1, 2, 4, 8 or 16; 0 for a value not listed in st_dtype.
+ * @return 1, 2, 4, 8 or 16 (1 for float4_e2m1fn_x2, whose element is a
+ *         byte holding two values); 0 for a value not listed in st_dtype.
  */
 ST_API size_t st_dtype_itemsize(st_dtype d);
 
@@ -810,6 +848,8 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *         while the device's current stream is capturing a CUDA graph, or
  *         between two CUDA devices while the current stream of either is.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE one of `dst` and `src` is
+ *         float4_e2m1fn_x2 and the other is not (it copies only to itself).
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
  *         its dims of size > 1 by |stride|; each |stride| must exceed the
@@ -876,7 +916,8 @@ typedef struct st_scale_shift {
  *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`;
  *         a copy between devices during a capture (as st_copy()).
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
- * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex, float8_e8m0fnu,
+ *         float6_e2m3fn, float6_e3m2fn or float4_e2m1fn_x2.
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap (as st_copy()).
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
@@ -907,6 +948,8 @@ ST_API st_status st_copy_scaled(st_tensor dst, st_tensor src, const st_scale_shi
  *         `fmt`, a bad device (as st_tensor_create()), or a channels-last
  *         format on a tensor of the wrong rank.
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE one of `dtype` and `src`'s dtype is
+ *         float4_e2m1fn_x2 and the other is not.
  * @retval ST_ERROR_OUT_OF_MEMORY the result could not be allocated, or no
  *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
@@ -929,6 +972,8 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  *              dtype gives 0, values beyond its range saturate).
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` is float4_e2m1fn_x2, to which no
+ *         value converts.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
@@ -942,6 +987,7 @@ ST_API st_status st_fill(st_tensor dst, double value);
  * @param dst The tensor written; a live handle.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_fill().
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE as st_fill().
@@ -964,9 +1010,15 @@ ST_API st_status st_zero(st_tensor dst);
  * released before or after. Every stride is exported exactly as the tensor
  * has it (in elements, negative ones included, size-1 dims untouched);
  * `data` is the address of element (0, …, 0) and `byte_offset` is 0.
- * Dtypes map to DLPack (code, bits): bool → (kDLBool 6, 8), uint8 →
- * (kDLUInt, 8), int8..int64 → kDLInt, float16/32/64 → kDLFloat, bfloat16 →
- * (kDLBfloat, 16), complex64/128 → (kDLComplex, 64/128); lanes is 1.
+ * Dtypes map to DLPack (code, bits): bool → (kDLBool 6, 8), uint8..uint64
+ * → kDLUInt, int8..int64 → kDLInt, float16/32/64 → kDLFloat, bfloat16 →
+ * (kDLBfloat, 16), complex64/128 → (kDLComplex, 64/128), float8_e4m3fn →
+ * (10, 8), float8_e5m2 → (12, 8), float8_e8m0fnu → (14, 8); lanes is 1.
+ * DLPack 1.1's narrower types: float6_e2m3fn / float6_e3m2fn → (15 / 16,
+ * 6, 1 lane), one value a byte, which DLPack says with the flag
+ * DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (so the classic struct, which
+ * has no flags, cannot carry them); float4_e2m1fn_x2 → (17, 4, 2 lanes),
+ * as PyTorch exports it (an element is a byte of two values).
  * Devices keep their numbers (st_device_type is DLDeviceType).
  *
  * Import (st_from_dlpack*) wraps the producer's memory without copying:
@@ -998,6 +1050,9 @@ struct DLManagedTensorVersioned;
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL.
  * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `t` is float6_e2m3fn or float6_e3m2fn,
+ *         which DLPack describes with a flag that only the versioned
+ *         struct has (st_to_dlpack_versioned() exports them).
  * @retval ST_ERROR_OUT_OF_MEMORY the bookkeeping could not be allocated.
  */
 ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
@@ -1014,10 +1069,13 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
  *         a negative device_id, a byte_offset past the address space,
  *         elements that would lie outside the address space, or memory that
  *         is not what the device says (as st_tensor_from_data()).
- * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
- *         pair with no stride dtype: kDLOpaqueHandle, a float8 code with
- *         bits other than 8, the float8 formats other than e4m3fn (10) and
- *         e5m2 (12), the fp6 and fp4 codes (DLPack 1.1: 15, 16, 17), ...
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE a (code, bits, lanes) with no stride
+ *         dtype: lanes other than 1 (but float4's (17, 4, 2)),
+ *         kDLOpaqueHandle, a float8 code with bits other than 8, the
+ *         float8 formats other than e4m3fn (10), e5m2 (12) and e8m0fnu
+ *         (14), float4 as (17, 4, 1) (values packed two a byte but counted
+ *         singly), ...; and the float6 codes (15, 16) here, since the
+ *         classic struct cannot say that each value has a byte of its own.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a device type other than kDLCPU,
  *         kDLCUDA and kDLCUDAHost, or a CUDA device this build or machine
  *         cannot use.
@@ -1027,10 +1085,13 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
 ST_API st_status st_from_dlpack(struct DLManagedTensor* in, st_tensor* out);
 
 /**
- * @brief Exports `t` as a DLManagedTensorVersioned (DLPack 1.0), without copying.
+ * @brief Exports `t` as a DLManagedTensorVersioned (DLPack 1.0 or 1.1), without copying.
  *
- * `version` is 1.0; `flags` has DLPACK_FLAG_BITMASK_READ_ONLY set when `t`
- * was imported read-only, and nothing else.
+ * `version` is 1.1 for the dtypes whose codes DLPack 1.1 added
+ * (float8_e8m0fnu, float4_e2m1fn_x2, float6_e2m3fn, float6_e3m2fn) and 1.0
+ * for the others; `flags` has DLPACK_FLAG_BITMASK_READ_ONLY set when `t` was
+ * imported read-only and DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED for the
+ * float6 dtypes, and nothing else.
  *
  * @param t The tensor to export; it may be released while the export lives.
  * @param[out] out On success a DLManagedTensorVersioned the caller must
@@ -1047,7 +1108,9 @@ ST_API st_status st_to_dlpack_versioned(st_tensor t, struct DLManagedTensorVersi
  *
  * With DLPACK_FLAG_BITMASK_READ_ONLY in `flags` the memory is read-only:
  * every write into the tensor or a view of it (st_copy, st_fill, st_zero)
- * answers ST_ERROR_READ_ONLY. Other flags are ignored.
+ * answers ST_ERROR_READ_ONLY.
+ * DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED is required with the float6
+ * codes (15, 16, 6 bits); other flags are ignored.
  *
  * @param in  The producer's tensor; owned by the library on success only.
  * @param[out] out On success one reference to the new tensor; `{0}` on failure.
@@ -1055,7 +1118,9 @@ ST_API st_status st_to_dlpack_versioned(st_tensor t, struct DLManagedTensorVersi
  * @retval ST_ERROR_INVALID_ARGUMENT as st_from_dlpack(), and a major
  *         version above 1 (its layout is unknown; the caller keeps `in`
  *         and should call its deleter, as the DLPack specification asks).
- * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_from_dlpack().
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_from_dlpack(), except that the
+ *         float6 codes (15, 16, 6 bits, 1 lane) are read when `flags` has
+ *         DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (and refused without).
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_from_dlpack().
  * @retval ST_ERROR_OUT_OF_MEMORY as st_from_dlpack().
  */
@@ -1435,7 +1500,9 @@ typedef enum st_plan_flags {
  *         st_copy_scaled()), or `ss` is given for operands on one CUDA
  *         device whose current stream is capturing a CUDA graph (the
  *         scales and shifts cannot be uploaded then).
- * @retval ST_ERROR_UNSUPPORTED_DTYPE `ss` is given and dst or src is complex.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE one of dst and src is float4_e2m1fn_x2
+ *         and the other is not; or `ss` is given and dst or src is a dtype
+ *         st_copy_scaled() refuses.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_READ_ONLY dst views memory its producer marked read-only.
  * @retval ST_ERROR_SHAPE_MISMATCH src cannot be broadcast to dst's shape.
@@ -1717,9 +1784,9 @@ ST_API const st_api* st_get_api(uint32_t version);
 /* ======================================================================== */
 /** @cond
  * stride's ABI is that of the 64-bit platforms, LP64 (Linux, macOS) and
- * LLP64 (Windows x64) alike, since no public type uses `long`: pointers and
- * function pointers of 8 bytes, int64_t and uint64_t aligned to 8, every
- * enum the size and alignment of int32_t. The sizes below are written in
+ * LLP64 (Windows x64) alike, since no public type uses `long`: pointers,
+ * function pointers and size_t of 8 bytes, int64_t and uint64_t aligned to
+ * 8, float of 4, every enum the size and alignment of int32_t. The sizes below are written in
  * bytes from those rules, not read from any one compiler. Each is the sum
  * of its fields' sizes, so it also fixes every field's offset (no padding).
  * A compiler that lays a type out otherwise (a 32-bit target,
