@@ -60,8 +60,10 @@ def short_name(enum, constant, constants):
 # Words each language spells otherwise than by capitalizing them, kept as the
 # bindings first published them; any other word is capitalized (FLOAT32 -> Float32).
 RUST_WORDS = {"UINT8": "UInt8", "UINT16": "UInt16", "UINT32": "UInt32", "UINT64": "UInt64", "BFLOAT16": "BFloat16",
-              "E4M3FN": "E4M3Fn", "E5M2": "E5M2"}
-GO_WORDS = {"BFLOAT16": "BFloat16", "E4M3FN": "E4M3FN", "E5M2": "E5M2", "OK": "OK", "CPU": "CPU", "CUDA": "CUDA"}
+              "E4M3FN": "E4M3Fn", "E5M2": "E5M2", "E8M0FNU": "E8M0Fnu", "E2M1FN": "E2M1Fn", "E2M3FN": "E2M3Fn",
+              "E3M2FN": "E3M2Fn"}
+GO_WORDS = {"BFLOAT16": "BFloat16", "E4M3FN": "E4M3FN", "E5M2": "E5M2", "E8M0FNU": "E8M0FNU", "E2M1FN": "E2M1FN",
+            "E2M3FN": "E2M3FN", "E3M2FN": "E3M2FN", "OK": "OK", "CPU": "CPU", "CUDA": "CUDA"}
 
 
 def camel(name, words):

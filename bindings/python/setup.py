@@ -28,7 +28,7 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(os.path.dirname(HERE))
 SONAME = "libstride.so.0"  # the package loads this name (stride/_lib.py)
-VERSION = "0.2.0"  # pyproject.toml's
+VERSION = "0.3.0"  # pyproject.toml's
 
 
 def log(message):

@@ -6,11 +6,11 @@
 const libstride = "libstride.so.0"
 
 const ST_VERSION_MAJOR = 0
-const ST_VERSION_MINOR = 2
+const ST_VERSION_MINOR = 3
 const ST_VERSION_PATCH = 0
 const ST_MAX_DIMS = 25
 const ST_MAX_THREADS = 1024
-const ST_API_VERSION = 2
+const ST_API_VERSION = 3
 
 @enum DType::Int32 begin
     BOOL = 0
@@ -30,6 +30,10 @@ const ST_API_VERSION = 2
     UINT64 = 14
     FLOAT8_E4M3FN = 15
     FLOAT8_E5M2 = 16
+    FLOAT8_E8M0FNU = 17
+    FLOAT4_E2M1FN_X2 = 18
+    FLOAT6_E2M3FN = 19
+    FLOAT6_E3M2FN = 20
 end
 
 @enum DeviceType::Int32 begin
@@ -62,6 +66,17 @@ const ST_ERROR_READ_ONLY = Int32(12)
 const ST_PLAN_ESTIMATE = Int32(0)
 const ST_PLAN_MEASURE = Int32(1)
 
+const ST_BLOCK_MXFP8_E4M3 = Int32(0)
+const ST_BLOCK_MXFP8_E5M2 = Int32(1)
+const ST_BLOCK_MXFP6_E2M3 = Int32(2)
+const ST_BLOCK_MXFP6_E3M2 = Int32(3)
+const ST_BLOCK_MXFP4_E2M1 = Int32(4)
+const ST_BLOCK_MXINT8 = Int32(5)
+const ST_BLOCK_NVFP4 = Int32(6)
+
+const ST_SCALE_FLOOR = Int32(0)
+const ST_SCALE_RCEIL = Int32(1)
+
 struct StDevice
     type::Int32
     index::Int32
@@ -87,6 +102,14 @@ end
 
 struct StCopyPlan
     id::UInt64
+end
+
+struct StBlockSpec
+    struct_size::Csize_t
+    format::Int32
+    dim::Int32
+    scale_rule::Int32
+    global_scale::Cfloat
 end
 
 struct StApi
@@ -148,6 +171,8 @@ struct StApi
     copy_plan_execute_raw::Ptr{Cvoid}
     copy_plan_release::Ptr{Cvoid}
     live_plan_count::Ptr{Cvoid}
+    quantize_blocks::Ptr{Cvoid}
+    dequantize_blocks::Ptr{Cvoid}
 end
 
 st_version() =
@@ -266,5 +291,9 @@ st_copy_plan_execute_raw(plan, dst_data, src_data, non_blocking) =
     ccall((:st_copy_plan_execute_raw, libstride), Int32, (StCopyPlan, Ptr{Cvoid}, Ptr{Cvoid}, Int32), plan, dst_data, src_data, non_blocking)
 st_copy_plan_release(plan) =
     ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), plan)
+st_quantize_blocks(values, scales, src, spec) =
+    ccall((:st_quantize_blocks, libstride), Int32, (StTensor, StTensor, StTensor, Ptr{StBlockSpec}), values, scales, src, spec)
+st_dequantize_blocks(dst, values, scales, spec) =
+    ccall((:st_dequantize_blocks, libstride), Int32, (StTensor, StTensor, StTensor, Ptr{StBlockSpec}), dst, values, scales, spec)
 st_get_api(version) =
     ccall((:st_get_api, libstride), Ptr{StApi}, (UInt32,), version)
