@@ -89,7 +89,7 @@ extern "C" {
 /** Major version of this header. The SONAME changes with it once it is 1 or more. */
 #define ST_VERSION_MAJOR 0
 /** Minor version: new functions and enum values are added here. */
-#define ST_VERSION_MINOR 2
+#define ST_VERSION_MINOR 3
 /** Patch version: fixes only. */
 #define ST_VERSION_PATCH 0
 /** The most dimensions a tensor may have. */
@@ -97,13 +97,13 @@ extern "C" {
 
 /**
  * @brief The version of the loaded library, not of this header.
- * @return MAJOR*10000 + MINOR*100 + PATCH, e.g. 200 for 0.2.0.
+ * @return MAJOR*10000 + MINOR*100 + PATCH, e.g. 300 for 0.3.0.
  */
 ST_API uint32_t st_version(void);
 
 /**
  * @brief The version of the loaded library as text.
- * @return A static string such as "0.2.0"; never NULL, never freed.
+ * @return A static string such as "0.3.0"; never NULL, never freed.
  */
 ST_API const char* st_version_string(void);
 
@@ -185,13 +185,51 @@ typedef enum st_dtype {
    * ±inf (mantissa 00) and NaN; subnormals down to 2^-16. A value that
    * rounds beyond 57344 (a magnitude of 61440 or more) converts to ±inf.
    */
-  ST_FLOAT8_E5M2 = 16
+  ST_FLOAT8_E5M2 = 16,
+  /**
+   * 1 byte, the OCP Microscaling (MX v1.0) block scale, as PyTorch's
+   * float8_e8m0fnu and DLPack's kDLFloat8_e8m0fnu: 2^(b - 127) for
+   * b = 0..254 (2^-127 to 2^127); 0xFF is NaN; no zero, sign or infinity.
+   * A value converts into it as PyTorch's c10 rule, from the exact value:
+   * the sign is ignored; NaN and ±inf give 0xFF; |x| <= 2^-127 (0
+   * included) gives 0x00; 2^-127 < |x| < 2^-126 gives 0x01; otherwise,
+   * with 2^e <= |x| < 2^(e+1), e + 127, plus one when |x| >= 1.5 · 2^e
+   * (nearest in linear space, ties up), and 255 or more is 0xFF.
+   */
+  ST_FLOAT8_E8M0FNU = 17,
+  /**
+   * 1 byte = two E2M1 values (OCP MX's FP4: sign, 2 exponent bits with
+   * bias 1, 1 mantissa bit: 0, 0.5, 1, 1.5, 2, 3, 4, 6; no infinity or
+   * NaN), the first in the low nibble, as PyTorch's float4_e2m1fn_x2.
+   * Sizes and strides count bytes (pairs). It holds pairs, not one number:
+   * it copies only to itself (its bytes, any layouts, broadcast, any
+   * devices); every conversion to or from another dtype, st_fill and
+   * st_zero answer ST_ERROR_UNSUPPORTED_DTYPE.
+   */
+  ST_FLOAT4_E2M1FN_X2 = 18,
+  /**
+   * 1 byte, the value in the low 6 bits (OCP MX's FP6 E2M3): sign, 2
+   * exponent bits (bias 1), 3 mantissa bits; largest 7.5, subnormals down
+   * to 0.125; no infinity or NaN. The high 2 bits are written 0 and ignored
+   * when read. A value converts into it rounded once to nearest even
+   * (subnormals included); a magnitude beyond 7.5 and ±inf give ±7.5, NaN
+   * gives +7.5 (0x1F), ±0 keep their sign.
+   */
+  ST_FLOAT6_E2M3FN = 19,
+  /**
+   * 1 byte, the value in the low 6 bits (OCP MX's FP6 E3M2): sign, 3
+   * exponent bits (bias 3), 2 mantissa bits; largest 28, subnormals down to
+   * 0.0625; no infinity or NaN. Conversions as ST_FLOAT6_E2M3FN: beyond 28
+   * and ±inf ±28, NaN +28 (0x1F).
+   */
+  ST_FLOAT6_E3M2FN = 20
 } st_dtype;
 
 /**
  * @brief Bytes per element of a dtype.
  * @param d Any value, listed in st_dtype or not.
- * @return 1, 2, 4, 8 or 16; 0 for a value not listed in st_dtype.
+ * @return 1, 2, 4, 8 or 16 (1 for float4_e2m1fn_x2, whose element is a
+ *         byte holding two values); 0 for a value not listed in st_dtype.
  */
 ST_API size_t st_dtype_itemsize(st_dtype d);
 
@@ -810,6 +848,8 @@ ST_API st_status st_clone(st_tensor src, st_memory_format fmt, st_tensor* out);
  *         while the device's current stream is capturing a CUDA graph, or
  *         between two CUDA devices while the current stream of either is.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE one of `dst` and `src` is
+ *         float4_e2m1fn_x2 and the other is not (it copies only to itself).
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap: sort
  *         its dims of size > 1 by |stride|; each |stride| must exceed the
@@ -876,7 +916,9 @@ typedef struct st_scale_shift {
  *         (-ndim..ndim-1); `ss->n` neither 1 nor dst's size along `ss->dim`;
  *         a copy between devices during a capture (as st_copy()).
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
- * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` or `src` is complex, float8_e8m0fnu,
+ *         float6_e2m3fn, float6_e3m2fn or float4_e2m1fn_x2 (the MX dtypes
+ *         are reached through st_quantize_blocks()).
  * @retval ST_ERROR_SHAPE_MISMATCH `src` does not broadcast to `dst`.
  * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap (as st_copy()).
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
@@ -907,6 +949,8 @@ ST_API st_status st_copy_scaled(st_tensor dst, st_tensor src, const st_scale_shi
  *         `fmt`, a bad device (as st_tensor_create()), or a channels-last
  *         format on a tensor of the wrong rank.
  * @retval ST_ERROR_INVALID_HANDLE `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE one of `dtype` and `src`'s dtype is
+ *         float4_e2m1fn_x2 and the other is not.
  * @retval ST_ERROR_OUT_OF_MEMORY the result could not be allocated, or no
  *         memory for the new handle.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `device` or `src`'s device cannot be used.
@@ -929,6 +973,8 @@ ST_API st_status st_to(st_tensor src, st_dtype dtype, st_device device, st_memor
  *              dtype gives 0, values beyond its range saturate).
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` is float4_e2m1fn_x2, to which no
+ *         value converts.
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
@@ -942,6 +988,7 @@ ST_API st_status st_fill(st_tensor dst, double value);
  * @param dst The tensor written; a live handle.
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_HANDLE `dst` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_fill().
  * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE `dst` on a CUDA device that cannot be used.
  * @retval ST_ERROR_DEVICE_FAILURE as st_fill().
@@ -964,9 +1011,15 @@ ST_API st_status st_zero(st_tensor dst);
  * released before or after. Every stride is exported exactly as the tensor
  * has it (in elements, negative ones included, size-1 dims untouched);
  * `data` is the address of element (0, …, 0) and `byte_offset` is 0.
- * Dtypes map to DLPack (code, bits): bool → (kDLBool 6, 8), uint8 →
- * (kDLUInt, 8), int8..int64 → kDLInt, float16/32/64 → kDLFloat, bfloat16 →
- * (kDLBfloat, 16), complex64/128 → (kDLComplex, 64/128); lanes is 1.
+ * Dtypes map to DLPack (code, bits): bool → (kDLBool 6, 8), uint8..uint64
+ * → kDLUInt, int8..int64 → kDLInt, float16/32/64 → kDLFloat, bfloat16 →
+ * (kDLBfloat, 16), complex64/128 → (kDLComplex, 64/128), float8_e4m3fn →
+ * (10, 8), float8_e5m2 → (12, 8), float8_e8m0fnu → (14, 8); lanes is 1.
+ * DLPack 1.1's narrower types: float6_e2m3fn / float6_e3m2fn → (15 / 16,
+ * 6, 1 lane), one value a byte, which DLPack says with the flag
+ * DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (so the classic struct, which
+ * has no flags, cannot carry them); float4_e2m1fn_x2 → (17, 4, 2 lanes),
+ * as PyTorch exports it (an element is a byte of two values).
  * Devices keep their numbers (st_device_type is DLDeviceType).
  *
  * Import (st_from_dlpack*) wraps the producer's memory without copying:
@@ -998,6 +1051,9 @@ struct DLManagedTensorVersioned;
  * @retval ST_OK
  * @retval ST_ERROR_INVALID_ARGUMENT `out` NULL.
  * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `t` is float6_e2m3fn or float6_e3m2fn,
+ *         which DLPack describes with a flag that only the versioned
+ *         struct has (st_to_dlpack_versioned() exports them).
  * @retval ST_ERROR_OUT_OF_MEMORY the bookkeeping could not be allocated.
  */
 ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
@@ -1014,10 +1070,13 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
  *         a negative device_id, a byte_offset past the address space,
  *         elements that would lie outside the address space, or memory that
  *         is not what the device says (as st_tensor_from_data()).
- * @retval ST_ERROR_UNSUPPORTED_DTYPE lanes other than 1, or a (code, bits)
- *         pair with no stride dtype: kDLOpaqueHandle, a float8 code with
- *         bits other than 8, the float8 formats other than e4m3fn (10) and
- *         e5m2 (12), the fp6 and fp4 codes (DLPack 1.1: 15, 16, 17), ...
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE a (code, bits, lanes) with no stride
+ *         dtype: lanes other than 1 (but float4's (17, 4, 2)),
+ *         kDLOpaqueHandle, a float8 code with bits other than 8, the
+ *         float8 formats other than e4m3fn (10), e5m2 (12) and e8m0fnu
+ *         (14), float4 as (17, 4, 1) (values packed two a byte but counted
+ *         singly), ...; and the float6 codes (15, 16) here, since the
+ *         classic struct cannot say that each value has a byte of its own.
  * @retval ST_ERROR_DEVICE_UNAVAILABLE a device type other than kDLCPU,
  *         kDLCUDA and kDLCUDAHost, or a CUDA device this build or machine
  *         cannot use.
@@ -1027,10 +1086,13 @@ ST_API st_status st_to_dlpack(st_tensor t, struct DLManagedTensor** out);
 ST_API st_status st_from_dlpack(struct DLManagedTensor* in, st_tensor* out);
 
 /**
- * @brief Exports `t` as a DLManagedTensorVersioned (DLPack 1.0), without copying.
+ * @brief Exports `t` as a DLManagedTensorVersioned (DLPack 1.0 or 1.1), without copying.
  *
- * `version` is 1.0; `flags` has DLPACK_FLAG_BITMASK_READ_ONLY set when `t`
- * was imported read-only, and nothing else.
+ * `version` is 1.1 for the dtypes whose codes DLPack 1.1 added
+ * (float8_e8m0fnu, float4_e2m1fn_x2, float6_e2m3fn, float6_e3m2fn) and 1.0
+ * for the others; `flags` has DLPACK_FLAG_BITMASK_READ_ONLY set when `t` was
+ * imported read-only and DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED for the
+ * float6 dtypes, and nothing else.
  *
  * @param t The tensor to export; it may be released while the export lives.
  * @param[out] out On success a DLManagedTensorVersioned the caller must
@@ -1046,8 +1108,10 @@ ST_API st_status st_to_dlpack_versioned(st_tensor t, struct DLManagedTensorVersi
  * @brief Wraps a DLManagedTensorVersioned as a tensor, without copying.
  *
  * With DLPACK_FLAG_BITMASK_READ_ONLY in `flags` the memory is read-only:
- * every write into the tensor or a view of it (st_copy, st_fill, st_zero)
- * answers ST_ERROR_READ_ONLY. Other flags are ignored.
+ * every write into the tensor or a view of it (st_copy, st_fill, st_zero,
+ * st_quantize_blocks, st_dequantize_blocks) answers ST_ERROR_READ_ONLY.
+ * DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED is required with the float6
+ * codes (15, 16, 6 bits); other flags are ignored.
  *
  * @param in  The producer's tensor; owned by the library on success only.
  * @param[out] out On success one reference to the new tensor; `{0}` on failure.
@@ -1055,7 +1119,9 @@ ST_API st_status st_to_dlpack_versioned(st_tensor t, struct DLManagedTensorVersi
  * @retval ST_ERROR_INVALID_ARGUMENT as st_from_dlpack(), and a major
  *         version above 1 (its layout is unknown; the caller keeps `in`
  *         and should call its deleter, as the DLPack specification asks).
- * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_from_dlpack().
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE as st_from_dlpack(), except that the
+ *         float6 codes (15, 16, 6 bits, 1 lane) are read when `flags` has
+ *         DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (and refused without).
  * @retval ST_ERROR_DEVICE_UNAVAILABLE as st_from_dlpack().
  * @retval ST_ERROR_OUT_OF_MEMORY as st_from_dlpack().
  */
@@ -1465,7 +1531,9 @@ typedef enum st_plan_flags {
  *         st_copy_scaled()), or `ss` is given for operands on one CUDA
  *         device whose current stream is capturing a CUDA graph (the
  *         scales and shifts cannot be uploaded then).
- * @retval ST_ERROR_UNSUPPORTED_DTYPE `ss` is given and dst or src is complex.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE one of dst and src is float4_e2m1fn_x2
+ *         and the other is not; or `ss` is given and dst or src is a dtype
+ *         st_copy_scaled() refuses.
  * @retval ST_ERROR_INVALID_HANDLE `dst` or `src` is not a live handle.
  * @retval ST_ERROR_READ_ONLY dst views memory its producer marked read-only.
  * @retval ST_ERROR_SHAPE_MISMATCH src cannot be broadcast to dst's shape.
@@ -1674,6 +1742,223 @@ ST_API st_status st_tensor_format(st_tensor t, const st_format_options* opts, ch
 /** @} */
 
 /* ======================================================================== */
+/** @name Block-scaled formats
+ * OCP Microscaling (MX v1.0) and NVIDIA's NVFP4 store a tensor as narrow
+ * values and one scale per block of consecutive elements along a dim:
+ *
+ * | format               | values            | scales          | block |
+ * |----------------------|-------------------|-----------------|-------|
+ * | ST_BLOCK_MXFP8_E4M3  | float8_e4m3fn     | float8_e8m0fnu  | 32    |
+ * | ST_BLOCK_MXFP8_E5M2  | float8_e5m2       | float8_e8m0fnu  | 32    |
+ * | ST_BLOCK_MXFP6_E2M3  | float6_e2m3fn     | float8_e8m0fnu  | 32    |
+ * | ST_BLOCK_MXFP6_E3M2  | float6_e3m2fn     | float8_e8m0fnu  | 32    |
+ * | ST_BLOCK_MXFP4_E2M1  | float4_e2m1fn_x2  | float8_e8m0fnu  | 32    |
+ * | ST_BLOCK_MXINT8      | int8 (code·2^-6)  | float8_e8m0fnu  | 32    |
+ * | ST_BLOCK_NVFP4       | float4_e2m1fn_x2  | float8_e4m3fn   | 16    |
+ *
+ * Quantizing reads a strided source once and writes values and scales;
+ * dequantizing reads them back into float32, float16, bfloat16 or float64.
+ * The three tensors may have any strides (negative ones included) and any
+ * devices that are one device (pinned host memory counts as the host); the
+ * CPU and CUDA give the same bits.
+ *
+ * @code
+ *   // x: (M, K) float32 on any device; K even. Values (M, K/2), scales (M, ceil(K/32)).
+ *   st_block_spec spec = {sizeof(st_block_spec), ST_BLOCK_MXFP4_E2M1, -1, ST_SCALE_FLOOR, 0.0f};
+ *   st_quantize_blocks(values, scales, x, &spec);
+ *   st_dequantize_blocks(y, values, scales, &spec);   // y: (M, K) float32
+ * @endcode
+ *
+ * The rules, for each block (the elements 32b .. 32b + 31 of a line along
+ * `dim`, 16b .. 16b + 15 for NVFP4; a final partial block uses the elements
+ * present):
+ *
+ * - **MX scale** X = 2^k, amax the block's largest |x| (exact, from any
+ *   source dtype). ST_SCALE_FLOOR (OCP MX v1.0, section 6.3): k =
+ *   floor(log2 amax) − emax, emax 8 (E4M3), 15 (E5M2), 2 (E2M3), 4 (E3M2),
+ *   2 (E2M1), 0 (INT8), floor(log2) read from the exponent's bits (a float
+ *   log2 would round 2^m − 1 ulp up to m). ST_SCALE_RCEIL (TransformerEngine,
+ *   cuBLAS, cuDNN): the smallest k with amax <= max · 2^k, max 448, 57344,
+ *   7.5, 28, 6 and 127/64, computed exactly (TE's and cuBLAS's float32
+ *   amax · (1/max) rounded up to a power of two, which it equals for
+ *   float32 sources); it never saturates. k below −127 becomes −127 (an
+ *   all-zero block has scale 0x00); k above 127 makes the block NaN.
+ * - **Elements** x / X rounded once to nearest even on the element's grid,
+ *   subnormals included; a magnitude beyond the largest becomes ±largest,
+ *   sign kept (OCP 6.3, torchao, TE, cuDNN; FLOOR may saturate the block's
+ *   largest elements, RCEIL never does); −0 stays −0. MXINT8 codes are
+ *   −127..127 (symmetric, as microxcaling); 0x80 is never written and
+ *   reads as −2. Ties go to even, as the OCP spec says (microxcaling rounds
+ *   them away from zero by default and ggml toward zero).
+ * - **NaN and infinity (MX)**: a NaN or ±inf anywhere in a block, or k
+ *   above 127, gives the scale 0xFF (NaN) and every element the code with
+ *   every bit but the sign set: 0x7F for E4M3 and E5M2 (NaN), 0x7F for
+ *   INT8, 0x1F for FP6 and 0x7 for FP4 (+largest, the plain conversions'
+ *   NaN rule), as torchao and microxcaling poison the block
+ *   (TransformerEngine's amax skips NaN, a TODO in its code).
+ * - **NVFP4**: g = `global_scale`, 0 meaning 1 (TE takes 1 when the
+ *   tensor's amax is 0, so the usual g = amax_tensor / (6 · 448) needs no
+ *   special case). The block scale s is amax / (6 g) rounded once to
+ *   nearest even on float8_e4m3fn, 448 beyond (TE and torchao), with no
+ *   lower clamp (TE and the TRT-LLM, vLLM and FlashInfer kernels; torchao
+ *   clamps to 2^-9): s may be 0, and then every element is ±0, sign kept.
+ *   Elements: x / (s g) rounded as above on E2M1. A NaN in a block gives
+ *   the scale 0x7F (NaN) and elements 0x7; ±inf without NaN gives the
+ *   scale 448 (0x7E), ±6 for the infinite elements and x / (448 g) for the
+ *   others (torchao and TE agree). Both divisions are done in float64,
+ *   where they are exact for these roundings.
+ * - **Dequantizing**: element · X (MX) or element · s · g (NVFP4), exact,
+ *   then rounded once to the destination dtype (nearest even; overflow
+ *   gives ±inf). A NaN scale (e8m0 0xFF, e4m3 0x7F or 0xFF) makes the
+ *   whole block NaN; element NaN and infinity codes (E4M3, E5M2) give NaN
+ *   and ±inf; a zero has IEEE's sign (the element's sign XOR the scale's).
+ *   FLOOR round trips bit for bit: quantizing what it dequantized gives
+ *   the same values and scales; RCEIL may choose a smaller scale the second
+ *   time.
+ *
+ * Where OCP, NVIDIA and the API contract leave a choice, stride follows
+ * what torchao and TransformerEngine agree on: a −0 global_scale counts as
+ * 0 (so as 1); the FP6 and FP4 codes saturate rather than poison; NVFP4's
+ * scale_rule is checked but unused (NVFP4 has one rule).
+ *
+ * cuBLAS and cuDNN read the scales of an (M, K) operand quantized along K
+ * in "128x4" tiles (cuBLAS's "1D block scaling factors layout", TE's
+ * nvte_swizzle_scaling_factors, torchao's to_blocked): the scales (M, Kb),
+ * Kb = ceil(K / B), padded to Mp = 128 ceil(M / 128) rows and Kp = 4
+ * ceil(Kb / 4) columns, with scale (r, c) at byte (r / 128 · Kp / 4 + c /
+ * 4) · 512 + (r % 32) · 16 + (r / 32 % 4) · 4 + c % 4. Over a buffer D of
+ * Mp · Kp bytes that is the view st_as_strided(D, sizes (Mp/128, 4, 32,
+ * Kp/4, 4), strides (128 Kp, 4, 16, 512, 1)), whose element (rb, r1, r0,
+ * cb, c) is scale (128 rb + 32 r1 + r0, 4 cb + c): st_copy(that view,
+ * st_view(S, the same five sizes)) swizzles padded row-major scales S
+ * (Mp, Kp). When M % 128 == 0 and K % (4 B) == 0, st_quantize_blocks()
+ * writes the swizzled layout itself: view the source and the values as
+ * (M/128, 4, 32, K/(4 B), 4 B) (the values 2 B for FP4), quantize along
+ * dim −1 and pass that view of D as `scales`.
+ */
+/* ======================================================================== */
+/** @{ */
+
+/** @brief The block-scaled formats. The numbers are ABI. */
+typedef enum st_block_format {
+  ST_BLOCK_MXFP8_E4M3 = 0, /**< OCP MX v1.0: blocks of 32, float8_e8m0fnu scales, float8_e4m3fn values. */
+  ST_BLOCK_MXFP8_E5M2 = 1, /**< OCP MX: float8_e5m2 values. */
+  ST_BLOCK_MXFP6_E2M3 = 2, /**< OCP MX: float6_e2m3fn values. */
+  ST_BLOCK_MXFP6_E3M2 = 3, /**< OCP MX: float6_e3m2fn values. */
+  ST_BLOCK_MXFP4_E2M1 = 4, /**< OCP MX: float4_e2m1fn_x2 values (two a byte). */
+  ST_BLOCK_MXINT8 = 5,     /**< OCP MX: int8 values, each code · 2^-6 (−127..127). */
+  ST_BLOCK_NVFP4 = 6       /**< NVIDIA: blocks of 16, float8_e4m3fn scales, a float32 global scale,
+                                float4_e2m1fn_x2 values. */
+} st_block_format;
+
+/** @brief How an MX format chooses a block's power-of-two scale. The numbers are ABI. */
+typedef enum st_scale_rule {
+  ST_SCALE_FLOOR = 0, /**< OCP MX v1.0 section 6.3: 2^(floor(log2 amax) − emax) (a zeroed spec's default). */
+  ST_SCALE_RCEIL = 1  /**< The scale rounded up, as TransformerEngine, cuBLAS and cuDNN: never saturates. */
+} st_scale_rule;
+
+/**
+ * @brief What st_quantize_blocks() and st_dequantize_blocks() do.
+ *
+ * Set `struct_size` to sizeof(st_block_spec). Fields are only ever
+ * appended: a library reads the fields it knows, and refuses a larger
+ * struct whose bytes past them are not all zero (a newer caller's field it
+ * cannot honour), as Linux's openat2 does; zeros are accepted.
+ */
+typedef struct st_block_spec {
+  size_t struct_size;        /**< sizeof(st_block_spec): 24 in 0.3; 24 to 4096 accepted. */
+  st_block_format format;    /**< The format. */
+  int32_t dim;               /**< The dim the blocks run along; negative counts from the end. */
+  st_scale_rule scale_rule;  /**< MX formats; checked but unused for NVFP4. */
+  float global_scale;        /**< NVFP4's per-tensor decode scale g: finite and >= 0, 0 (or −0) meaning 1;
+                                  MX formats ignore it. */
+} st_block_spec;
+
+/**
+ * @brief Quantizes `src` into block-scaled `values` and `scales` along `spec->dim`.
+ *
+ * Every line of `src` along `spec->dim` is cut into blocks (the
+ * section's table gives their length); each block gets one scale and its
+ * elements one value each, by the rules above. `values` has `src`'s shape
+ * and the format's value dtype, except that for MXFP4 and NVFP4 (two
+ * values a byte) its size along the dim is half of `src`'s, which must be
+ * even, and byte j along the dim holds elements 2j (low nibble) and 2j + 1
+ * (high nibble). `scales` has `src`'s shape with ceil(n / 32) along the dim
+ * (ceil(n / 16) for NVFP4), float8_e8m0fnu (MX) or float8_e4m3fn (NVFP4).
+ * Any strides, for all three; an empty `src` writes nothing. On CUDA the
+ * work is queued on the calling thread's current stream (st_cuda_set_stream())
+ * and waited for. Every check runs before anything is written: on failure
+ * neither `values` nor `scales` has changed.
+ *
+ * @param values The values written; a live handle.
+ * @param scales The scales written; a live handle.
+ * @param src    The tensor read: float32, float16, bfloat16 or float64.
+ * @param spec   The format, dim, scale rule and global scale; read during the call only.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT `spec` NULL; `spec->struct_size` below
+ *         24 or above 4096, or a larger struct with a nonzero byte past the
+ *         24 known; an unknown `format` or `scale_rule`; `dim` out of range
+ *         for `src` (a 0-d `src` has none); for NVFP4 a `global_scale`
+ *         that is negative, NaN or infinite; for MXFP4 and NVFP4 an odd size
+ *         of `src` along the dim (whatever `values`' shape); operands on
+ *         different devices (pinned host memory counts as the host).
+ * @retval ST_ERROR_INVALID_HANDLE `values`, `scales` or `src` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `src` is not float32, float16,
+ *         bfloat16 or float64, or `values` or `scales` has another dtype
+ *         than the format's.
+ * @retval ST_ERROR_SHAPE_MISMATCH `values` or `scales` has another shape
+ *         than the one described above.
+ * @retval ST_ERROR_OVERLAP `values` or `scales` is not provably free of
+ *         self-overlap (st_copy()'s rule), or the bytes of one operand,
+ *         from its lowest to its highest element, meet those of `values`
+ *         or `scales` (another operand's).
+ * @retval ST_ERROR_READ_ONLY `values` or `scales` views memory imported read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY working memory could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE the operands are on a CUDA device that cannot be used.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error (the
+ *         message has its error name and text).
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build quantizes the operands' memory.
+ */
+ST_API st_status st_quantize_blocks(st_tensor values, st_tensor scales, st_tensor src, const st_block_spec* spec);
+
+/**
+ * @brief Dequantizes block-scaled `values` and `scales` into `dst` along `spec->dim`.
+ *
+ * The inverse of st_quantize_blocks(), with the same shapes: `dst` has the
+ * shape `src` had there and dtype float32, float16, bfloat16 or float64;
+ * each element becomes its value times its block's scale (and, for NVFP4,
+ * the global scale), exact, rounded once to `dst`'s dtype. Any strides for
+ * all three; an empty `dst` writes nothing. On CUDA the work is queued on
+ * the calling thread's current stream and waited for. Every check runs
+ * before anything is written: on failure `dst` has not changed.
+ *
+ * @param dst    The tensor written; a live handle.
+ * @param values The values read; a live handle.
+ * @param scales The scales read; a live handle.
+ * @param spec   The format, dim, scale rule (checked) and global scale; read during the call only.
+ * @retval ST_OK
+ * @retval ST_ERROR_INVALID_ARGUMENT as st_quantize_blocks(), `dst` in place
+ *         of `src` (its size along the dim is the one that must be even
+ *         for MXFP4 and NVFP4).
+ * @retval ST_ERROR_INVALID_HANDLE `dst`, `values` or `scales` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `dst` is not float32, float16,
+ *         bfloat16 or float64, or `values` or `scales` has another dtype
+ *         than the format's.
+ * @retval ST_ERROR_SHAPE_MISMATCH `values` or `scales` has another shape
+ *         than `dst` implies.
+ * @retval ST_ERROR_OVERLAP `dst` is not provably free of self-overlap, or
+ *         its bytes meet those of `values` or `scales`.
+ * @retval ST_ERROR_READ_ONLY `dst` views memory imported read-only.
+ * @retval ST_ERROR_OUT_OF_MEMORY working memory could not be allocated.
+ * @retval ST_ERROR_DEVICE_UNAVAILABLE the operands are on a CUDA device that cannot be used.
+ * @retval ST_ERROR_DEVICE_FAILURE the CUDA runtime reported an error.
+ * @retval ST_ERROR_NOT_IMPLEMENTED no kernel of this build dequantizes the operands' memory.
+ */
+ST_API st_status st_dequantize_blocks(st_tensor dst, st_tensor values, st_tensor scales, const st_block_spec* spec);
+
+/** @} */
+
+/* ======================================================================== */
 /** @name Loading at run time
  * A host that loads the library with dlopen() (a plugin, an engine) looks
  * up one symbol, st_get_api(), and calls everything else through the table
@@ -1830,6 +2115,10 @@ typedef struct st_api {
   /** st_live_plan_count() */
   st_status (*live_plan_count)(int64_t* out);
   /* ---- Version 3 (stride 0.3) ---- */
+  /** st_quantize_blocks() */
+  st_status (*quantize_blocks)(st_tensor values, st_tensor scales, st_tensor src, const st_block_spec* spec);
+  /** st_dequantize_blocks() */
+  st_status (*dequantize_blocks)(st_tensor dst, st_tensor values, st_tensor scales, const st_block_spec* spec);
   /** st_runtime_settings() */
   const char* (*runtime_settings)(void);
   /** st_tensor_format() */
@@ -1859,11 +2148,11 @@ ST_API const st_api* st_get_api(uint32_t version);
  * stride's ABI is that of the 64-bit platforms, LP64 (Linux, macOS) and
  * LLP64 (Windows x64) alike, since no public type uses `long`: pointers,
  * function pointers and size_t of 8 bytes, int64_t and uint64_t aligned to
- * 8, every enum the size and alignment of int32_t. The sizes below are
- * written in bytes from those rules, not read from any one compiler. Each
- * is the sum of its fields' sizes (st_format_options adds 4 bytes of
- * padding at its end, to its alignment of 8), so it also fixes every
- * field's offset (no padding between fields).
+ * 8, float of 4, every enum the size and alignment of int32_t. The sizes
+ * below are written in bytes from those rules, not read from any one
+ * compiler. Each is the sum of its fields' sizes (st_format_options adds 4
+ * bytes of padding at its end, to its alignment of 8), so it also fixes
+ * every field's offset (no padding between fields).
  * A compiler that lays a type out otherwise (a 32-bit target,
  * -fshort-enums, a #pragma pack around this #include) stops here instead
  * of passing the library misread arguments. st_api grows by 8 bytes with
@@ -1888,13 +2177,16 @@ ST_ABI_LAYOUT_(st_dtype, 4, 4);
 ST_ABI_LAYOUT_(st_device_type, 4, 4);
 ST_ABI_LAYOUT_(st_memory_format, 4, 4);
 ST_ABI_LAYOUT_(st_plan_flags, 4, 4);
+ST_ABI_LAYOUT_(st_block_format, 4, 4);
+ST_ABI_LAYOUT_(st_scale_rule, 4, 4);
 ST_ABI_LAYOUT_(st_device, 8, 4);        /* 2 int32_t */
 ST_ABI_LAYOUT_(st_tensor, 8, 8);        /* 1 uint64_t */
 ST_ABI_LAYOUT_(st_copy_plan, 8, 8);     /* 1 uint64_t */
 ST_ABI_LAYOUT_(st_scale_shift, 32, 8);  /* 2 pointers, 1 int64_t, 2 int32_t */
 ST_ABI_LAYOUT_(st_allocator, 24, 8);    /* 2 function pointers, 1 pointer */
 ST_ABI_LAYOUT_(st_format_options, 32, 8); /* 1 size_t, 2 int32_t, 1 int64_t, 1 int32_t, 4 bytes of tail padding */
-ST_ABI_LAYOUT_(st_api, 480, 8);         /* 60 function pointers (ST_API_VERSION 3) */
+ST_ABI_LAYOUT_(st_block_spec, 24, 8);   /* 1 size_t, 3 enums or int32_t, 1 float */
+ST_ABI_LAYOUT_(st_api, 496, 8);         /* 62 function pointers (ST_API_VERSION 3) */
 
 #undef ST_ABI_LAYOUT_
 /** @endcond */

@@ -60,8 +60,10 @@ def short_name(enum, constant, constants):
 # Words each language spells otherwise than by capitalizing them, kept as the
 # bindings first published them; any other word is capitalized (FLOAT32 -> Float32).
 RUST_WORDS = {"UINT8": "UInt8", "UINT16": "UInt16", "UINT32": "UInt32", "UINT64": "UInt64", "BFLOAT16": "BFloat16",
-              "E4M3FN": "E4M3Fn", "E5M2": "E5M2"}
-GO_WORDS = {"BFLOAT16": "BFloat16", "E4M3FN": "E4M3FN", "E5M2": "E5M2", "OK": "OK", "CPU": "CPU", "CUDA": "CUDA"}
+              "E4M3FN": "E4M3Fn", "E5M2": "E5M2", "E8M0FNU": "E8M0Fnu", "E2M1FN": "E2M1Fn", "E2M3FN": "E2M3Fn",
+              "E3M2FN": "E3M2Fn"}
+GO_WORDS = {"BFLOAT16": "BFloat16", "E4M3FN": "E4M3FN", "E5M2": "E5M2", "E8M0FNU": "E8M0FNU", "E2M1FN": "E2M1FN",
+            "E2M3FN": "E2M3FN", "E3M2FN": "E3M2FN", "OK": "OK", "CPU": "CPU", "CUDA": "CUDA"}
 
 
 def camel(name, words):
@@ -80,7 +82,7 @@ def _file(comment, body):
 # ---- Python (ctypes) -------------------------------------------------------------
 
 _PY_SCALARS = {"i32": "ctypes.c_int32", "u32": "ctypes.c_uint32", "i64": "ctypes.c_int64",
-               "u64": "ctypes.c_uint64", "size": "ctypes.c_size_t", "f64": "ctypes.c_double",
+               "u64": "ctypes.c_uint64", "size": "ctypes.c_size_t", "f32": "ctypes.c_float", "f64": "ctypes.c_double",
                "char": "ctypes.c_char", "void": "None"}
 
 
@@ -137,7 +139,7 @@ def python(h, dtypes):
 
 # ---- Rust (stride-sys and the safe crate's enums) ---------------------------------
 
-_RS_SCALARS = {"i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "size": "usize", "f64": "c_double",
+_RS_SCALARS = {"i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "size": "usize", "f32": "c_float", "f64": "c_double",
                "char": "c_char", "void": "c_void"}
 _RS_KEYWORDS = {"type", "in", "fn", "ref", "move", "match", "loop", "use", "mod", "self", "impl", "where"}
 # The Rust type of each #define: the type of the values it is compared with or sizes (default u32).
@@ -174,7 +176,7 @@ def rs_fn(ret, params):
 
 def rust_sys(h):
     out = ["//! The declarations of include/stride.h, one to one (re-exported by lib.rs).", "",
-           "use std::os::raw::{c_char, c_double, c_void};", "", "use crate::dlpack;", ""]
+           "use std::os::raw::{c_char, c_double, c_float, c_void};", "", "use crate::dlpack;", ""]
     out += [f"pub const {k}: {RUST_DEFINE_TYPES.get(k, 'u32')} = {v};" for k, v in h.defines.items()]
     for enum, constants in h.enums.items():
         out += ["", f"pub type {enum} = i32;"] + [f"pub const {k}: {enum} = {v};" for k, v in constants.items()]
@@ -268,7 +270,7 @@ def go(h):
 # ---- Julia -------------------------------------------------------------------------
 
 _JL_SCALARS = {"i32": "Int32", "u32": "UInt32", "i64": "Int64", "u64": "UInt64", "size": "Csize_t",
-               "f64": "Cdouble", "char": "Cchar", "void": "Cvoid"}
+               "f32": "Cfloat", "f64": "Cdouble", "char": "Cchar", "void": "Cvoid"}
 _JL_KEYWORDS = {"in", "end", "function", "type", "begin", "let", "local", "global", "module", "struct", "for",
                 "while", "if", "do", "try", "catch", "return", "const", "import", "using", "export", "quote",
                 "macro", "else", "elseif", "finally", "break", "continue", "mutable", "abstract", "primitive"}

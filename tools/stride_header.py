@@ -6,7 +6,7 @@ this module reads, so a function, enum value, struct field or constant
 added to the header reaches every binding by a regeneration.
 
 Types come back in a canonical form: a scalar name ('i32', 'u32', 'i64',
-'u64', 'size', 'f64', 'void', 'char'); ('enum', name) for an enum, which the
+'u64', 'size', 'f32', 'f64', 'void', 'char'); ('enum', name) for an enum, which the
 header's static assertions make an int32_t; ('fnptr', name) for a function
 pointer typedef; ('fn', return type, parameters) for a function pointer
 written in place (a struct field); a struct name ('st_tensor',
@@ -29,7 +29,7 @@ DTYPE_TABLE = os.path.join(ROOT, "src", "core", "numeric", "dtype.h")
 
 SCALARS = {
     "int32_t": "i32", "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "size_t": "size",
-    "double": "f64", "void": "void", "char": "char",
+    "float": "f32", "double": "f64", "void": "void", "char": "char",
 }
 # Structs the header uses through pointers only and does not define (DLPack's).
 OPAQUE_STRUCTS = {"DLManagedTensor", "DLManagedTensorVersioned"}
@@ -48,7 +48,7 @@ class DType(NamedTuple):
     value: int  # its st_dtype value
     name: str  # "float32", what st_dtype_name() answers
     itemsize: int  # bytes per element
-    kind: str  # 'b' (bool), 'u', 'i', 'f' or 'c', as NumPy's dtype.kind
+    kind: str  # 'b' (bool), 'u', 'i', 'f', 'c' or 'V' (packed values: float4_e2m1fn_x2), as NumPy's dtype.kind
     dlpack_code: int  # DLPack's DLDataTypeCode
     dlpack_bits: int
 
@@ -148,7 +148,7 @@ def parse(text=None):
 
 # ---- the dtype facts of the core's table ------------------------------------------
 
-_KINDS = {"Bool": "b", "Unsigned": "u", "Signed": "i", "Float": "f", "Complex": "c"}
+_KINDS = {"Bool": "b", "Unsigned": "u", "Signed": "i", "Float": "f", "Complex": "c", "Packed": "V"}
 
 
 def dtypes(header=None, table_text=None):

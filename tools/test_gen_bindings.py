@@ -19,7 +19,7 @@ HEADER = stride_header.read()
 TABLE = stride_header.read(stride_header.DTYPE_TABLE)
 
 # A dtype appended to the header and to the core table, as docs/contributing.md says to add one.
-NEW_HEADER = HEADER.replace("  ST_FLOAT8_E5M2 = 16\n} st_dtype;", "  ST_FLOAT8_E5M2 = 16,\n  ST_INT4X2 = 17\n} st_dtype;")
+NEW_HEADER = HEADER.replace("  ST_FLOAT6_E3M2FN = 20\n} st_dtype;", "  ST_FLOAT6_E3M2FN = 20,\n  ST_INT4X2 = 21\n} st_dtype;")
 _LAST_ROW_END = re.compile(r"__VA_ARGS__\)[ ]*\n").search(TABLE, TABLE.index("#define ST_FORALL_DTYPES")).start()
 NEW_TABLE = (TABLE[:_LAST_ROW_END] + "__VA_ARGS__) \\\n"
              "  _(Int4x2, uint8_t, ST_INT4X2, \"int4x2\", 1, ST_DLPACK_INT, 8, Signed, __VA_ARGS__)" +
@@ -41,22 +41,22 @@ class Generation(unittest.TestCase):
         for edited, original in ((NEW_HEADER, HEADER), (NEW_FUNCTION, HEADER)):
             self.assertNotEqual(edited, original, "the test's header edit no longer applies")
         rows = stride_header.dtypes(stride_header.parse(NEW_HEADER), NEW_TABLE)
-        self.assertEqual(rows[-1], stride_header.DType("ST_INT4X2", 17, "int4x2", 1, "i", 0, 8))
+        self.assertEqual(rows[-1], stride_header.DType("ST_INT4X2", 21, "int4x2", 1, "i", 0, 8))
         with self.assertRaises(ValueError):
             stride_header.dtypes(stride_header.parse(NEW_HEADER), TABLE)
 
     def test_a_new_dtype_reaches_every_binding(self):
         files = gen_bindings.generate(NEW_HEADER, NEW_TABLE)
         py = python_layer(files)
-        self.assertEqual(py["ST_INT4X2"], 17)
-        self.assertEqual(py["ENUMS"]["st_dtype"]["INT4X2"], 17)
-        self.assertEqual(py["DTYPES"][-1], ("ST_INT4X2", 17, "int4x2", 1, "i", 0, 8))
-        self.assertIn("pub const ST_INT4X2: st_dtype = 17;", files["bindings/rust/stride-sys/src/capi.rs"])
-        self.assertIn("    Int4x2 = 17,", files["bindings/rust/stride/src/enums.rs"])
-        self.assertIn("pub const ALL: [DType; 18]", files["bindings/rust/stride/src/enums.rs"])
-        self.assertIn("\tInt4x2       DType = C.ST_INT4X2\n", files["bindings/go/capi_gen.go"])
+        self.assertEqual(py["ST_INT4X2"], 21)
+        self.assertEqual(py["ENUMS"]["st_dtype"]["INT4X2"], 21)
+        self.assertEqual(py["DTYPES"][-1], ("ST_INT4X2", 21, "int4x2", 1, "i", 0, 8))
+        self.assertIn("pub const ST_INT4X2: st_dtype = 21;", files["bindings/rust/stride-sys/src/capi.rs"])
+        self.assertIn("    Int4x2 = 21,", files["bindings/rust/stride/src/enums.rs"])
+        self.assertIn("pub const ALL: [DType; 22]", files["bindings/rust/stride/src/enums.rs"])
+        self.assertRegex(files["bindings/go/capi_gen.go"], r"\tInt4x2 +DType = C\.ST_INT4X2\n")  # aligned to the longest name
         self.assertIn("\tInt4x2,\n}", files["bindings/go/capi_gen.go"])
-        self.assertIn("    INT4X2 = 17\nend", files["bindings/julia/src/capi.jl"])
+        self.assertIn("    INT4X2 = 21\nend", files["bindings/julia/src/capi.jl"])
 
     def test_a_new_function_reaches_every_binding(self):
         files = gen_bindings.generate(NEW_FUNCTION, TABLE)

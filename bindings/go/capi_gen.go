@@ -10,23 +10,27 @@ type DType int32
 
 // The values are the header's (cgo reads them from stride.h).
 const (
-	Bool         DType = C.ST_BOOL
-	Uint8        DType = C.ST_UINT8
-	Int8         DType = C.ST_INT8
-	Int16        DType = C.ST_INT16
-	Int32        DType = C.ST_INT32
-	Int64        DType = C.ST_INT64
-	Float16      DType = C.ST_FLOAT16
-	BFloat16     DType = C.ST_BFLOAT16
-	Float32      DType = C.ST_FLOAT32
-	Float64      DType = C.ST_FLOAT64
-	Complex64    DType = C.ST_COMPLEX64
-	Complex128   DType = C.ST_COMPLEX128
-	Uint16       DType = C.ST_UINT16
-	Uint32       DType = C.ST_UINT32
-	Uint64       DType = C.ST_UINT64
-	Float8E4M3FN DType = C.ST_FLOAT8_E4M3FN
-	Float8E5M2   DType = C.ST_FLOAT8_E5M2
+	Bool           DType = C.ST_BOOL
+	Uint8          DType = C.ST_UINT8
+	Int8           DType = C.ST_INT8
+	Int16          DType = C.ST_INT16
+	Int32          DType = C.ST_INT32
+	Int64          DType = C.ST_INT64
+	Float16        DType = C.ST_FLOAT16
+	BFloat16       DType = C.ST_BFLOAT16
+	Float32        DType = C.ST_FLOAT32
+	Float64        DType = C.ST_FLOAT64
+	Complex64      DType = C.ST_COMPLEX64
+	Complex128     DType = C.ST_COMPLEX128
+	Uint16         DType = C.ST_UINT16
+	Uint32         DType = C.ST_UINT32
+	Uint64         DType = C.ST_UINT64
+	Float8E4M3FN   DType = C.ST_FLOAT8_E4M3FN
+	Float8E5M2     DType = C.ST_FLOAT8_E5M2
+	Float8E8M0FNU  DType = C.ST_FLOAT8_E8M0FNU
+	Float4E2M1FNX2 DType = C.ST_FLOAT4_E2M1FN_X2
+	Float6E2M3FN   DType = C.ST_FLOAT6_E2M3FN
+	Float6E3M2FN   DType = C.ST_FLOAT6_E3M2FN
 )
 
 // Status is the library's st_status: what kind of failure.
@@ -89,6 +93,10 @@ var AllDTypes = []DType{
 	Uint64,
 	Float8E4M3FN,
 	Float8E5M2,
+	Float8E8M0FNU,
+	Float4E2M1FNX2,
+	Float6E2M3FN,
+	Float6E3M2FN,
 }
 
 // Targets for errors.Is, one per failing status.

@@ -30,7 +30,11 @@ static_assert(offsetof(DLManagedTensorVersioned, dl_tensor) == 32,
 static_assert(ST_DLPACK_INT == kDLInt && ST_DLPACK_UINT == kDLUInt && ST_DLPACK_FLOAT == kDLFloat &&
                   ST_DLPACK_BFLOAT == kDLBfloat && ST_DLPACK_COMPLEX == kDLComplex &&
                   ST_DLPACK_BOOL == ST_DLPACK_CODE_BOOL && ST_DLPACK_FLOAT8_E4M3FN == ST_DLPACK_CODE_FLOAT8_E4M3FN &&
-                  ST_DLPACK_FLOAT8_E5M2 == ST_DLPACK_CODE_FLOAT8_E5M2,
+                  ST_DLPACK_FLOAT8_E5M2 == ST_DLPACK_CODE_FLOAT8_E5M2 &&
+                  ST_DLPACK_FLOAT8_E8M0FNU == ST_DLPACK_CODE_FLOAT8_E8M0FNU &&
+                  ST_DLPACK_FLOAT6_E2M3FN == ST_DLPACK_CODE_FLOAT6_E2M3FN &&
+                  ST_DLPACK_FLOAT6_E3M2FN == ST_DLPACK_CODE_FLOAT6_E3M2FN &&
+                  ST_DLPACK_FLOAT4_E2M1FN == ST_DLPACK_CODE_FLOAT4_E2M1FN,
               "the dtype table's DLPack codes are the installed dlpack.h's (or DLPack 1.1's)");
 
 DLDataType to_dl_dtype(ScalarType t) {
@@ -38,14 +42,18 @@ DLDataType to_dl_dtype(ScalarType t) {
   DLDataType d;
   d.code = info.dlpack_code;
   d.bits = info.dlpack_bits;
-  d.lanes = 1;
+  d.lanes = static_cast<uint16_t>(dlpack_lanes(t));
   return d;
 }
 
-// The st dtype of a DLPack (code, bits) pair, or false when stride has none.
-bool dtype_of(uint8_t code, uint8_t bits, ScalarType* out) {
+// The dtypes DLPack 1.1 added codes for (14 to 17): a versioned export of
+// them says 1.1.
+bool needs_dlpack_1_1(ScalarType t) { return dtype_info(t).dlpack_code > ST_DLPACK_CODE_FLOAT8_E5M2FNUZ; }
+
+// The st dtype of a DLPack (code, bits, lanes), or false when stride has none.
+bool dtype_of(const DLDataType& d, ScalarType* out) {
   for (const DTypeInfo& info : kDTypes) {
-    if (info.dlpack_code == code && info.dlpack_bits == bits) {
+    if (info.dlpack_code == d.code && info.dlpack_bits == d.bits && dlpack_lanes(info.type) == d.lanes) {
       *out = info.type;
       return true;
     }
@@ -53,14 +61,19 @@ bool dtype_of(uint8_t code, uint8_t bits, ScalarType* out) {
   return false;
 }
 
-ScalarType read_dl_dtype(DLDataType d) {
-  ST_CHECK(d.lanes == 1, ST_ERROR_UNSUPPORTED_DTYPE,
-           "in->dl_tensor.dtype has %u lanes; stride reads scalar elements only (lanes = 1)",
-           static_cast<unsigned>(d.lanes));
+// `padded`: the producer set DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (a
+// classic DLManagedTensor has no flags).
+ScalarType read_dl_dtype(DLDataType d, bool padded) {
   ScalarType t;
-  ST_CHECK(dtype_of(d.code, d.bits, &t), ST_ERROR_UNSUPPORTED_DTYPE,
-           "in->dl_tensor.dtype (code %u, %u bits) has no stride dtype", static_cast<unsigned>(d.code),
-           static_cast<unsigned>(d.bits));
+  ST_CHECK(dtype_of(d, &t), ST_ERROR_UNSUPPORTED_DTYPE,
+           "in->dl_tensor.dtype (code %u, %u bits, %u lanes) has no stride dtype", static_cast<unsigned>(d.code),
+           static_cast<unsigned>(d.bits), static_cast<unsigned>(d.lanes));
+  // Without the flag, DLPack packs the 6-bit values with no gaps, which no
+  // stride dtype holds.
+  ST_CHECK(!dlpack_padded(t) || padded, ST_ERROR_UNSUPPORTED_DTYPE,
+           "in->dl_tensor.dtype is %s (code %u, %u bits) without DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED: "
+           "stride reads one value a byte only",
+           dtype_name(static_cast<int32_t>(t)), static_cast<unsigned>(d.code), static_cast<unsigned>(d.bits));
   return t;
 }
 
@@ -132,13 +145,13 @@ void run_producer_deleter(const MemoryRelease& r) {
 // A new handle over `in`'s memory. Everything that can fail runs before the
 // storage adopts the producer's deleter, so on failure `in` stays the caller's.
 template <typename Managed>
-st_tensor import_tensor(Managed* in, bool read_only) {
+st_tensor import_tensor(Managed* in, bool read_only, bool padded) {
   const DLTensor& dl = in->dl_tensor;
   check_ndim(dl.ndim, "in->dl_tensor.ndim");
   DimVector sizes = read_dims(dl.shape, dl.ndim, "in->dl_tensor.shape");
   DimVector strides;
   if (dl.strides) strides = read_dims(dl.strides, dl.ndim, "in->dl_tensor.strides");
-  ScalarType dtype = read_dl_dtype(dl.dtype);
+  ScalarType dtype = read_dl_dtype(dl.dtype, padded);
   Device device = read_dl_device(dl.device);
   void* data = nullptr;
   if (dl.data) {
@@ -170,6 +183,11 @@ st_status st_to_dlpack(st_tensor t, DLManagedTensor** out) {
   return guarded("st_to_dlpack", [&] {
     check_out(out);
     PinnedHandle h(t, "t");
+    const ScalarType dtype = h->dtype();
+    ST_CHECK(!dlpack_padded(dtype), ST_ERROR_UNSUPPORTED_DTYPE,
+             "t has dtype %s, which DLPack marks with a flag the classic DLManagedTensor lacks "
+             "(use st_to_dlpack_versioned)",
+             dtype_name(static_cast<int32_t>(dtype)));
     *out = export_tensor<DLManagedTensor>(*h);
   });
 }
@@ -180,9 +198,11 @@ st_status st_to_dlpack_versioned(st_tensor t, DLManagedTensorVersioned** out) {
     check_out(out);
     PinnedHandle h(t, "t");
     DLManagedTensorVersioned* m = export_tensor<DLManagedTensorVersioned>(*h);
+    const ScalarType dtype = h->dtype();
     m->version.major = ST_DLPACK_MAJOR;
-    m->version.minor = ST_DLPACK_MINOR;
-    m->flags = h->storage()->read_only() ? ST_DLPACK_FLAG_READ_ONLY : 0;
+    m->version.minor = needs_dlpack_1_1(dtype) ? ST_DLPACK_MINOR_NARROW_FLOATS : ST_DLPACK_MINOR;
+    m->flags = (h->storage()->read_only() ? ST_DLPACK_FLAG_READ_ONLY : 0) |
+               (dlpack_padded(dtype) ? ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED : 0);
     *out = m;
   });
 }
@@ -192,7 +212,7 @@ st_status st_from_dlpack(DLManagedTensor* in, st_tensor* out) {
   return guarded("st_from_dlpack", [&] {
     check_out(out);
     check_out(in, "in");
-    *out = import_tensor(in, false);
+    *out = import_tensor(in, false, false);
   });
 }
 
@@ -204,7 +224,8 @@ st_status st_from_dlpack_versioned(DLManagedTensorVersioned* in, st_tensor* out)
     ST_CHECK(in->version.major <= ST_DLPACK_MAJOR, ST_ERROR_INVALID_ARGUMENT,
              "in->version = %u.%u; this library reads DLPack %d.x and older",
              static_cast<unsigned>(in->version.major), static_cast<unsigned>(in->version.minor), ST_DLPACK_MAJOR);
-    *out = import_tensor(in, (in->flags & ST_DLPACK_FLAG_READ_ONLY) != 0);
+    *out = import_tensor(in, (in->flags & ST_DLPACK_FLAG_READ_ONLY) != 0,
+                         (in->flags & ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED) != 0);
   });
 }
 

@@ -68,6 +68,8 @@ constexpr st_api make_table() {
   t.copy_plan_execute_raw = st_copy_plan_execute_raw;
   t.copy_plan_release = st_copy_plan_release;
   t.live_plan_count = st_live_plan_count;
+  t.quantize_blocks = st_quantize_blocks;
+  t.dequantize_blocks = st_dequantize_blocks;
   t.runtime_settings = st_runtime_settings;
   t.tensor_format = st_tensor_format;
   return t;
@@ -143,12 +145,13 @@ ST_PIN(copy_plan_execute, 54);
 ST_PIN(copy_plan_execute_raw, 55);
 ST_PIN(copy_plan_release, 56);
 ST_PIN(live_plan_count, 57);
-ST_PIN(runtime_settings, 58);
-
 // Version 3 (stride 0.3).
-ST_PIN(tensor_format, 59);
+ST_PIN(quantize_blocks, 58);
+ST_PIN(dequantize_blocks, 59);
+ST_PIN(runtime_settings, 60);
+ST_PIN(tensor_format, 61);
 
-static_assert(sizeof(st_api) == 60 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
+static_assert(sizeof(st_api) == 62 * sizeof(void (*)(void)), "st_api has a field without an ST_PIN line above");
 
 extern "C" {
 

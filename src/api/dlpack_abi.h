@@ -19,8 +19,11 @@
 #define ST_DLPACK_CODE_BOOL 6
 
 /* DLPack 1.1's codes of the floats narrower than 16 bits. stride reads and
- * writes kDLFloat8_e4m3fn and kDLFloat8_e5m2 with 8 bits per element; the
- * other formats it has no dtype for. */
+ * writes kDLFloat8_e4m3fn, kDLFloat8_e5m2 and kDLFloat8_e8m0fnu with 8 bits
+ * per element, kDLFloat6_e2m3fn and kDLFloat6_e3m2fn with 6 bits in a byte
+ * of their own (DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED), and
+ * kDLFloat4_e2m1fn with 4 bits and 2 lanes (float4_e2m1fn_x2, as PyTorch);
+ * the other formats it has no dtype for. */
 #define ST_DLPACK_CODE_FLOAT8_E3M4 7
 #define ST_DLPACK_CODE_FLOAT8_E4M3 8
 #define ST_DLPACK_CODE_FLOAT8_E4M3B11FNUZ 9
@@ -33,9 +36,17 @@
 #define ST_DLPACK_CODE_FLOAT6_E3M2FN 16
 #define ST_DLPACK_CODE_FLOAT4_E2M1FN 17
 
-/* The DLPack major version stride reads and writes in versioned tensors. */
+/* The DLPack major version stride reads and writes in versioned tensors;
+ * the minor version of an export: 1.0, or 1.1 for the dtypes DLPack 1.1
+ * added (its type codes 14 to 17). */
 #define ST_DLPACK_MAJOR 1
 #define ST_DLPACK_MINOR 0
+#define ST_DLPACK_MINOR_NARROW_FLOATS 1
+
+/* DLPack 1.1's DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED: each value of a
+ * type narrower than a byte sits in a byte of its own. Defined here, since
+ * headers of DLPack 1.0 and older lack it. */
+#define ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED ((uint64_t)1 << 2)
 
 #if defined(DLPACK_MAJOR_VERSION)
 /* A DLPack >= 0.8 header: it defines DLManagedTensorVersioned itself. */

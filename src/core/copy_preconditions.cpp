@@ -24,7 +24,21 @@ void check_broadcastable_to(const DimVector& src_sizes, const DimVector& dst_siz
   }
 }
 
+void check_fill(const Tensor& dst) {
+  ST_CHECK(!is_packed(dst.dtype()), ST_ERROR_UNSUPPORTED_DTYPE,
+           "dst has dtype %s, which holds two values an element: nothing converts to it",
+           dtype_name(static_cast<int32_t>(dst.dtype())));
+  check_writable(dst, "dst");
+}
+
+void check_converts(ScalarType dst, ScalarType src) {
+  ST_CHECK(converts(dst, src), ST_ERROR_UNSUPPORTED_DTYPE,
+           "no conversion from %s to %s: float4_e2m1fn_x2 copies only to itself",
+           dtype_name(static_cast<int32_t>(src)), dtype_name(static_cast<int32_t>(dst)));
+}
+
 void check_copy_layouts(const Tensor& dst, const Tensor& src) {
+  check_converts(dst.dtype(), src.dtype());
   check_writable(dst, "dst");
   check_broadcastable_to(src.sizes(), dst.sizes());
   if (!dst.is_non_overlapping_and_dense()) assert_no_internal_overlap(dst, "dst");

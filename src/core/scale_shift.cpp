@@ -10,11 +10,13 @@
 namespace st {
 namespace {
 
-void check_real(ScalarType t, const char* name) {
+void check_scalable(ScalarType t, const char* name) {
   const int32_t v = static_cast<int32_t>(t);
-  ST_CHECK(!is_complex(t), ST_ERROR_UNSUPPORTED_DTYPE,
-           "%s has dtype %s (%d); scaled copies take real dtypes only", name, dtype_name(v),
-           static_cast<int>(v));
+  const bool takes =
+      dispatch_dtype(t, "copy_scaled", [](auto tag) { return TakesScaledCopies<typename decltype(tag)::type>::value; });
+  ST_CHECK(takes, ST_ERROR_UNSUPPORTED_DTYPE,
+           "%s has dtype %s (%d); scaled copies take real dtypes other than float8_e8m0fnu, float6 and float4",
+           name, dtype_name(v), static_cast<int>(v));
 }
 
 }  // namespace
@@ -30,8 +32,8 @@ ScalarType scaled_compute_type(ScalarType dst, ScalarType src) {
 
 ScaleShift prepare_scale_shift(const Tensor& dst, const Tensor& src, const double* scale, const double* shift,
                                int64_t n, int32_t dim, int32_t saturate) {
-  check_real(dst.dtype(), "dst");
-  check_real(src.dtype(), "src");
+  check_scalable(dst.dtype(), "dst");
+  check_scalable(src.dtype(), "src");
   ST_CHECK(saturate == 0 || saturate == 1, ST_ERROR_INVALID_ARGUMENT, "ss->saturate = %d (expected 0 or 1)",
            static_cast<int>(saturate));
   ScaleShift ss;

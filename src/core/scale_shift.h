@@ -31,7 +31,8 @@ struct ScaleShift {
 };
 
 // Checks the arguments of a scaled copy of src into dst, in this order:
-// complex dst or src (ST_ERROR_UNSUPPORTED_DTYPE), saturate not 0 or 1,
+// a dst or src dtype scaled copies do not take (complex, float8_e8m0fnu,
+// float6, float4_e2m1fn_x2: ST_ERROR_UNSUPPORTED_DTYPE), saturate not 0 or 1,
 // then when n != 1 dim out of range for dst and n not dst's size along
 // dim (ST_ERROR_INVALID_ARGUMENT, naming the field and its value). NULL
 // arrays stand for scales of 1 and shifts of 0.

@@ -114,8 +114,9 @@ ST_REGISTER_KERNEL("copy_scaled_", CPU, copy_scaled_cpu);
 void copy_scaled_kernel(const Geometry& g, ScalarType dt, ScalarType st, const ScaleShift& ss) {
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_PAIR(dt, st, "copy_scaled", [&] {
-    if constexpr (IsComplex<dst_t>::value || IsComplex<src_t>::value) {
-      fail(ST_ERROR_UNSUPPORTED_DTYPE, "copy_scaled: complex dtypes are not supported");
+    if constexpr (!TakesScaledCopies<dst_t>::value || !TakesScaledCopies<src_t>::value) {
+      fail(ST_ERROR_UNSUPPORTED_DTYPE, "copy_scaled: %s <- %s is not a scaled copy (prepare_scale_shift checks it)",
+           dtype_name(static_cast<int32_t>(dt)), dtype_name(static_cast<int32_t>(st)));
     } else {
       using C = scaled_compute_t<dst_t, src_t>;
       ST_CHECK(ss.value_size() == static_cast<int64_t>(sizeof(C)), ST_ERROR_INTERNAL,

@@ -20,7 +20,7 @@ namespace cpu {
 namespace {
 
 void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
-  check_writable(dst, "dst");
+  check_fill(dst);
   if (dst.numel() == 0) return;
   // Without its broadcast dims dst may still overlap itself (as_strided
   // views); then one thread writes, so no two threads ever store to the
@@ -32,23 +32,27 @@ void fill_cpu(dispatch::DispatchKeySet, const Tensor& dst, double value) {
   const Geometry& g = iter.geometry();
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
-    const scalar_t v = convert<scalar_t>(value);
-    char pattern[sizeof(scalar_t)];
-    store<scalar_t>(pattern, v);
-    constexpr int64_t kSize = sizeof(scalar_t);
-    for_each(
-        g,
-        [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-          for (int64_t j = 0; j < n1; ++j) {
-            char* d = data[0] + j * strides[1];
-            if (strides[0] == kSize) {
-              for (int64_t i = 0; i < n0; ++i) std::memcpy(d + i * kSize, pattern, kSize);
-            } else {
-              for (int64_t i = 0; i < n0; ++i) std::memcpy(d + i * strides[0], pattern, kSize);
+    if constexpr (IsPacked<scalar_t>::value) {
+      fail_unsupported_dtype("fill", dst.dtype());  // check_fill refused it
+    } else {
+      const scalar_t v = convert<scalar_t>(value);
+      char pattern[sizeof(scalar_t)];
+      store<scalar_t>(pattern, v);
+      constexpr int64_t kSize = sizeof(scalar_t);
+      for_each(
+          g,
+          [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+            for (int64_t j = 0; j < n1; ++j) {
+              char* d = data[0] + j * strides[1];
+              if (strides[0] == kSize) {
+                for (int64_t i = 0; i < n0; ++i) std::memcpy(d + i * kSize, pattern, kSize);
+              } else {
+                for (int64_t i = 0; i < n0; ++i) std::memcpy(d + i * strides[0], pattern, kSize);
+              }
             }
-          }
-        },
-        grain);
+          },
+          grain);
+    }
   });
 }
 ST_REGISTER_KERNEL("fill_", CPU, fill_cpu);

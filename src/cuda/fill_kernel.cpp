@@ -18,14 +18,18 @@ namespace cuda {
 namespace {
 
 void fill_cuda(dispatch::DispatchKeySet, const Tensor& dst, double value) {
-  check_writable(dst, "dst");
+  check_fill(dst);
   check_device(dst.device());
   Word16 bytes{};
   const DefaultFloatEnvironment float_env;  // Note [The caller's floating-point environment]
   ST_DISPATCH_ALL_TYPES(dst.dtype(), "fill", [&] {
-    const memory_t<scalar_t> element = to_memory<scalar_t>(convert<scalar_t>(value));
-    static_assert(sizeof(element) <= sizeof(bytes), "an element fits 16 bytes");
-    std::memcpy(&bytes, &element, sizeof(element));
+    if constexpr (IsPacked<scalar_t>::value) {
+      fail_unsupported_dtype("fill", dst.dtype());  // check_fill refused it
+    } else {
+      const memory_t<scalar_t> element = to_memory<scalar_t>(convert<scalar_t>(value));
+      static_assert(sizeof(element) <= sizeof(bytes), "an element fits 16 bytes");
+      std::memcpy(&bytes, &element, sizeof(element));
+    }
   });
   fill_on_device(dst, bytes);
 }

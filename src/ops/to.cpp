@@ -2,6 +2,7 @@
 // new tensor (empty_strided in the asked layout, then copy_).
 #include "ops/to.h"
 
+#include "core/copy_preconditions.h"
 #include "dispatch/registration.h"
 #include "ops/copy.h"
 #include "ops/empty.h"
@@ -18,6 +19,7 @@ Tensor to_composite(dispatch::DispatchKeySet, const Tensor& src, ScalarType dtyp
                     MemoryFormat fmt) {
   if (src.dtype() == dtype && src.device() == device && (fmt == MemoryFormat::Preserve || src.is_contiguous(fmt)))
     return src;
+  check_converts(dtype, src.dtype());  // before the result is allocated
   Tensor out = empty_strided(src.sizes(), strides_like(src, fmt), dtype, device);
   copy_(out, src, false);
   return out;

@@ -1,4 +1,4 @@
-/* Conversion tables for every pair of the 17 dtypes: for each source dtype,
+/* Conversion tables for every pair of the 21 dtypes: for each source dtype,
  * special values (ties, overflow, subnormals, NaN, integer limits) and, for
  * each, the element it must become in every dtype (include/stride.h,
  * conversion rules), written out by hand in conversion_tables.c. Used by the

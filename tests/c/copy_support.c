@@ -12,6 +12,23 @@ static int bf16_is_nan(uint16_t b) { return (b & 0x7F80u) == 0x7F80u && (b & 0x0
 static int f8e4m3fn_is_nan(uint16_t b) { return (b & 0x7Fu) == 0x7Fu; }
 static int f8e5m2_is_nan(uint16_t b) { return (b & 0x7Cu) == 0x7Cu && (b & 0x03u) != 0; }
 
+int dtype_converts(st_dtype dst, st_dtype src) {
+  return dst == src || (dst != ST_FLOAT4_E2M1FN_X2 && src != ST_FLOAT4_E2M1FN_X2);
+}
+
+int dtype_takes_scaled_copies(st_dtype d) {
+  return d != ST_COMPLEX64 && d != ST_COMPLEX128 && d != ST_FLOAT8_E8M0FNU && d != ST_FLOAT4_E2M1FN_X2 &&
+         d != ST_FLOAT6_E2M3FN && d != ST_FLOAT6_E3M2FN;
+}
+
+/* A byte compared exactly: e8m0 has one NaN (0xFF), float6 and float4 none,
+ * and every pattern of theirs is one value. */
+static void expect_byte(const char* dtype, uint8_t got, uint8_t want, const char* what) {
+  if (got == want) return;
+  print_error("%s as %s: got bits 0x%02x, expected 0x%02x\n", what, dtype, got, want);
+  fail();
+}
+
 /* Bit patterns of a float of `bits` bits (16 or 8): equal, or NaN of the same sign. */
 static void expect_float_bits(const char* dtype, int bits, uint16_t got, uint16_t want, int (*is_nan)(uint16_t),
                               const char* what) {
@@ -160,6 +177,18 @@ void expect_element(st_dtype dtype, const void* got, const every_dtype* want, co
       expect_float_bits(name, 8, v, want->f8e5m2, f8e5m2_is_nan, what);
       return;
     }
+    case ST_FLOAT8_E8M0FNU:
+      expect_byte(name, *(const uint8_t*)got, want->f8e8m0fnu, what);
+      return;
+    case ST_FLOAT4_E2M1FN_X2:
+      expect_byte(name, *(const uint8_t*)got, want->f4e2m1fn_x2, what);
+      return;
+    case ST_FLOAT6_E2M3FN:
+      expect_byte(name, *(const uint8_t*)got, want->f6e2m3fn, what);
+      return;
+    case ST_FLOAT6_E3M2FN:
+      expect_byte(name, *(const uint8_t*)got, want->f6e3m2fn, what);
+      return;
   }
   print_error("expect_element: dtype %d is not an st_dtype\n", (int)dtype);
   fail();
@@ -387,7 +416,31 @@ void put_small_int(st_dtype dtype, void* p, int64_t v) {
       memcpy(p, &x, 1);
       return;
     }
+    case ST_FLOAT8_E8M0FNU: { /* 2^(x - 127); 0 as the smallest, 0x00 */
+      uint8_t x = 0;
+      if (v > 0) {
+        int e = 0;
+        while ((INT64_C(1) << e) < v) ++e;
+        x = (uint8_t)(127 + e);
+      }
+      memcpy(p, &x, 1);
+      return;
+    }
+    case ST_FLOAT6_E2M3FN: {
+      uint8_t x = (uint8_t)float_bits_of_small_int(v, 6, 3, 1);
+      memcpy(p, &x, 1);
+      return;
+    }
+    case ST_FLOAT6_E3M2FN: {
+      uint8_t x = (uint8_t)float_bits_of_small_int(v, 6, 2, 3);
+      memcpy(p, &x, 1);
+      return;
+    }
+    case ST_FLOAT4_E2M1FN_X2:
+      break;
   }
+  print_error("put_small_int: no small integer in dtype %d\n", (int)dtype);
+  fail();
 }
 
 int64_t get_small_int(st_dtype dtype, const void* p) {
@@ -468,7 +521,26 @@ int64_t get_small_int(st_dtype dtype, const void* p) {
       memcpy(&x, p, 1);
       return small_int_of_float_bits(x, 8, 2, 15);
     }
+    case ST_FLOAT8_E8M0FNU: {
+      uint8_t x;
+      memcpy(&x, p, 1);
+      return x < 127 ? 0 : INT64_C(1) << (x - 127); /* a fraction truncates to 0 */
+    }
+    case ST_FLOAT6_E2M3FN: {
+      uint8_t x;
+      memcpy(&x, p, 1);
+      return small_int_of_float_bits(x & 0x3F, 6, 3, 1);
+    }
+    case ST_FLOAT6_E3M2FN: {
+      uint8_t x;
+      memcpy(&x, p, 1);
+      return small_int_of_float_bits(x & 0x3F, 6, 2, 3);
+    }
+    case ST_FLOAT4_E2M1FN_X2:
+      break;
   }
+  print_error("get_small_int: no small integer in dtype %d\n", (int)dtype);
+  fail();
   return 0;
 }
 
@@ -476,11 +548,22 @@ static int is_unsigned_dtype(st_dtype d) {
   return d == ST_UINT8 || d == ST_UINT16 || d == ST_UINT32 || d == ST_UINT64;
 }
 
-static int is_float8_dtype(st_dtype d) { return d == ST_FLOAT8_E4M3FN || d == ST_FLOAT8_E5M2; }
+static int is_float8_dtype(st_dtype d) {
+  return d == ST_FLOAT8_E4M3FN || d == ST_FLOAT8_E5M2 || d == ST_FLOAT6_E3M2FN;
+}
 
 int64_t random_small_int(st_dtype a, st_dtype b, uint64_t* rng) {
+  if (a == ST_FLOAT8_E8M0FNU || b == ST_FLOAT8_E8M0FNU) {
+    /* Powers of two, none negative; 1 with bool (e8m0 has no 0); 4 at most
+     * with float6_e2m3fn (its largest is 7.5). */
+    const st_dtype other = a == ST_FLOAT8_E8M0FNU ? b : a;
+    const int64_t top = other == ST_BOOL ? 0 : other == ST_FLOAT6_E2M3FN ? 2 : 3;
+    return INT64_C(1) << rng_below(rng, top + 1);
+  }
   if (a == ST_BOOL || b == ST_BOOL) return rng_below(rng, 2);
-  const int64_t limit = is_float8_dtype(a) || is_float8_dtype(b) ? 8 : 100;
+  const int64_t limit = a == ST_FLOAT6_E2M3FN || b == ST_FLOAT6_E2M3FN ? 7
+                        : is_float8_dtype(a) || is_float8_dtype(b)  ? 8
+                                                                     : 100;
   if (is_unsigned_dtype(a) || is_unsigned_dtype(b)) return rng_below(rng, limit + 1);
   return rng_below(rng, 2 * limit + 1) - limit;
 }
@@ -661,9 +744,11 @@ void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy
   int64_t sizes[ST_MAX_DIMS] = {0}, ssizes[ST_MAX_DIMS] = {0};
   for (int32_t d = 0; d < nd; ++d) sizes[d] = rng_below(rng, 20) == 0 ? 0 : 1 + rng_below(rng, 7);
   if (converting) {
-    /* any two different dtypes: the source holds small integers both hold exactly */
-    c->dst_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
-    c->src_dtype = (st_dtype)((c->dst_dtype + 1 + rng_below(rng, NUM_DTYPES - 1)) % NUM_DTYPES);
+    /* any two different dtypes that convert: the source holds small integers both hold exactly */
+    do {
+      c->dst_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
+      c->src_dtype = (st_dtype)((c->dst_dtype + 1 + rng_below(rng, NUM_DTYPES - 1)) % NUM_DTYPES);
+    } while (!dtype_converts(c->dst_dtype, c->src_dtype));
   } else {
     c->dst_dtype = c->src_dtype = (st_dtype)rng_below(rng, NUM_DTYPES);
   }

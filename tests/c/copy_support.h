@@ -8,13 +8,14 @@
 
 #include "support.h"
 
-#define NUM_DTYPES 17
+#define NUM_DTYPES 21
 
 /* ---- Expected values ---------------------------------------------------- */
 
 /* One value as it must read in each dtype: a row of a conversion table.
- * float16, bfloat16 and float8 are bit patterns; complex are {real,
- * imaginary}. */
+ * float16, bfloat16, float8, e8m0 and float6 are bit patterns; complex are
+ * {real, imaginary}. float4_e2m1fn_x2 converts to nothing else: its entry
+ * is the byte itself, in the rows of its own table only. */
 typedef struct every_dtype {
   uint8_t b;
   uint8_t u8;
@@ -33,7 +34,19 @@ typedef struct every_dtype {
   uint64_t u64;
   uint8_t f8e4m3fn;
   uint8_t f8e5m2;
+  uint8_t f8e8m0fnu;
+  uint8_t f4e2m1fn_x2;
+  uint8_t f6e2m3fn;
+  uint8_t f6e3m2fn;
 } every_dtype;
+
+/* Whether st_copy takes dst <- src: every pair but float4_e2m1fn_x2 with
+ * another dtype (include/stride.h). */
+int dtype_converts(st_dtype dst, st_dtype src);
+
+/* Whether st_copy_scaled takes the dtype: real, and none of the MX scale
+ * and element dtypes (float8_e8m0fnu, float6, float4). */
+int dtype_takes_scaled_copies(st_dtype d);
 
 /* Asserts that the element at `got`, of `dtype`, is `want`'s entry for that
  * dtype: integers exactly, floating point bit for bit (so -0 differs from
@@ -98,8 +111,9 @@ enum source_kind { ANY_SOURCE, BROADCAST_SOURCE };
 /* A random case: dst of 1 to 6 dims, sizes 0 to 7 (0 rarely); src of dst's
  * last dims or fewer (any may be 1 or a stride-0 expand); BROADCAST_SOURCE
  * makes sure something broadcasts. Converting cases take a pair of
- * different dtypes, the source holding small integers both hold exactly
- * (buffer_fill_small_ints); else one random dtype. */
+ * different dtypes that convert (dtype_converts), the source holding small
+ * integers both hold exactly (buffer_fill_small_ints); else one random
+ * dtype. */
 void random_copy_case(uint64_t* rng, int converting, enum source_kind kind, copy_case* c);
 void copy_case_destroy(copy_case* c);
 
@@ -112,16 +126,20 @@ void run_random_copy_cases(const char* name, uint64_t fixed_seed, int cases, int
 /* ---- Values and the reference copy ---------------------------------------- */
 
 /* Writes the small integer `v` (|v| <= 256, 0 or 1 for bool, >= 0 for the
- * unsigned dtypes, |v| <= 8 for float8) as an element of `dtype`; every
- * dtype holds these exactly. */
+ * unsigned dtypes, |v| <= 8 for float8 and float6_e3m2fn, |v| <= 7 for
+ * float6_e2m3fn, 0 or a power of two up to 8 for float8_e8m0fnu, which
+ * writes 0 as its smallest value 0x00, as a conversion would) as an
+ * element of `dtype`; every dtype holds these exactly. Not for
+ * float4_e2m1fn_x2, which holds pairs. */
 void put_small_int(st_dtype dtype, void* p, int64_t v);
 /* Reads back an element written by put_small_int (bool: 0 or 1). */
 int64_t get_small_int(st_dtype dtype, const void* p);
 
 /* A random small integer that dtypes `a` and `b` both hold exactly, so that
  * a conversion between them keeps it: 0..1 when either is bool; else at
- * most 8 in magnitude when either is a float8; not negative when either is
- * unsigned; within -100..100. */
+ * most 8 in magnitude when either is a float8 or float6_e3m2fn, 7 for
+ * float6_e2m3fn; not negative when either is unsigned; within -100..100;
+ * with float8_e8m0fnu a power of two (1 with bool). */
 int64_t random_small_int(st_dtype a, st_dtype b, uint64_t* rng);
 
 /* Fills every element of `b` with random_small_int(b's dtype, `other`). */

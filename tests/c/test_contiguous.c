@@ -256,7 +256,7 @@ static void random_source(uint64_t* rng, st_dtype dtype, source* s) {
   for (int32_t d = 0; d < nd; ++d) sizes[d] = rng_below(rng, 20) == 0 ? 0 : 1 + rng_below(rng, 5);
   int64_t n = random_layout(rng, nd, sizes, 1, &s->l);
   s->b = buffer_create(dtype, n, rng);
-  buffer_fill_small_ints(&s->b, dtype, rng);
+  if (dtype != ST_FLOAT4_E2M1FN_X2) buffer_fill_small_ints(&s->b, dtype, rng); /* pairs of values: any bytes */
   s->t = buffer_view(&s->b, &s->l);
 }
 
@@ -428,6 +428,7 @@ static void to_of_random_sources_matches_the_reference(void** state) {
     int nf = formats_for(s.l.ndim, fmts);
     for (int f = 0; f < nf; ++f) {
       st_dtype to_dtype = rng_below(&rng, 3) == 0 ? src_dtype : other_dtype(src_dtype, &rng);
+      if (src_dtype == ST_FLOAT4_E2M1FN_X2) to_dtype = src_dtype; /* it converts to nothing else */
       char context[160];
       snprintf(context, sizeof context, "seed %llu case %d, st_to(%s, %s)", (unsigned long long)seed, i,
                st_dtype_name(to_dtype), format_name(fmts[f]));

@@ -207,8 +207,8 @@ static void to_argument_errors(void** state) {
   const st_memory_format c = ST_MEMORY_FORMAT_CONTIGUOUS;
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_to(x, ST_FLOAT64, CPU, c, NULL));
   expect_message_contains("st_to: out is NULL");
-  EXPECT_FAILS(ST_ERROR_INVALID_ARGUMENT, st_to(x, (st_dtype)17, CPU, c, &out));
-  expect_message_contains("st_to: dtype = 17 is not an st_dtype");
+  EXPECT_FAILS(ST_ERROR_INVALID_ARGUMENT, st_to(x, (st_dtype)21, CPU, c, &out));
+  expect_message_contains("st_to: dtype = 21 is not an st_dtype");
   EXPECT_FAILS(ST_ERROR_INVALID_ARGUMENT, st_to(x, (st_dtype)-1, CPU, c, &out));
   EXPECT_FAILS(ST_ERROR_INVALID_ARGUMENT, st_to(x, ST_FLOAT32, ((st_device){0, 0}), c, &out));
   expect_message_contains("device.type = 0 is not an st_device_type");

@@ -154,11 +154,12 @@ static void plans_of_overlapping_views_stage_as_st_copy_does(void** state) {
   }
 }
 
-/* Scaled plans against st_copy_scaled on the same random layouts (real
- * dtypes only): one scale and shift, or one per element of dst's first dim. */
+/* Scaled plans against st_copy_scaled on the same random layouts (the
+ * dtypes scaled copies take only): one scale and shift, or one per element
+ * of dst's first dim. */
 static void check_scaled_case(const copy_case* c, int index, const char* what) {
-  if (c->dst_dtype == ST_COMPLEX64 || c->dst_dtype == ST_COMPLEX128) return; /* complex: UNSUPPORTED_DTYPE */
-  if (c->src_dtype == ST_COMPLEX64 || c->src_dtype == ST_COMPLEX128) return;
+  /* complex and the MX dtypes: UNSUPPORTED_DTYPE (test_copy_scaled.c) */
+  if (!dtype_takes_scaled_copies(c->dst_dtype) || !dtype_takes_scaled_copies(c->src_dtype)) return;
   if (c->dl.ndim > 0 && c->dl.sizes[0] > 8) return;
   double scale[8], shift[8];
   int64_t n = 1;

@@ -252,6 +252,18 @@ static void errors_write_nothing(void** state) {
   EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_scaled(d, c, &ss, 0));
   expect_message_contains("complex64");
   EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_scaled(c, s, &ss, 0));
+  /* the MX scale and element dtypes either side: st_quantize_blocks quantizes into them */
+  const st_dtype mx[4] = {ST_FLOAT8_E8M0FNU, ST_FLOAT4_E2M1FN_X2, ST_FLOAT6_E2M3FN, ST_FLOAT6_E3M2FN};
+  for (int k = 0; k < 4; ++k) {
+    st_tensor m = make_tensor(DIMS(2, 3), 2, mx[k]);
+    EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_scaled(d, m, &ss, 0));
+    expect_message_contains(st_dtype_name(mx[k]));
+    EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_scaled(m, s, &ss, 0));
+    st_copy_plan plan = {GARBAGE_ID};
+    EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy_plan_create(m, s, &ss, ST_PLAN_ESTIMATE, &plan));
+    assert_int_equal(plan.id, 0);
+    EXPECT_OK(st_tensor_release(m));
+  }
   /* as st_copy: shapes and self-overlap (read-only dsts below) */
   st_tensor s4 = wrap(src, ST_FLOAT32, 1, DIMS(4));
   EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_copy_scaled(d, s4, &kIdentity, 0));

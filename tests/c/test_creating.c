@@ -134,8 +134,8 @@ static void create_with_a_negative_size_is_invalid_argument(void** state) {
 
 static void create_with_an_unknown_dtype_is_invalid_argument(void** state) {
   (void)state;
-  expect_create_fails(ST_ERROR_INVALID_ARGUMENT, DIMS(2), 1, (st_dtype)17, CPU);
-  expect_message_contains("dtype = 17");
+  expect_create_fails(ST_ERROR_INVALID_ARGUMENT, DIMS(2), 1, (st_dtype)21, CPU);
+  expect_message_contains("dtype = 21");
   expect_create_fails(ST_ERROR_INVALID_ARGUMENT, DIMS(2), 1, (st_dtype)-1, CPU);
 }
 

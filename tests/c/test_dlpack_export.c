@@ -110,33 +110,70 @@ static void empty_and_scalar(void** state) {
 
 static void every_dtype(void** state) {
   (void)state;
-  /* DLPack's (code, bits) for each st_dtype, from the DLPack specification. */
+  /* DLPack's (code, bits, lanes) for each st_dtype, from the DLPack
+   * specification (1.1 for codes 10 to 17), and the versioned export's
+   * minor version and flags: 1.1 for the codes DLPack 1.1 added, float6
+   * marked as one value a byte; the classic struct, without flags, refuses
+   * float6. */
   static const struct {
     st_dtype dtype;
     uint8_t code, bits;
+    uint16_t lanes;
+    uint32_t minor;
+    uint64_t flags;
   } table[] = {
-      {ST_BOOL, ST_DLPACK_CODE_BOOL, 8}, {ST_UINT8, kDLUInt, 8},      {ST_INT8, kDLInt, 8},
-      {ST_INT16, kDLInt, 16},            {ST_INT32, kDLInt, 32},      {ST_INT64, kDLInt, 64},
-      {ST_FLOAT16, kDLFloat, 16},        {ST_BFLOAT16, kDLBfloat, 16}, {ST_FLOAT32, kDLFloat, 32},
-      {ST_FLOAT64, kDLFloat, 64},        {ST_COMPLEX64, kDLComplex, 64}, {ST_COMPLEX128, kDLComplex, 128},
-      {ST_UINT16, kDLUInt, 16},          {ST_UINT32, kDLUInt, 32},    {ST_UINT64, kDLUInt, 64},
+      {ST_BOOL, ST_DLPACK_CODE_BOOL, 8, 1, 0, 0},
+      {ST_UINT8, kDLUInt, 8, 1, 0, 0},
+      {ST_INT8, kDLInt, 8, 1, 0, 0},
+      {ST_INT16, kDLInt, 16, 1, 0, 0},
+      {ST_INT32, kDLInt, 32, 1, 0, 0},
+      {ST_INT64, kDLInt, 64, 1, 0, 0},
+      {ST_FLOAT16, kDLFloat, 16, 1, 0, 0},
+      {ST_BFLOAT16, kDLBfloat, 16, 1, 0, 0},
+      {ST_FLOAT32, kDLFloat, 32, 1, 0, 0},
+      {ST_FLOAT64, kDLFloat, 64, 1, 0, 0},
+      {ST_COMPLEX64, kDLComplex, 64, 1, 0, 0},
+      {ST_COMPLEX128, kDLComplex, 128, 1, 0, 0},
+      {ST_UINT16, kDLUInt, 16, 1, 0, 0},
+      {ST_UINT32, kDLUInt, 32, 1, 0, 0},
+      {ST_UINT64, kDLUInt, 64, 1, 0, 0},
       /* DLPack 1.1: kDLFloat8_e4m3fn = 10, kDLFloat8_e5m2 = 12, 8 bits */
-      {ST_FLOAT8_E4M3FN, 10, 8},         {ST_FLOAT8_E5M2, 12, 8},
+      {ST_FLOAT8_E4M3FN, 10, 8, 1, 0, 0},
+      {ST_FLOAT8_E5M2, 12, 8, 1, 0, 0},
+      /* kDLFloat8_e8m0fnu = 14; kDLFloat4_e2m1fn = 17 with 2 lanes a byte, as
+       * PyTorch exports float4_e2m1fn_x2; kDLFloat6_e2m3fn = 15 and
+       * kDLFloat6_e3m2fn = 16, padded to a byte (flag bit 2) */
+      {ST_FLOAT8_E8M0FNU, 14, 8, 1, 1, 0},
+      {ST_FLOAT4_E2M1FN_X2, 17, 4, 2, 1, 0},
+      {ST_FLOAT6_E2M3FN, 15, 6, 1, 1, ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED},
+      {ST_FLOAT6_E3M2FN, 16, 6, 1, 1, ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED},
   };
-  assert_int_equal(sizeof table / sizeof table[0], 17);
+  assert_int_equal(sizeof table / sizeof table[0], 21);
+  assert_int_equal(ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED, 4); /* DLPack 1.1's DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED */
   int64_t sizes[1] = {3};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
     st_tensor t = make_tensor(sizes, 1, table[i].dtype);
-    DLManagedTensor* m;
+    DLManagedTensor* m = NULL;
     DLManagedTensorVersioned* mv;
-    EXPECT_OK(st_to_dlpack(t, &m));
+    if (table[i].flags & ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED) {
+      m = (DLManagedTensor*)(uintptr_t)1;
+      EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_to_dlpack(t, &m));
+      assert_null(m);
+      expect_message_contains("st_to_dlpack_versioned");
+    } else {
+      EXPECT_OK(st_to_dlpack(t, &m));
+      assert_int_equal(m->dl_tensor.dtype.code, table[i].code);
+      assert_int_equal(m->dl_tensor.dtype.bits, table[i].bits);
+      assert_int_equal(m->dl_tensor.dtype.lanes, table[i].lanes);
+      m->deleter(m);
+    }
     EXPECT_OK(st_to_dlpack_versioned(t, &mv));
-    assert_int_equal(m->dl_tensor.dtype.code, table[i].code);
-    assert_int_equal(m->dl_tensor.dtype.bits, table[i].bits);
-    assert_int_equal(m->dl_tensor.dtype.lanes, 1);
     assert_int_equal(mv->dl_tensor.dtype.code, table[i].code);
     assert_int_equal(mv->dl_tensor.dtype.bits, table[i].bits);
-    m->deleter(m);
+    assert_int_equal(mv->dl_tensor.dtype.lanes, table[i].lanes);
+    assert_int_equal(mv->version.major, 1);
+    assert_int_equal(mv->version.minor, table[i].minor);
+    assert_int_equal(mv->flags, table[i].flags);
     mv->deleter(mv);
     EXPECT_OK(st_tensor_release(t));
   }

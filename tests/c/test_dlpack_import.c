@@ -116,20 +116,25 @@ static void every_dtype(void** state) {
   (void)state;
   static const struct {
     uint8_t code, bits;
+    uint16_t lanes;
     st_dtype dtype;
   } table[] = {
-      {ST_DLPACK_CODE_BOOL, 8, ST_BOOL}, {kDLUInt, 8, ST_UINT8},      {kDLInt, 8, ST_INT8},
-      {kDLInt, 16, ST_INT16},            {kDLInt, 32, ST_INT32},      {kDLInt, 64, ST_INT64},
-      {kDLFloat, 16, ST_FLOAT16},        {kDLBfloat, 16, ST_BFLOAT16}, {kDLFloat, 32, ST_FLOAT32},
-      {kDLFloat, 64, ST_FLOAT64},        {kDLComplex, 64, ST_COMPLEX64}, {kDLComplex, 128, ST_COMPLEX128},
-      {kDLUInt, 16, ST_UINT16},          {kDLUInt, 32, ST_UINT32},    {kDLUInt, 64, ST_UINT64},
-      /* DLPack 1.1: kDLFloat8_e4m3fn = 10, kDLFloat8_e5m2 = 12, 8 bits */
-      {10, 8, ST_FLOAT8_E4M3FN},         {12, 8, ST_FLOAT8_E5M2},
+      {ST_DLPACK_CODE_BOOL, 8, 1, ST_BOOL}, {kDLUInt, 8, 1, ST_UINT8},      {kDLInt, 8, 1, ST_INT8},
+      {kDLInt, 16, 1, ST_INT16},            {kDLInt, 32, 1, ST_INT32},      {kDLInt, 64, 1, ST_INT64},
+      {kDLFloat, 16, 1, ST_FLOAT16},        {kDLBfloat, 16, 1, ST_BFLOAT16}, {kDLFloat, 32, 1, ST_FLOAT32},
+      {kDLFloat, 64, 1, ST_FLOAT64},        {kDLComplex, 64, 1, ST_COMPLEX64}, {kDLComplex, 128, 1, ST_COMPLEX128},
+      {kDLUInt, 16, 1, ST_UINT16},          {kDLUInt, 32, 1, ST_UINT32},    {kDLUInt, 64, 1, ST_UINT64},
+      /* DLPack 1.1: kDLFloat8_e4m3fn = 10, kDLFloat8_e5m2 = 12, kDLFloat8_e8m0fnu = 14, 8 bits;
+       * kDLFloat4_e2m1fn = 17 with 4 bits and 2 lanes (float4_e2m1fn_x2, as PyTorch) */
+      {10, 8, 1, ST_FLOAT8_E4M3FN},         {12, 8, 1, ST_FLOAT8_E5M2},    {14, 8, 1, ST_FLOAT8_E8M0FNU},
+      {17, 4, 2, ST_FLOAT4_E2M1FN_X2},
   };
-  assert_int_equal(sizeof table / sizeof table[0], 17);
+  assert_int_equal(sizeof table / sizeof table[0], 19); /* and the two float6, padded_float6_imports */
   int64_t sizes[1] = {2};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
     producer* p = producer_new(1, sizes, NULL, table[i].code, table[i].bits);
+    p->classic.dl_tensor.dtype.lanes = table[i].lanes;
+    p->versioned.dl_tensor.dtype.lanes = table[i].lanes;
     st_tensor a, b;
     EXPECT_OK(st_from_dlpack(&p->classic, &a));
     EXPECT_OK(st_from_dlpack_versioned(&p->versioned, &b));
@@ -138,6 +143,40 @@ static void every_dtype(void** state) {
     EXPECT_OK(st_tensor_release(a));
     EXPECT_OK(st_tensor_release(b));
     assert_int_equal(producer_calls(p), 2);
+    producer_free(p);
+  }
+}
+
+/* float6 (codes 15 and 16, 6 bits) is read one value a byte, which a
+ * versioned producer says with DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED;
+ * without the flag (and always in the classic struct, which has none) the
+ * values would be packed without gaps: refused. The value sits in the low
+ * 6 bits: 0x1F reads as 7.5 (e2m3) and 28 (e3m2). */
+static void padded_float6_imports(void** state) {
+  (void)state;
+  int64_t sizes[1] = {2};
+  for (int e3m2 = 0; e3m2 < 2; ++e3m2) {
+    producer* p = producer_new(1, sizes, NULL, e3m2 ? 16 : 15, 6);
+    memset(p->buffer, 0x1F, 2);
+    st_tensor t = {12345};
+    EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_from_dlpack(&p->classic, &t));
+    expect_message_contains("SUBBYTE_TYPE_PADDED");
+    assert_int_equal(t.id, 0);
+    EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_from_dlpack_versioned(&p->versioned, &t));
+    assert_int_equal(producer_calls(p), 0);
+    p->versioned.flags = ST_DLPACK_FLAG_SUBBYTE_TYPE_PADDED;
+    p->versioned.version.minor = 1;
+    st_tensor f = {0};
+    EXPECT_OK(st_from_dlpack_versioned(&p->versioned, &t));
+    expect_dtype(t, e3m2 ? ST_FLOAT6_E3M2FN : ST_FLOAT6_E2M3FN);
+    EXPECT_OK(st_to(t, ST_FLOAT32, CPU, ST_MEMORY_FORMAT_CONTIGUOUS, &f));
+    void* data = NULL;
+    EXPECT_OK(st_tensor_data_ptr(f, &data));
+    const float* v = data;
+    assert_true(v[0] == (e3m2 ? 28.0f : 7.5f) && v[1] == v[0]);
+    EXPECT_OK(st_tensor_release(f));
+    EXPECT_OK(st_tensor_release(t));
+    assert_int_equal(producer_calls(p), 1);
     producer_free(p);
   }
 }
@@ -167,16 +206,18 @@ static void unsupported_dtypes(void** state) {
       /* DLPack 1.1's float8 codes with other than 8 bits, or lanes */
       {10, 16, 1},            {10, 4, 1},         {12, 16, 1},      {12, 7, 1}, {10, 8, 2}, {12, 8, 4},
       /* the float8 formats stride has no dtype for: e3m4 (7), e4m3 (8),
-       * e4m3b11fnuz (9), e4m3fnuz (11), e5m2fnuz (13), e8m0fnu (14) */
-      {7, 8, 1},              {8, 8, 1},          {9, 8, 1},        {11, 8, 1}, {13, 8, 1}, {14, 8, 1},
+       * e4m3b11fnuz (9), e4m3fnuz (11), e5m2fnuz (13); e8m0fnu (14) with
+       * other than 8 bits or lanes */
+      {7, 8, 1},              {8, 8, 1},          {9, 8, 1},        {11, 8, 1}, {13, 8, 1},
       {ST_DLPACK_CODE_FLOAT8_E3M4, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E4M3, 8, 1},
       {ST_DLPACK_CODE_FLOAT8_E4M3B11FNUZ, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E4M3FNUZ, 8, 1},
-      {ST_DLPACK_CODE_FLOAT8_E5M2FNUZ, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E8M0FNU, 8, 1},
+      {ST_DLPACK_CODE_FLOAT8_E5M2FNUZ, 8, 1}, {ST_DLPACK_CODE_FLOAT8_E8M0FNU, 8, 2},
       {ST_DLPACK_CODE_FLOAT8_E4M3FNUZ, 8, 2}, {ST_DLPACK_CODE_FLOAT8_E8M0FNU, 16, 1},
-      /* fp6 e2m3fn (15), e3m2fn (16) and fp4 e2m1fn (17), packed or padded */
-      {15, 6, 1},             {16, 6, 1},         {17, 4, 1},       {15, 8, 1}, {16, 8, 1}, {17, 8, 1},
-      {ST_DLPACK_CODE_FLOAT6_E2M3FN, 6, 1}, {ST_DLPACK_CODE_FLOAT6_E3M2FN, 6, 1},
-      {ST_DLPACK_CODE_FLOAT4_E2M1FN, 4, 1}, {ST_DLPACK_CODE_FLOAT4_E2M1FN, 4, 2},
+      /* fp6 e2m3fn (15), e3m2fn (16) stored a byte each with 8 bits, or with
+       * lanes; fp4 e2m1fn (17) counted one value an element (packed two a
+       * byte: 1 lane of 4 bits), or with 8 bits */
+      {15, 8, 1},             {16, 8, 1},         {15, 6, 2},       {16, 6, 4}, {17, 4, 1}, {17, 8, 1},
+      {ST_DLPACK_CODE_FLOAT4_E2M1FN, 4, 1}, {ST_DLPACK_CODE_FLOAT4_E2M1FN, 4, 4}, {ST_DLPACK_CODE_FLOAT4_E2M1FN, 8, 2},
       {18, 8, 1},             {255, 8, 1},        /* codes DLPack does not define */
   };
   int64_t sizes[1] = {2};
@@ -184,7 +225,7 @@ static void unsupported_dtypes(void** state) {
     producer* p = producer_new(1, sizes, NULL, refused[i].code, refused[i].bits);
     p->classic.dl_tensor.dtype.lanes = refused[i].lanes;
     p->versioned.dl_tensor.dtype.lanes = refused[i].lanes;
-    const char* why = refused[i].lanes != 1 ? "lanes" : "has no stride dtype";
+    const char* why = "has no stride dtype";
     expect_refused(p, 0, ST_ERROR_UNSUPPORTED_DTYPE, why);
     expect_refused(p, 1, ST_ERROR_UNSUPPORTED_DTYPE, why);
     producer_free(p);
@@ -423,6 +464,7 @@ int main(void) {
       cmocka_unit_test(negative_strides_and_byte_offset),
       cmocka_unit_test(empty_and_scalar),
       cmocka_unit_test(every_dtype),
+      cmocka_unit_test(padded_float6_imports),
       cmocka_unit_test(unsupported_dtypes),
       cmocka_unit_test(refused_float8_import_leaves_the_tensor_with_the_caller),
       cmocka_unit_test(invalid_arguments),

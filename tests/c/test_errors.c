@@ -4,15 +4,15 @@
 
 #include "support.h"
 
-static void version_is_major_minor_patch_of_0_2_0(void** state) {
+static void version_is_major_minor_patch_of_0_3_0(void** state) {
   (void)state;
-  assert_int_equal(st_version(), 200);
+  assert_int_equal(st_version(), 300);
   assert_int_equal(st_version(), ST_VERSION_MAJOR * 10000 + ST_VERSION_MINOR * 100 + ST_VERSION_PATCH);
 }
 
-static void version_string_is_0_2_0(void** state) {
+static void version_string_is_0_3_0(void** state) {
   (void)state;
-  assert_string_equal(st_version_string(), "0.2.0");
+  assert_string_equal(st_version_string(), "0.3.0");
 }
 
 static void status_name_of_every_status(void** state) {
@@ -43,34 +43,37 @@ static void status_name_of_unknown_value_is_unknown_status(void** state) {
   assert_string_equal(st_status_name((st_status)1000), "ST_UNKNOWN_STATUS");
 }
 
-static void dtype_itemsize_of_all_seventeen(void** state) {
+static void dtype_itemsize_of_all_twenty_one(void** state) {
   (void)state;
-  static const size_t sizes[17] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1};
-  for (int d = 0; d < 17; ++d) assert_int_equal(st_dtype_itemsize((st_dtype)d), sizes[d]);
+  /* float4_e2m1fn_x2's element is the byte holding two values. */
+  static const size_t sizes[21] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1, 1, 1, 1, 1};
+  for (int d = 0; d < 21; ++d) assert_int_equal(st_dtype_itemsize((st_dtype)d), sizes[d]);
   assert_int_equal(st_dtype_itemsize(ST_UINT64), 8);
   assert_int_equal(st_dtype_itemsize(ST_FLOAT8_E4M3FN), 1);
 }
 
 static void dtype_itemsize_of_unknown_value_is_zero(void** state) {
   (void)state;
-  assert_int_equal(st_dtype_itemsize((st_dtype)17), 0);
+  assert_int_equal(st_dtype_itemsize((st_dtype)21), 0);
   assert_int_equal(st_dtype_itemsize((st_dtype)-1), 0);
   assert_int_equal(st_dtype_itemsize((st_dtype)255), 0);
 }
 
-static void dtype_name_of_all_seventeen(void** state) {
+static void dtype_name_of_all_twenty_one(void** state) {
   (void)state;
-  static const char* const names[17] = {"bool",    "uint8",     "int8",       "int16",   "int32",
-                                        "int64",   "float16",   "bfloat16",   "float32", "float64",
-                                        "complex64", "complex128", "uint16",   "uint32",  "uint64",
-                                        "float8_e4m3fn", "float8_e5m2"};
-  for (int d = 0; d < 17; ++d) assert_string_equal(st_dtype_name((st_dtype)d), names[d]);
+  static const char* const names[21] = {"bool",          "uint8",          "int8",           "int16",
+                                        "int32",         "int64",          "float16",        "bfloat16",
+                                        "float32",       "float64",        "complex64",      "complex128",
+                                        "uint16",        "uint32",         "uint64",         "float8_e4m3fn",
+                                        "float8_e5m2",   "float8_e8m0fnu", "float4_e2m1fn_x2", "float6_e2m3fn",
+                                        "float6_e3m2fn"};
+  for (int d = 0; d < 21; ++d) assert_string_equal(st_dtype_name((st_dtype)d), names[d]);
   assert_string_equal(st_dtype_name(ST_FLOAT8_E5M2), "float8_e5m2");
 }
 
 static void dtype_name_of_unknown_value_is_unknown(void** state) {
   (void)state;
-  assert_string_equal(st_dtype_name((st_dtype)17), "unknown");
+  assert_string_equal(st_dtype_name((st_dtype)21), "unknown");
   assert_string_equal(st_dtype_name((st_dtype)-1), "unknown");
 }
 
@@ -171,13 +174,13 @@ static void message_is_empty_on_a_fresh_thread_and_per_thread(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(version_is_major_minor_patch_of_0_2_0),
-      cmocka_unit_test(version_string_is_0_2_0),
+      cmocka_unit_test(version_is_major_minor_patch_of_0_3_0),
+      cmocka_unit_test(version_string_is_0_3_0),
       cmocka_unit_test(status_name_of_every_status),
       cmocka_unit_test(status_name_of_unknown_value_is_unknown_status),
-      cmocka_unit_test(dtype_itemsize_of_all_seventeen),
+      cmocka_unit_test(dtype_itemsize_of_all_twenty_one),
       cmocka_unit_test(dtype_itemsize_of_unknown_value_is_zero),
-      cmocka_unit_test(dtype_name_of_all_seventeen),
+      cmocka_unit_test(dtype_name_of_all_twenty_one),
       cmocka_unit_test(dtype_name_of_unknown_value_is_unknown),
       cmocka_unit_test(message_names_the_function_the_argument_and_the_values),
       cmocka_unit_test(message_of_a_negative_size_names_the_index_and_value),

@@ -167,6 +167,7 @@ static void unmasked_exceptions_do_not_trap(void** state) {
   assert_true(n <= 64);
   for (int32_t i = 0; i < n; ++i) rows[i] = i;
   for (int d = 0; d < NUM_DTYPES; ++d) {
+    if (d == ST_FLOAT4_E2M1FN_X2) continue; /* no value converts to it */
     st_tensor dst = make_tensor(&n, 1, (st_dtype)d);
     feenableexcept(traps);
     const st_status copied = st_copy(dst, src, 0);

@@ -266,7 +266,7 @@ static void from_data_whose_elements_leave_the_address_space_is_invalid_argument
 
 static void from_data_with_unknown_dtype_or_device_is_invalid_argument(void** state) {
   (void)state;
-  expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 1, (st_dtype)17, CPU);
+  expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 1, (st_dtype)21, CPU);
   expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 1, ST_FLOAT32, ((st_device){0, 0}));
   expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 1, ST_FLOAT32, ((st_device){ST_DEVICE_CPU, 1}));
   expect_wrap_fails(ST_ERROR_INVALID_ARGUMENT, g_buf, DIMS(2), NULL, 1, ST_FLOAT32, ((st_device){ST_DEVICE_CPU, -1}));

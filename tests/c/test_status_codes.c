@@ -23,7 +23,7 @@ static void invalid_argument_for_null_pointers_bad_enums_dims_and_counts(void** 
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(1), 26, ST_FLOAT32, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
                  st_tensor_create(DIMS(2, -1), 2, ST_FLOAT32, CPU, &y));
-  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(2), 1, (st_dtype)17, CPU, &y));
+  EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y, st_tensor_create(DIMS(2), 1, (st_dtype)21, CPU, &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
                  st_tensor_create(DIMS(2), 1, ST_FLOAT32, ((st_device){9, 0}), &y));
   EXPECT_REFUSED(ST_ERROR_INVALID_ARGUMENT, "st_tensor_create", y,
@@ -45,6 +45,22 @@ static void invalid_argument_for_null_pointers_bad_enums_dims_and_counts(void** 
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_set_parallel_for(NULL, &y));
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_cuda_synchronize(-1));
   EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_live_tensor_count(NULL));
+  /* The block calls: spec NULL, a struct_size or format of no spec, a dim out of range. */
+  st_tensor v = make_tensor(DIMS(2, 3), 2, ST_FLOAT8_E4M3FN), s = make_tensor(DIMS(2, 1), 2, ST_FLOAT8_E8M0FNU);
+  st_block_spec spec = {sizeof(st_block_spec), ST_BLOCK_MXFP8_E4M3, -1, ST_SCALE_FLOOR, 0.0f};
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_quantize_blocks(v, s, x, NULL));
+  expect_message_contains("st_quantize_blocks: ");
+  spec.struct_size = 8;
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_dequantize_blocks(x, v, s, &spec));
+  expect_message_contains("st_dequantize_blocks: ");
+  spec.struct_size = sizeof spec;
+  spec.format = (st_block_format)7;
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_quantize_blocks(v, s, x, &spec));
+  spec.format = ST_BLOCK_MXFP8_E4M3;
+  spec.dim = 2;
+  EXPECT_STATUS(ST_ERROR_INVALID_ARGUMENT, st_quantize_blocks(v, s, x, &spec));
+  EXPECT_OK(st_tensor_release(v));
+  EXPECT_OK(st_tensor_release(s));
   EXPECT_OK(st_tensor_release(x));
 }
 
@@ -111,6 +127,13 @@ static void shape_mismatch_for_broadcasts_views_and_counts_that_do_not_fit(void*
   EXPECT_REFUSED(ST_ERROR_SHAPE_MISMATCH, "st_reshape", y, st_reshape(x, DIMS(5, -1), 2, &y));
   EXPECT_REFUSED(ST_ERROR_SHAPE_MISMATCH, "st_expand", y, st_expand(x, DIMS(4, 3), 2, &y)); /* a dim of size 2 */
   EXPECT_REFUSED(ST_ERROR_SHAPE_MISMATCH, "st_expand", y, st_expand(x, DIMS(6), 1, &y));    /* fewer dims */
+  /* Scales of 2 blocks for 3 elements along the dim: one block holds them. */
+  st_tensor v = make_tensor(DIMS(2, 3), 2, ST_INT8), s = make_tensor(DIMS(2, 2), 2, ST_FLOAT8_E8M0FNU);
+  const st_block_spec spec = {sizeof(st_block_spec), ST_BLOCK_MXINT8, 1, ST_SCALE_FLOOR, 0.0f};
+  EXPECT_STATUS(ST_ERROR_SHAPE_MISMATCH, st_quantize_blocks(v, s, x, &spec));
+  expect_message_contains("st_quantize_blocks: ");
+  EXPECT_OK(st_tensor_release(v));
+  EXPECT_OK(st_tensor_release(s));
   EXPECT_OK(st_tensor_release(x));
   EXPECT_OK(st_tensor_release(xt));
   EXPECT_OK(st_tensor_release(row4));
@@ -131,6 +154,25 @@ static void unsupported_dtype_for_dlpack_types_stride_has_no_dtype_for(void** st
   EXPECT_REFUSED(ST_ERROR_UNSUPPORTED_DTYPE, "st_from_dlpack", y, st_from_dlpack(&p->classic, &y));
   assert_int_equal(producer_calls(p), 0);
   producer_free(p);
+  /* float4_e2m1fn_x2 converts to nothing else and takes no fill; float6
+   * needs the versioned struct's flag; the block calls read and write the
+   * dtypes of their format only. */
+  st_tensor f4 = make_tensor(DIMS(4), 1, ST_FLOAT4_E2M1FN_X2), f32 = make_iota_f32(DIMS(4), 1);
+  st_tensor f6 = make_tensor(DIMS(4), 1, ST_FLOAT6_E2M3FN), i32 = make_tensor(DIMS(4), 1, ST_INT32);
+  st_tensor v = make_tensor(DIMS(4), 1, ST_FLOAT8_E4M3FN), s = make_tensor(DIMS(1), 1, ST_FLOAT8_E8M0FNU);
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_copy(f4, f32, 0));
+  expect_message_contains("st_copy: ");
+  EXPECT_REFUSED(ST_ERROR_UNSUPPORTED_DTYPE, "st_to", y, st_to(f4, ST_FLOAT32, CPU, ST_MEMORY_FORMAT_CONTIGUOUS, &y));
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_fill(f4, 1.0));
+  DLManagedTensor* m = (DLManagedTensor*)(uintptr_t)1;
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_to_dlpack(f6, &m));
+  assert_null(m);
+  const st_block_spec spec = {sizeof(st_block_spec), ST_BLOCK_MXFP8_E4M3, 0, ST_SCALE_FLOOR, 0.0f};
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_quantize_blocks(v, s, i32, &spec));
+  expect_message_contains("st_quantize_blocks: ");
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_quantize_blocks(f6, s, f32, &spec));
+  const st_tensor ts[] = {f4, f32, f6, i32, v, s};
+  for (size_t i = 0; i < sizeof ts / sizeof ts[0]; ++i) EXPECT_OK(st_tensor_release(ts[i]));
 }
 
 static void device_unavailable_for_devices_this_build_or_machine_lacks(void** state) {
@@ -163,8 +205,17 @@ static void overlap_for_destinations_whose_elements_share_memory(void** state) {
   EXPECT_OK(st_tensor_data_ptr(base, (void**)&b));
   assert_memory_equal(b, before, sizeof before); /* nothing was written */
   EXPECT_OK(st_fill(expanded, 1.0));             /* filling is allowed: one value for all */
-  st_tensor ts[6] = {x, expanded, strided, src, base, src2};
-  for (int i = 0; i < 6; ++i) EXPECT_OK(st_tensor_release(ts[i]));
+  /* The block calls: values over their own source. */
+  st_tensor v = {0}, s = make_tensor(DIMS(2, 1), 2, ST_FLOAT8_E8M0FNU);
+  EXPECT_OK(st_as_strided(base, DIMS(2, 3), DIMS(3, 1), 2, 0, &v));
+  st_tensor v8 = {0};
+  EXPECT_OK(st_tensor_from_data(b, DIMS(2, 3), NULL, 2, ST_INT8, CPU, NULL, NULL, &v8));
+  const st_block_spec spec = {sizeof(st_block_spec), ST_BLOCK_MXINT8, 1, ST_SCALE_FLOOR, 0.0f};
+  EXPECT_STATUS(ST_ERROR_OVERLAP, st_quantize_blocks(v8, s, v, &spec));
+  expect_message_contains("st_quantize_blocks: ");
+  assert_memory_equal(b, before, sizeof before);
+  st_tensor ts[9] = {x, expanded, strided, src, base, src2, v, s, v8};
+  for (int i = 0; i < 9; ++i) EXPECT_OK(st_tensor_release(ts[i]));
 }
 
 static void out_of_bounds_for_views_and_indices_past_the_storage(void** state) {
@@ -210,6 +261,14 @@ static void read_only_for_writes_into_memory_imported_read_only(void** state) {
   EXPECT_STATUS(ST_ERROR_READ_ONLY, st_fill(flipped, 1.0)); /* a view of it too */
   EXPECT_STATUS(ST_ERROR_READ_ONLY, st_zero(t));
   expect_message_contains("st_zero: ");
+  st_tensor v = make_tensor(DIMS(4), 1, ST_FLOAT8_E4M3FN), s = make_tensor(DIMS(1), 1, ST_FLOAT8_E8M0FNU);
+  const st_block_spec spec = {sizeof(st_block_spec), ST_BLOCK_MXFP8_E4M3, 0, ST_SCALE_FLOOR, 0.0f};
+  EXPECT_OK(st_fill(v, 1.0));
+  EXPECT_OK(st_fill(s, 1.0));
+  EXPECT_STATUS(ST_ERROR_READ_ONLY, st_dequantize_blocks(t, v, s, &spec)); /* dst imported read-only */
+  expect_message_contains("st_dequantize_blocks: ");
+  EXPECT_OK(st_tensor_release(v));
+  EXPECT_OK(st_tensor_release(s));
   EXPECT_OK(st_copy(src, t, 0)); /* reading is allowed */
   EXPECT_OK(st_tensor_release(flipped));
   EXPECT_OK(st_tensor_release(t));

@@ -33,11 +33,31 @@ inline ScalarType random_dtype(std::mt19937_64& rng) {
   return static_cast<ScalarType>(pick(rng, 0, st::kNumScalarTypes - 1));
 }
 
-// A dtype the scaled copy takes: real, not complex.
+// A dtype a copy into `dst` reads: dst itself or any other, but
+// float4_e2m1fn_x2, which copies only to itself (st::converts).
+inline ScalarType random_source_dtype(std::mt19937_64& rng, ScalarType dst) {
+  for (;;) {
+    const ScalarType t = random_dtype(rng);
+    if (st::converts(dst, t)) return t;
+  }
+}
+
+// A dtype st_fill writes: one that holds one number.
+inline ScalarType random_fill_dtype(std::mt19937_64& rng) {
+  for (;;) {
+    const ScalarType t = random_dtype(rng);
+    if (!st::is_packed(t)) return t;
+  }
+}
+
+// A dtype the scaled copy takes: real, and none of the MX scale and element
+// dtypes of 0.3 (float8_e8m0fnu, float6, float4).
 inline ScalarType random_real_dtype(std::mt19937_64& rng) {
   for (;;) {
     const ScalarType t = random_dtype(rng);
-    if (!st::is_complex(t)) return t;
+    if (!st::is_complex(t) && t != ScalarType::Float8_e8m0fnu && t != ScalarType::Float4_e2m1fn_x2 &&
+        t != ScalarType::Float6_e2m3fn && t != ScalarType::Float6_e3m2fn)
+      return t;
   }
 }
 
@@ -165,7 +185,8 @@ struct Case {
 inline Case random_case(std::mt19937_64& rng, bool real_dtypes, int dst_phase = 0, int src_phase = 0) {
   const DimVector sizes = random_sizes(rng);
   const ScalarType dt = real_dtypes ? random_real_dtype(rng) : random_dtype(rng);
-  const ScalarType st = real_dtypes ? random_real_dtype(rng) : (pick(rng, 0, 2) == 0 ? dt : random_dtype(rng));
+  const ScalarType st =
+      real_dtypes ? random_real_dtype(rng) : (pick(rng, 0, 2) == 0 ? dt : random_source_dtype(rng, dt));
   const Tensor dst = random_tensor(rng, sizes, dt, false, dst_phase);
   const DimVector src_sizes = pick(rng, 0, 3) == 0 ? broadcast_sizes(rng, sizes) : sizes;
   return Case{dst, random_tensor(rng, src_sizes, st, true, src_phase)};

@@ -99,7 +99,7 @@ void staged_copies_equal_the_direct_copy(void**) {
   for (int c = 0; c < 1500; ++c) {
     const DimVector sizes = copy_cases::random_sizes(rng);
     const ScalarType dt = copy_cases::random_dtype(rng);
-    const ScalarType st_ = pick(rng, 0, 2) == 0 ? dt : copy_cases::random_dtype(rng);
+    const ScalarType st_ = pick(rng, 0, 2) == 0 ? dt : copy_cases::random_source_dtype(rng, dt);
     const Tensor dst = copy_cases::random_tensor(rng, sizes, dt, false);
     const DimVector src_sizes = pick(rng, 0, 3) == 0 ? copy_cases::broadcast_sizes(rng, sizes) : sizes;
     const Tensor src = copy_cases::random_tensor(rng, src_sizes, st_, true);

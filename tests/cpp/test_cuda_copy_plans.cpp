@@ -292,16 +292,21 @@ int check_integer_pair_bits(std::mt19937_64& rng) {
     bad += !copies_bits(dst, src) && !has_converting_kernels(kernel_dst, src);
     for (Src v : values) {
       unsigned char want[16] = {}, got[16] = {};  // every dtype fits
+      // The integer dtypes only reach these (float4_e2m1fn_x2 is never converted to).
       ST_DISPATCH_ALL_TYPES_AS(dst, "test", dst_t, [&] {
-        const dst_t w = convert<dst_t>(v);
-        std::memcpy(want, &w, sizeof w);
+        if constexpr (!IsPacked<dst_t>::value) {
+          const dst_t w = convert<dst_t>(v);
+          std::memcpy(want, &w, sizeof w);
+        }
       });
       if (copies_bits(dst, src)) {
         std::memcpy(got, &v, sizeof v);
       } else {
         ST_DISPATCH_ALL_TYPES_AS(kernel_dst, "test", dst_t, [&] {
-          const dst_t g = convert<dst_t>(v);
-          std::memcpy(got, &g, sizeof g);
+          if constexpr (!IsPacked<dst_t>::value) {
+            const dst_t g = convert<dst_t>(v);
+            std::memcpy(got, &g, sizeof g);
+          }
         });
       }
       if (std::memcmp(want, got, sizeof want) != 0) {
@@ -321,19 +326,23 @@ void integer_pairs_share_kernels_by_destination_width(void**) {
                   check_integer_pair_bits<int64_t>(rng) + check_integer_pair_bits<uint64_t>(rng);
   assert_int_equal(bad, 0);
   // 24 converting kernel sets among the 64 integer pairs; none for other
-  // pairs is left out.
-  int integer_sets = 0, other_sets = 0, other_pairs = 0;
+  // pairs that convert is left out, and none exists for the pairs that do
+  // not (float4_e2m1fn_x2 with another dtype).
+  int integer_sets = 0, other_sets = 0, other_pairs = 0, refused_sets = 0;
   for (const DTypeInfo& d : kDTypes) {
     for (const DTypeInfo& s : kDTypes) {
       const bool integers = is_integer_dtype(d.type) && is_integer_dtype(s.type);
       if (integers) {
         integer_sets += has_converting_kernels(d.type, s.type);
+      } else if (!converts(d.type, s.type)) {
+        refused_sets += has_converting_kernels(d.type, s.type);
       } else if (d.type != s.type) {
         ++other_pairs;
         other_sets += has_converting_kernels(d.type, s.type);
       }
     }
   }
+  assert_int_equal(refused_sets, 0);
   assert_int_equal(integer_sets, 24);
   assert_int_equal(other_sets, other_pairs);
   const TensorIterator it =

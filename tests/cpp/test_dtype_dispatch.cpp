@@ -32,10 +32,15 @@ int expected_dtype_number() {
   if (std::is_same<T, uint64_t>::value) return 14;
   if (std::is_same<T, st::Float8_e4m3fn>::value) return 15;
   if (std::is_same<T, st::Float8_e5m2>::value) return 16;
+  if (std::is_same<T, st::Float8_e8m0fnu>::value) return 17;
+  if (std::is_same<T, st::Float4_e2m1fn_x2>::value) return 18;
+  if (std::is_same<T, st::Float6_e2m3fn>::value) return 19;
+  if (std::is_same<T, st::Float6_e3m2fn>::value) return 20;
   return -1;
 }
 
-const size_t kItemsizes[17] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1};
+const size_t kItemsizes[21] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1, 1, 1, 1, 1};
+constexpr int kFloat4 = 18;
 
 void traits_map_both_ways(void**) {
   static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Float16>, st::Half>::value, "float16 is Half");
@@ -47,7 +52,8 @@ void traits_map_both_ways(void**) {
   assert_int_equal(static_cast<int>(st::scalar_type_of<double>), ST_FLOAT64);
   static_assert(st::scalar_type_of<uint64_t> == st::ScalarType::UInt64, "uint64_t is UInt64");
   static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Float8_e5m2>, st::Float8_e5m2>::value, "");
-  assert_int_equal(st::kNumScalarTypes, 17);
+  assert_int_equal(st::kNumScalarTypes, 21);
+  static_assert(std::is_same<st::cpp_type_t<st::ScalarType::Float4_e2m1fn_x2>, st::Float4_e2m1fn_x2>::value, "");
   assert_int_equal(static_cast<int>(st::scalar_type_of<st::Float8_e4m3fn>), ST_FLOAT8_E4M3FN);
 }
 
@@ -75,20 +81,31 @@ void function_dispatch_picks_the_type_of_every_dtype(void**) {
   }
 }
 
-void pair_dispatch_covers_all_289_pairs(void**) {
-  bool seen[17][17] = {};
+// Every pair the conversion rules take (all but float4_e2m1fn_x2 with
+// another dtype: 21 · 21 - 2 · 20 = 401) runs with its own types; the others
+// are refused before any code runs.
+void pair_dispatch_covers_all_401_converting_pairs(void**) {
+  int ran = 0, refused = 0;
   for (int dst = 0; dst < st::kNumScalarTypes; ++dst) {
     for (int src = 0; src < st::kNumScalarTypes; ++src) {
-      const int code = ST_DISPATCH_PAIR(static_cast<st::ScalarType>(dst), static_cast<st::ScalarType>(src), "test", [&] {
-        return expected_dtype_number<dst_t>() * 100 + expected_dtype_number<src_t>();
-      });
-      assert_int_equal(code, dst * 100 + src);
-      seen[dst][src] = true;
+      const bool converts = dst == src || (dst != kFloat4 && src != kFloat4);
+      try {
+        const int code = ST_DISPATCH_PAIR(static_cast<st::ScalarType>(dst), static_cast<st::ScalarType>(src), "test", [&] {
+          return expected_dtype_number<dst_t>() * 100 + expected_dtype_number<src_t>();
+        });
+        assert_true(converts);
+        assert_int_equal(code, dst * 100 + src);
+        ++ran;
+      } catch (const st::Error& e) {
+        assert_false(converts);
+        assert_int_equal(e.code(), ST_ERROR_UNSUPPORTED_DTYPE);
+        assert_non_null(std::strstr(e.what(), "float4_e2m1fn_x2"));
+        ++refused;
+      }
     }
   }
-  for (auto& row : seen) {
-    for (bool s : row) assert_true(s);
-  }
+  assert_int_equal(ran, 401);
+  assert_int_equal(refused, 40);
 }
 
 // The table's columns agree with the C++ types they describe, and no two
@@ -97,10 +114,16 @@ void dtype_table_rows_are_consistent_and_distinct(void**) {
   for (int d = 0; d < st::kNumScalarTypes; ++d) {
     const st::DTypeInfo& row = st::kDTypes[d];
     assert_int_equal(static_cast<int>(row.type), d);
-    assert_int_equal(row.dlpack_bits, 8 * row.itemsize);
+    // DLPack's bits times lanes: the whole element, but for the float6
+    // dtypes, 6 bits padded to their byte.
+    const bool float6 = row.type == st::ScalarType::Float6_e2m3fn || row.type == st::ScalarType::Float6_e3m2fn;
+    assert_int_equal(row.dlpack_bits * st::dlpack_lanes(row.type), float6 ? 6 : 8 * row.itemsize);
+    assert_int_equal(st::dlpack_padded(row.type), float6);
+    assert_int_equal(st::dlpack_lanes(row.type), d == kFloat4 ? 2 : 1);
     const st::DTypeKind kind = ST_DISPATCH_ALL_TYPES(row.type, "test", [&] {
       if (std::is_same<scalar_t, bool>::value) return st::DTypeKind::Bool;
       if (st::IsComplex<scalar_t>::value) return st::DTypeKind::Complex;
+      if (st::IsPacked<scalar_t>::value) return st::DTypeKind::Packed;
       if (std::is_integral<scalar_t>::value) {
         return std::is_signed<scalar_t>::value ? st::DTypeKind::Signed : st::DTypeKind::Unsigned;
       }
@@ -131,15 +154,15 @@ void expect_unsupported(F&& f, const char* fragment1, const char* fragment2) {
 
 void unknown_dtypes_are_unsupported(void**) {
   int ran = 0;
-  expect_unsupported([&] { ST_DISPATCH_ALL_TYPES(static_cast<st::ScalarType>(17), "copy_", [&] { ++ran; }); },
-                     "copy_", "17");
+  expect_unsupported([&] { ST_DISPATCH_ALL_TYPES(static_cast<st::ScalarType>(21), "copy_", [&] { ++ran; }); },
+                     "copy_", "21");
   expect_unsupported([&] { st::dispatch_dtype(static_cast<st::ScalarType>(-1), "fill_", [&](auto) { ++ran; }); },
                      "fill_", "-1");
   expect_unsupported(
       [&] { ST_DISPATCH_PAIR(st::ScalarType::Float32, static_cast<st::ScalarType>(99), "copy_", [&] { ++ran; }); },
       "copy_", "99");
   expect_unsupported(
-      [&] { ST_DISPATCH_PAIR(static_cast<st::ScalarType>(17), st::ScalarType::Float32, "copy_", [&] { ++ran; }); },
+      [&] { ST_DISPATCH_PAIR(static_cast<st::ScalarType>(21), st::ScalarType::Float32, "copy_", [&] { ++ran; }); },
       "copy_", "unknown");
   assert_int_equal(ran, 0);
 }
@@ -151,7 +174,7 @@ int main() {
       cmocka_unit_test(traits_map_both_ways),
       cmocka_unit_test(macro_dispatch_picks_the_type_of_every_dtype),
       cmocka_unit_test(function_dispatch_picks_the_type_of_every_dtype),
-      cmocka_unit_test(pair_dispatch_covers_all_289_pairs),
+      cmocka_unit_test(pair_dispatch_covers_all_401_converting_pairs),
       cmocka_unit_test(unknown_dtypes_are_unsupported),
       cmocka_unit_test(dtype_table_rows_are_consistent_and_distinct),
   };

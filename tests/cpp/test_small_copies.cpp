@@ -126,6 +126,7 @@ static void every_dtype_pair_in_every_small_layout_matches_the_reference(void**)
     for (const st::DTypeInfo& dinfo : st::kDTypes) {
       for (const st::DTypeInfo& sinfo : st::kDTypes) {
         const ScalarType dt = dinfo.type, st_ = sinfo.type;
+        if (!st::converts(dt, st_)) continue;  // float4_e2m1fn_x2 copies only to itself
         const Tensor src = c.src(st_);
         fill_random_bytes(src, rng);
         const Tensor dst = c.dst(dt);
@@ -141,7 +142,9 @@ static void every_dtype_pair_in_every_small_layout_matches_the_reference(void**)
       }
     }
   }
-  assert_int_equal(checked, static_cast<int>(layout_cases().size()) * st::kNumScalarTypes * st::kNumScalarTypes);
+  // Every pair but float4_e2m1fn_x2's with the 20 others, both ways.
+  assert_int_equal(checked, static_cast<int>(layout_cases().size()) *
+                                (st::kNumScalarTypes * st::kNumScalarTypes - 2 * (st::kNumScalarTypes - 1)));
 }
 
 static void a_known_transpose_lands_where_it_should(void**) {

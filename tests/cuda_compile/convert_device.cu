@@ -1,5 +1,6 @@
-// Proves that the element types, convert<To, From> for all 289 dtype pairs
-// and the dispatch macros compile as CUDA device code. Not part of the CMake
+// Proves that the element types, convert<To, From> for all 400 pairs of the
+// dtypes that hold one number (float4_e2m1fn_x2 holds two and converts only
+// to itself) and the dispatch macros compile as CUDA device code. Not part of the CMake
 // build; compile it by hand from the repository root:
 //
 //   nvcc -std=c++17 -arch=sm_80 -Isrc -Iinclude -c tests/cuda_compile/convert_device.cu -o /tmp/convert_device.o
@@ -18,7 +19,8 @@ struct TypeList {};
 
 using AllElementTypes =
     TypeList<bool, uint8_t, int8_t, int16_t, int32_t, int64_t, st::Half, st::BFloat16, float, double,
-             st::complex<float>, st::complex<double>, uint16_t, uint32_t, uint64_t, st::Float8_e4m3fn, st::Float8_e5m2>;
+             st::complex<float>, st::complex<double>, uint16_t, uint32_t, uint64_t, st::Float8_e4m3fn, st::Float8_e5m2,
+             st::Float8_e8m0fnu, st::Float6_e2m3fn, st::Float6_e3m2fn>;
 
 // Each source element sits in its own 16-byte slot; each pair writes its
 // own 16-byte slot of out.
@@ -40,7 +42,7 @@ __device__ void convert_all(unsigned char* out, const unsigned char* in, TypeLis
   (convert_row<Tos>(out, in, slot, AllElementTypes{}), ...);
 }
 
-// One kernel, all 289 instantiations.
+// One kernel, all 400 instantiations.
 __global__ void convert_all_pairs(unsigned char* out, const unsigned char* in) {
   convert_all(out, in, AllElementTypes{});
 }
@@ -55,7 +57,7 @@ __global__ void convert_elementwise(To* out, const From* in, int64_t n) {
 
 }  // namespace
 
-// Host side: the runtime dtype pair picks one of 289 kernel instantiations.
+// Host side: the runtime dtype pair picks one of 401 kernel instantiations.
 void launch_convert(st::ScalarType dst_type, void* out, st::ScalarType src_type, const void* in, int64_t n) {
   const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
   ST_DISPATCH_PAIR(dst_type, src_type, "convert_device", [&] {

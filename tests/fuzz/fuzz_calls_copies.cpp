@@ -112,7 +112,7 @@ void op_make(Input& in) {
   bool ok = which == 3 ? shape_ok(sizes, n, numel(sl)) : format_fits(fmt, sl.ndim, which != 0);
   bool device_call = !ss.host;
   if (which == 2) {
-    ok = ok && valid_dtype(dtype);
+    ok = ok && valid_dtype(dtype) && converts(static_cast<st_dtype>(dtype), sl.dtype);
     if (g_has_cuda && !st_device_is_cpu(device))
       device_call = true;
     else
@@ -300,7 +300,10 @@ void op_write(Input& in) {
     const Layout& sl = sh->layout;
     const bool same_view = dh->storage == sh->storage && same_dims(dl, sl) && dl.offset == sl.offset &&
                            std::equal(dl.strides, dl.strides + dl.ndim, sl.strides) && dl.dtype == sl.dtype;
-    if (!broadcasts_to(sl, dl)) {
+    if (!converts(dl.dtype, sl.dtype)) {
+      FUZZ_CHECK(s == ST_ERROR_UNSUPPORTED_DTYPE, "st_copy of %s into %s returned %s", st_dtype_name(sl.dtype),
+                 st_dtype_name(dl.dtype), st_status_name(s));
+    } else if (!broadcasts_to(sl, dl)) {
       FUZZ_CHECK(s == ST_ERROR_SHAPE_MISMATCH || (s == ST_ERROR_OVERLAP && has_internal_overlap(dl)),
                  "st_copy of a source that does not broadcast returned %s", st_status_name(s));
     } else if (has_internal_overlap(dl) && numel(dl) > 0 && !same_view) {
@@ -309,6 +312,8 @@ void op_write(Input& in) {
       FUZZ_CHECK(s == ST_OK || s == ST_ERROR_INTERNAL || (s == ST_ERROR_OUT_OF_MEMORY && allocation_refused(f)),
                  "st_copy refused a valid copy: %s", st_status_name(s));
     }
+  } else if (which != 0 && !fillable(dl.dtype)) {
+    FUZZ_CHECK(s == ST_ERROR_UNSUPPORTED_DTYPE, "%s of float4_e2m1fn_x2 returned %s", fn, st_status_name(s));
   } else if (which != 0 && host) {
     FUZZ_CHECK(s == ST_OK || s == ST_ERROR_INTERNAL, "%s of a live host tensor failed", fn);
   }

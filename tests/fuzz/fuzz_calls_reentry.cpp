@@ -189,8 +189,7 @@ void op_scale_shift_counts(Input& in) {
   const bool values = n >= 1 && n <= kHeldCounts && in.u8() % 2;
   const st_scale_shift ss{values ? g_values : nullptr, values ? g_values : nullptr, n, dim, in.u8() % 2};
 
-  const bool real = dst_dtype != ST_COMPLEX64 && dst_dtype != ST_COMPLEX128 && src_dtype != ST_COMPLEX64 &&
-                    src_dtype != ST_COMPLEX128;
+  const bool real = scalable(static_cast<st_dtype>(dst_dtype)) && scalable(static_cast<st_dtype>(src_dtype));
   // n other than 1 must be dst's size along dim: the channel's, or a zero
   // size when dim names the empty dim (n = 0 is then right).
   const bool dim_in_range = dim >= -ndim && dim < ndim;

@@ -232,6 +232,9 @@ inline void initialize_storage(StorageModel& s, uint8_t salt) {
   const int64_t n = s.nbytes / item;
   for (int64_t i = 0; i < std::min(n, kPeriod); ++i) {
     Value v{static_cast<double>((i * 7 + salt) % 201) / 2, static_cast<double>((i * 3 + salt) % 11)};
+    // float8_e8m0fnu's conversion leaves the domain (fuzz_values.h): its
+    // storages start with powers of two from 0.5 to 64 instead.
+    if (s.dtype == ST_FLOAT8_E8M0FNU) v = Value{std::ldexp(1.0, static_cast<int>((i * 7 + salt) % 8) - 1), 0};
     encode(s.dtype, s.base + i * item, convert(v, s.dtype));
   }
   for (int64_t done = kPeriod; done < n;) {
@@ -270,7 +273,7 @@ inline bool value_checkable(const Layout& l, const StorageModel& s) {
 // `dst` holds `src`'s values (src_values, row-major) converted, broadcast
 // from `src_layout`, and no byte of dst's storage outside dst changed from
 // `before` (NULL for a new storage, all of it the destination).
-inline void expect_copied(const char* fn, const Layout& dst, const StorageModel& ds, const Layout& src_layout,
+inline void expect_copied(const char* fn, const Layout& dst, StorageModel& ds, const Layout& src_layout,
                           const std::vector<Value>& src_values, const std::vector<unsigned char>* before) {
   const int64_t item = static_cast<int64_t>(item_size(dst.dtype));
   static std::vector<bool> covered;
@@ -287,6 +290,8 @@ inline void expect_copied(const char* fn, const Layout& dst, const StorageModel&
     FUZZ_CHECK(std::memcmp(ds.base + e * item, before->data() + e * item, static_cast<size_t>(item)) == 0,
                "%s wrote element %zu of the storage, outside its destination", fn, e);
   }
+  // Its values may have left the domain (0 -> 2^-127, 96 -> 128).
+  if (dst.dtype == ST_FLOAT8_E8M0FNU) ds.checked = false;
 }
 
 // ---- The calls ------------------------------------------------------------

@@ -72,8 +72,8 @@ inline int32_t pick_dim(Input& in, int ndim) {
 
 inline int32_t pick_dtype(Input& in) {
   const uint8_t r = in.u8();
-  if (r < 248) return r % 17;
-  static const int32_t odd[] = {17, -1, 255, INT32_MIN};
+  if (r < 248) return r % 21;
+  static const int32_t odd[] = {21, -1, 255, INT32_MIN};
   return pick_from(in, odd);
 }
 
@@ -93,6 +93,6 @@ inline st_device pick_device(Input& in) {
   return pick_from(in, odd);
 }
 
-inline bool valid_dtype(int32_t d) { return d >= 0 && d < 17; }
+inline bool valid_dtype(int32_t d) { return d >= 0 && d < 21; }
 
 }  // namespace fuzz

@@ -6,7 +6,7 @@
 const libstride = "libstride.so.0"
 
 const ST_VERSION_MAJOR = 0
-const ST_VERSION_MINOR = 2
+const ST_VERSION_MINOR = 3
 const ST_VERSION_PATCH = 0
 const ST_MAX_DIMS = 25
 const ST_MAX_THREADS = 1024
@@ -30,6 +30,10 @@ const ST_API_VERSION = 3
     UINT64 = 14
     FLOAT8_E4M3FN = 15
     FLOAT8_E5M2 = 16
+    FLOAT8_E8M0FNU = 17
+    FLOAT4_E2M1FN_X2 = 18
+    FLOAT6_E2M3FN = 19
+    FLOAT6_E3M2FN = 20
 end
 
 @enum DeviceType::Int32 begin
@@ -61,6 +65,17 @@ const ST_ERROR_READ_ONLY = Int32(12)
 
 const ST_PLAN_ESTIMATE = Int32(0)
 const ST_PLAN_MEASURE = Int32(1)
+
+const ST_BLOCK_MXFP8_E4M3 = Int32(0)
+const ST_BLOCK_MXFP8_E5M2 = Int32(1)
+const ST_BLOCK_MXFP6_E2M3 = Int32(2)
+const ST_BLOCK_MXFP6_E3M2 = Int32(3)
+const ST_BLOCK_MXFP4_E2M1 = Int32(4)
+const ST_BLOCK_MXINT8 = Int32(5)
+const ST_BLOCK_NVFP4 = Int32(6)
+
+const ST_SCALE_FLOOR = Int32(0)
+const ST_SCALE_RCEIL = Int32(1)
 
 struct StDevice
     type::Int32
@@ -95,6 +110,14 @@ struct StFormatOptions
     edgeitems::Int32
     threshold::Int64
     linewidth::Int32
+end
+
+struct StBlockSpec
+    struct_size::Csize_t
+    format::Int32
+    dim::Int32
+    scale_rule::Int32
+    global_scale::Cfloat
 end
 
 struct StApi
@@ -156,6 +179,8 @@ struct StApi
     copy_plan_execute_raw::Ptr{Cvoid}
     copy_plan_release::Ptr{Cvoid}
     live_plan_count::Ptr{Cvoid}
+    quantize_blocks::Ptr{Cvoid}
+    dequantize_blocks::Ptr{Cvoid}
     runtime_settings::Ptr{Cvoid}
     tensor_format::Ptr{Cvoid}
 end
@@ -280,5 +305,9 @@ st_copy_plan_release(plan) =
     ccall((:st_copy_plan_release, libstride), Int32, (StCopyPlan,), plan)
 st_tensor_format(t, opts, buf, cap, needed) =
     ccall((:st_tensor_format, libstride), Int32, (StTensor, Ptr{StFormatOptions}, Cstring, Csize_t, Ptr{Csize_t}), t, opts, buf, cap, needed)
+st_quantize_blocks(values, scales, src, spec) =
+    ccall((:st_quantize_blocks, libstride), Int32, (StTensor, StTensor, StTensor, Ptr{StBlockSpec}), values, scales, src, spec)
+st_dequantize_blocks(dst, values, scales, spec) =
+    ccall((:st_dequantize_blocks, libstride), Int32, (StTensor, StTensor, StTensor, Ptr{StBlockSpec}), dst, values, scales, spec)
 st_get_api(version) =
     ccall((:st_get_api, libstride), Ptr{StApi}, (UInt32,), version)

@@ -36,7 +36,7 @@ import zipfile
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bindings/python
 CHECKOUT = os.path.dirname(os.path.dirname(HERE))
 NAME = "stride"
-VERSION = "0.2.0"  # include/stride.h's ST_VERSION_* (tools/gen_bindings.py stamps it)
+VERSION = "0.3.0"  # include/stride.h's ST_VERSION_* (tools/gen_bindings.py stamps it)
 SONAME = "libstride.so.0"  # the package loads this name (stride/_lib.py)
 DIST_INFO = f"{NAME}-{VERSION}.dist-info"
 METADATA = f"""Metadata-Version: 2.1

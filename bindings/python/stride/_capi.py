@@ -6,7 +6,7 @@ import ctypes
 SONAME = "libstride.so.0"
 
 ST_VERSION_MAJOR = 0
-ST_VERSION_MINOR = 2
+ST_VERSION_MINOR = 3
 ST_VERSION_PATCH = 0
 ST_MAX_DIMS = 25
 ST_MAX_THREADS = 1024
@@ -45,6 +45,10 @@ ST_UINT32 = 13
 ST_UINT64 = 14
 ST_FLOAT8_E4M3FN = 15
 ST_FLOAT8_E5M2 = 16
+ST_FLOAT8_E8M0FNU = 17
+ST_FLOAT4_E2M1FN_X2 = 18
+ST_FLOAT6_E2M3FN = 19
+ST_FLOAT6_E3M2FN = 20
 
 # st_device_type
 ST_DEVICE_CPU = 1
@@ -60,6 +64,19 @@ ST_MEMORY_FORMAT_PRESERVE = 3
 # st_plan_flags
 ST_PLAN_ESTIMATE = 0
 ST_PLAN_MEASURE = 1
+
+# st_block_format
+ST_BLOCK_MXFP8_E4M3 = 0
+ST_BLOCK_MXFP8_E5M2 = 1
+ST_BLOCK_MXFP6_E2M3 = 2
+ST_BLOCK_MXFP6_E3M2 = 3
+ST_BLOCK_MXFP4_E2M1 = 4
+ST_BLOCK_MXINT8 = 5
+ST_BLOCK_NVFP4 = 6
+
+# st_scale_rule
+ST_SCALE_FLOOR = 0
+ST_SCALE_RCEIL = 1
 
 # One row per st_dtype value: (constant, value, name, itemsize, kind, DLPack code, DLPack bits).
 DTYPES = (
@@ -80,6 +97,10 @@ DTYPES = (
     ('ST_UINT64', 14, 'uint64', 8, 'u', 1, 64),
     ('ST_FLOAT8_E4M3FN', 15, 'float8_e4m3fn', 1, 'f', 10, 8),
     ('ST_FLOAT8_E5M2', 16, 'float8_e5m2', 1, 'f', 12, 8),
+    ('ST_FLOAT8_E8M0FNU', 17, 'float8_e8m0fnu', 1, 'f', 14, 8),
+    ('ST_FLOAT4_E2M1FN_X2', 18, 'float4_e2m1fn_x2', 1, 'V', 17, 4),
+    ('ST_FLOAT6_E2M3FN', 19, 'float6_e2m3fn', 1, 'f', 15, 6),
+    ('ST_FLOAT6_E3M2FN', 20, 'float6_e3m2fn', 1, 'f', 16, 6),
 )
 
 # The enums as {short name: value}: st_device_type's CUDA, st_status's OVERLAP, ...
@@ -117,6 +138,10 @@ ENUMS = {
         "UINT64": ST_UINT64,
         "FLOAT8_E4M3FN": ST_FLOAT8_E4M3FN,
         "FLOAT8_E5M2": ST_FLOAT8_E5M2,
+        "FLOAT8_E8M0FNU": ST_FLOAT8_E8M0FNU,
+        "FLOAT4_E2M1FN_X2": ST_FLOAT4_E2M1FN_X2,
+        "FLOAT6_E2M3FN": ST_FLOAT6_E2M3FN,
+        "FLOAT6_E3M2FN": ST_FLOAT6_E3M2FN,
     },
     "st_device_type": {
         "CPU": ST_DEVICE_CPU,
@@ -132,6 +157,19 @@ ENUMS = {
     "st_plan_flags": {
         "ESTIMATE": ST_PLAN_ESTIMATE,
         "MEASURE": ST_PLAN_MEASURE,
+    },
+    "st_block_format": {
+        "MXFP8_E4M3": ST_BLOCK_MXFP8_E4M3,
+        "MXFP8_E5M2": ST_BLOCK_MXFP8_E5M2,
+        "MXFP6_E2M3": ST_BLOCK_MXFP6_E2M3,
+        "MXFP6_E3M2": ST_BLOCK_MXFP6_E3M2,
+        "MXFP4_E2M1": ST_BLOCK_MXFP4_E2M1,
+        "MXINT8": ST_BLOCK_MXINT8,
+        "NVFP4": ST_BLOCK_NVFP4,
+    },
+    "st_scale_rule": {
+        "FLOOR": ST_SCALE_FLOOR,
+        "RCEIL": ST_SCALE_RCEIL,
     },
 }
 
@@ -189,6 +227,16 @@ class st_format_options(ctypes.Structure):
         ("edgeitems", ctypes.c_int32),
         ("threshold", ctypes.c_int64),
         ("linewidth", ctypes.c_int32),
+    ]
+
+
+class st_block_spec(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("format", ctypes.c_int32),
+        ("dim", ctypes.c_int32),
+        ("scale_rule", ctypes.c_int32),
+        ("global_scale", ctypes.c_float),
     ]
 
 
@@ -250,6 +298,8 @@ st_api_copy_plan_execute = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan, st_ten
 st_api_copy_plan_execute_raw = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32)
 st_api_copy_plan_release = ctypes.CFUNCTYPE(ctypes.c_int32, st_copy_plan)
 st_api_live_plan_count = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(ctypes.c_int64))
+st_api_quantize_blocks = ctypes.CFUNCTYPE(ctypes.c_int32, st_tensor, st_tensor, st_tensor, ctypes.POINTER(st_block_spec))
+st_api_dequantize_blocks = ctypes.CFUNCTYPE(ctypes.c_int32, st_tensor, st_tensor, st_tensor, ctypes.POINTER(st_block_spec))
 st_api_runtime_settings = ctypes.CFUNCTYPE(ctypes.c_char_p)
 st_api_tensor_format = ctypes.CFUNCTYPE(ctypes.c_int32, st_tensor, ctypes.POINTER(st_format_options), ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
 
@@ -314,6 +364,8 @@ class st_api(ctypes.Structure):
         ("copy_plan_execute_raw", st_api_copy_plan_execute_raw),
         ("copy_plan_release", st_api_copy_plan_release),
         ("live_plan_count", st_api_live_plan_count),
+        ("quantize_blocks", st_api_quantize_blocks),
+        ("dequantize_blocks", st_api_dequantize_blocks),
         ("runtime_settings", st_api_runtime_settings),
         ("tensor_format", st_api_tensor_format),
     ]
@@ -381,5 +433,7 @@ SIGNATURES = {
     "st_copy_plan_execute_raw": (ctypes.c_int32, [st_copy_plan, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]),
     "st_copy_plan_release": (ctypes.c_int32, [st_copy_plan]),
     "st_tensor_format": (ctypes.c_int32, [st_tensor, ctypes.POINTER(st_format_options), ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "st_quantize_blocks": (ctypes.c_int32, [st_tensor, st_tensor, st_tensor, ctypes.POINTER(st_block_spec)]),
+    "st_dequantize_blocks": (ctypes.c_int32, [st_tensor, st_tensor, st_tensor, ctypes.POINTER(st_block_spec)]),
     "st_get_api": (ctypes.POINTER(st_api), [ctypes.c_uint32]),
 }

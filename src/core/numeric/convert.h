@@ -10,8 +10,12 @@
 //   rounding from the exact value to nearest even, overflow -> ±inf (for
 //   float8_e4m3fn, which has no infinity, NaN: Note [Rounding to float8]),
 //   NaN stays NaN;
-// - float16 / bfloat16 / float8 -> anything: the exact value (a float),
-//   then the rule of the target;
+// - any number -> float6: one rounding to nearest even, beyond the largest
+//   (±inf included) ±largest, NaN +largest; -> float8_e8m0fnu: c10's rule
+//   on the exact value (Note [Rounding to e8m0]);
+// - float16 / bfloat16 / float8 / float6 / e8m0 -> anything: the exact
+//   value (a float), then the rule of the target;
+// - float4_e2m1fn_x2: only to itself (it holds pairs of values);
 // - -> bool: nonzero (NaN is nonzero; complex when either part is);
 //   bool -> number: 0 or 1;
 // - complex -> real: the real part; real -> complex: imaginary part 0.
@@ -113,6 +117,10 @@ ST_HOST_DEVICE ST_FORCE_INLINE bool is_nonzero(T v) {
     return (v.bits & 0x7FFFu) != 0;  // ±0 are the only zeros
   } else if constexpr (IsFloat8<T>::value) {
     return (v.bits & 0x7Fu) != 0;
+  } else if constexpr (std::is_same<T, Float8_e8m0fnu>::value) {
+    return true;  // 2^-127 at least, or NaN: never zero
+  } else if constexpr (IsFloat6<T>::value) {
+    return (v.bits & T::format::kMaxFinite) != 0;
   } else if constexpr (IsComplex<T>::value) {
     return (v.re != 0) | (v.im != 0);
   } else {
@@ -124,6 +132,8 @@ ST_HOST_DEVICE ST_FORCE_INLINE bool is_nonzero(T v) {
 
 template <typename To, typename From>
 ST_HOST_DEVICE ST_FORCE_INLINE To convert(From v) {
+  static_assert(std::is_same<To, From>::value || !(IsPacked<To>::value || IsPacked<From>::value),
+                "float4_e2m1fn_x2 converts to nothing else (dtype_dispatch.h's converts())");
   if constexpr (std::is_same<To, From>::value) {
     return v;
   } else if constexpr (IsComplex<From>::value) {
@@ -148,6 +158,26 @@ ST_HOST_DEVICE ST_FORCE_INLINE To convert(From v) {
     return convert<To>(bfloat16_to_float(v));
   } else if constexpr (IsFloat8<From>::value) {
     return convert<To>(float8_to_float(v));
+  } else if constexpr (std::is_same<From, Float8_e8m0fnu>::value) {
+    return convert<To>(e8m0_to_float(v));
+  } else if constexpr (IsFloat6<From>::value) {
+    return convert<To>(float6_to_float(v));
+  } else if constexpr (std::is_same<To, Float8_e8m0fnu>::value) {
+    if constexpr (std::is_same<From, double>::value) {
+      return double_to_e8m0(v);
+    } else if constexpr (std::is_same<From, float>::value) {
+      return float_to_e8m0(v);
+    } else {
+      return integer_to_e8m0(v);
+    }
+  } else if constexpr (IsFloat6<To>::value) {
+    if constexpr (std::is_same<From, double>::value) {
+      return double_to_float6<To>(v);
+    } else if constexpr (std::is_same<From, float>::value) {
+      return float_to_float6<To>(v);
+    } else {
+      return integer_to_float6<To>(v);
+    }
   } else if constexpr (IsFloat8<To>::value) {
     if constexpr (std::is_same<From, double>::value) {
       return double_to_float8<To>(v);

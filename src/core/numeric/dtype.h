@@ -32,6 +32,10 @@
 #define ST_DLPACK_BOOL 6
 #define ST_DLPACK_FLOAT8_E4M3FN 10
 #define ST_DLPACK_FLOAT8_E5M2 12
+#define ST_DLPACK_FLOAT8_E8M0FNU 14
+#define ST_DLPACK_FLOAT6_E2M3FN 15
+#define ST_DLPACK_FLOAT6_E3M2FN 16
+#define ST_DLPACK_FLOAT4_E2M1FN 17
 
 #define ST_FORALL_DTYPES(_, ...)                                                                        \
   _(Bool, bool, ST_BOOL, "bool", 1, ST_DLPACK_BOOL, 8, Bool, __VA_ARGS__)                               \
@@ -54,7 +58,15 @@
   _(Float8_e4m3fn, ::st::Float8_e4m3fn, ST_FLOAT8_E4M3FN, "float8_e4m3fn", 1, ST_DLPACK_FLOAT8_E4M3FN, 8, \
     Float, __VA_ARGS__)                                                                                 \
   _(Float8_e5m2, ::st::Float8_e5m2, ST_FLOAT8_E5M2, "float8_e5m2", 1, ST_DLPACK_FLOAT8_E5M2, 8, Float,   \
-    __VA_ARGS__)
+    __VA_ARGS__)                                                                                        \
+  _(Float8_e8m0fnu, ::st::Float8_e8m0fnu, ST_FLOAT8_E8M0FNU, "float8_e8m0fnu", 1, ST_DLPACK_FLOAT8_E8M0FNU, \
+    8, Float, __VA_ARGS__)                                                                              \
+  _(Float4_e2m1fn_x2, ::st::Float4_e2m1fn_x2, ST_FLOAT4_E2M1FN_X2, "float4_e2m1fn_x2", 1,                \
+    ST_DLPACK_FLOAT4_E2M1FN, 4, Packed, __VA_ARGS__)                                                    \
+  _(Float6_e2m3fn, ::st::Float6_e2m3fn, ST_FLOAT6_E2M3FN, "float6_e2m3fn", 1, ST_DLPACK_FLOAT6_E2M3FN, 6, \
+    Float, __VA_ARGS__)                                                                                 \
+  _(Float6_e3m2fn, ::st::Float6_e3m2fn, ST_FLOAT6_E3M2FN, "float6_e3m2fn", 1, ST_DLPACK_FLOAT6_E3M2FN, 6, \
+    Float, __VA_ARGS__)
 
 namespace st {
 
@@ -65,7 +77,9 @@ enum class ScalarType : int32_t {
 };
 
 // What kind of number an element is; conversions and DLPack follow it.
-enum class DTypeKind : int32_t { Bool, Unsigned, Signed, Float, Complex };
+// Packed: several numbers to an element (float4_e2m1fn_x2), which copies
+// move as bytes and no conversion reads.
+enum class DTypeKind : int32_t { Bool, Unsigned, Signed, Float, Complex, Packed };
 
 // One row of the table, for code that looks dtypes up at run time.
 struct DTypeInfo {
@@ -121,5 +135,26 @@ constexpr const char* dtype_name(int32_t v) { return is_valid_dtype(v) ? kDTypes
 
 constexpr DTypeKind kind_of(ScalarType t) { return dtype_info(t).kind; }
 constexpr bool is_complex(ScalarType t) { return kind_of(t) == DTypeKind::Complex; }
+constexpr bool is_packed(ScalarType t) { return kind_of(t) == DTypeKind::Packed; }
+
+// Whether the conversion rules take dst <- src: every pair but those of a
+// packed dtype with another (include/stride.h: float4_e2m1fn_x2 copies
+// only to itself).
+constexpr bool converts(ScalarType dst, ScalarType src) {
+  return dst == src || (!is_packed(dst) && !is_packed(src));
+}
+
+// DLPack's lanes: the values an element holds (float4_e2m1fn_x2: 2 of 4
+// bits, as PyTorch exports it), 1 for the others.
+constexpr int dlpack_lanes(ScalarType t) {
+  return is_packed(t) ? static_cast<int>(8 * itemsize(t) / dtype_info(t).dlpack_bits) : 1;
+}
+
+// Whether each value sits in a byte of its own with bits to spare (the
+// float6 dtypes): DLPack 1.1 marks such tensors with
+// DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED.
+constexpr bool dlpack_padded(ScalarType t) {
+  return dtype_info(t).dlpack_bits * dlpack_lanes(t) < static_cast<int>(8 * itemsize(t));
+}
 
 }  // namespace st

@@ -13,6 +13,8 @@
 //   decltype(tag)::type; ... }) for host code that prefers a function.
 #pragma once
 
+#include <type_traits>
+
 #include "core/error.h"
 #include "core/numeric/dtype.h"
 #include "core/numeric/dtype_traits.h"
@@ -61,8 +63,42 @@ decltype(auto) dispatch_dtype(ScalarType t, const char* op, F&& f) {
 
 #define ST_DISPATCH_ALL_TYPES(TYPE, NAME, ...) ST_DISPATCH_ALL_TYPES_AS(TYPE, NAME, scalar_t, __VA_ARGS__)
 
+namespace st {
+
+[[noreturn]] inline void fail_no_conversion(const char* op, ScalarType dst, ScalarType src) {
+  fail(ST_ERROR_UNSUPPORTED_DTYPE, "%s: no conversion between %s and %s (float4_e2m1fn_x2 copies only to itself)", op,
+       dtype_name(static_cast<int32_t>(src)), dtype_name(static_cast<int32_t>(dst)));
+}
+
+// The source type a pair's expansion is compiled with: S itself when the
+// conversion rules take D <- S (converts()), else D, whose same-type
+// expansion exists anyway, so that no code is compiled for a pair that
+// never runs.
+template <typename D, typename S>
+using conversion_source_t =
+    typename std::conditional<converts(scalar_type_of<D>, scalar_type_of<S>), S, D>::type;
+
+}  // namespace st
+
+// One case of the source switch of ST_DISPATCH_PAIR: ALIAS names the row's
+// type, or the destination's for a pair without a conversion.
+#define ST_DISPATCH_SOURCE_CASE_(NAME_, CPP_TYPE, VALUE, STR, SIZE, CODE, BITS, KIND, DST_ALIAS, ALIAS, ...) \
+  case ::st::ScalarType::NAME_: {                                                                            \
+    using ALIAS [[maybe_unused]] = ::st::conversion_source_t<DST_ALIAS, CPP_TYPE>;                           \
+    return __VA_ARGS__();                                                                                    \
+  }
+
 // Runs the lambda with `dst_t` and `src_t` naming the C++ types of DST_TYPE
-// and SRC_TYPE: one expansion per conversion pair.
-#define ST_DISPATCH_PAIR(DST_TYPE, SRC_TYPE, NAME, ...)                                            \
-  ST_DISPATCH_ALL_TYPES_AS(DST_TYPE, NAME, dst_t,                                                  \
-                           [&] { return ST_DISPATCH_ALL_TYPES_AS(SRC_TYPE, NAME, src_t, __VA_ARGS__); })
+// and SRC_TYPE: one expansion per pair the conversion rules take
+// (converts()); any other pair fails with ST_ERROR_UNSUPPORTED_DTYPE.
+#define ST_DISPATCH_PAIR(DST_TYPE, SRC_TYPE, NAME, ...)                                                   \
+  [&] {                                                                                                   \
+    const ::st::ScalarType st_pair_dst_ = (DST_TYPE), st_pair_src_ = (SRC_TYPE);                          \
+    if (::st::is_valid_dtype(static_cast<int32_t>(st_pair_dst_)) &&                                      \
+        ::st::is_valid_dtype(static_cast<int32_t>(st_pair_src_)) && !::st::converts(st_pair_dst_, st_pair_src_)) \
+      ::st::fail_no_conversion((NAME), st_pair_dst_, st_pair_src_);                                       \
+    return ST_DISPATCH_ALL_TYPES_AS(st_pair_dst_, NAME, dst_t, [&] {                                      \
+      switch (st_pair_src_) { ST_FORALL_DTYPES(ST_DISPATCH_SOURCE_CASE_, dst_t, src_t, __VA_ARGS__) }     \
+      ::st::fail_unsupported_dtype((NAME), st_pair_src_);                                                 \
+    });                                                                                                   \
+  }()

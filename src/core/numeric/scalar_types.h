@@ -1,5 +1,5 @@
-// The element types that C++ lacks: float16, bfloat16, the two float8
-// formats and a complex number that is a plain struct. Each is trivially
+// The element types that C++ lacks: float16, bfloat16, the float8, float6
+// and float4 formats, the MX scale and a complex number that is a plain struct. Each is trivially
 // copyable with the size and alignment of its dtype, so a tensor's bytes
 // can be read as an array of them, on the host and in CUDA kernels.
 //
@@ -50,6 +50,60 @@ struct alignas(1) Float8_e5m2 {
   ST_HOST_DEVICE static constexpr Float8_e5m2 from_bits(uint8_t b) { return Float8_e5m2{b}; }
 };
 
+// OCP MX v1.0's other element types. float8_e8m0fnu, the MX block scale:
+// 2^(bits - 127), 0xFF NaN, no sign, zero or infinity (Note [Rounding to
+// e8m0]). float6_e2m3fn and float6_e3m2fn: one value in the low 6 bits of a
+// byte (sign, 2 or 3 exponent bits with bias 1 or 3, 3 or 2 mantissa bits;
+// largest 7.5 and 28; no infinity or NaN), the high 2 bits written 0 and
+// ignored when read. float4_e2m1fn_x2: two E2M1 values in a byte, the
+// first in the low nibble; it holds pairs, not one number, so nothing
+// converts to or from it (DTypeKind::Packed), and copies keep its bytes.
+struct alignas(1) Float8_e8m0fnu {
+  uint8_t bits;
+
+  ST_HOST_DEVICE static constexpr Float8_e8m0fnu from_bits(uint8_t b) { return Float8_e8m0fnu{b}; }
+};
+
+struct alignas(1) Float6_e2m3fn {
+  using format = detail::SaturatingFormat<2, 3>;
+  uint8_t bits;
+
+  ST_HOST_DEVICE static constexpr Float6_e2m3fn from_bits(uint8_t b) { return Float6_e2m3fn{b}; }
+};
+
+struct alignas(1) Float6_e3m2fn {
+  using format = detail::SaturatingFormat<3, 2>;
+  uint8_t bits;
+
+  ST_HOST_DEVICE static constexpr Float6_e3m2fn from_bits(uint8_t b) { return Float6_e3m2fn{b}; }
+};
+
+struct alignas(1) Float4_e2m1fn_x2 {
+  using format = detail::SaturatingFormat<2, 1>;  // of each nibble
+  uint8_t bits;
+
+  ST_HOST_DEVICE static constexpr Float4_e2m1fn_x2 from_bits(uint8_t b) { return Float4_e2m1fn_x2{b}; }
+};
+
+template <typename T>
+struct IsFloat6 {
+  static constexpr bool value = false;
+};
+template <>
+struct IsFloat6<Float6_e2m3fn> {
+  static constexpr bool value = true;
+};
+template <>
+struct IsFloat6<Float6_e3m2fn> {
+  static constexpr bool value = true;
+};
+
+// An element type that holds several values, which no conversion reads.
+template <typename T>
+struct IsPacked {
+  static constexpr bool value = std::is_same<T, Float4_e2m1fn_x2>::value;
+};
+
 template <typename T>
 struct IsFloat8 {
   static constexpr bool value = false;
@@ -81,11 +135,18 @@ struct alignas(2 * sizeof(T)) complex {
 
 static_assert(sizeof(Half) == 2 && alignof(Half) == 2, "float16 is 2 bytes");
 static_assert(sizeof(BFloat16) == 2 && alignof(BFloat16) == 2, "bfloat16 is 2 bytes");
-static_assert(sizeof(Float8_e4m3fn) == 1 && sizeof(Float8_e5m2) == 1, "a float8 is 1 byte");
+static_assert(sizeof(Float8_e4m3fn) == 1 && sizeof(Float8_e5m2) == 1 && sizeof(Float8_e8m0fnu) == 1,
+              "a float8 is 1 byte");
+static_assert(sizeof(Float6_e2m3fn) == 1 && sizeof(Float6_e3m2fn) == 1 && sizeof(Float4_e2m1fn_x2) == 1,
+              "a float6, and a pair of float4, take 1 byte");
 static_assert(sizeof(complex<float>) == 8 && alignof(complex<float>) == 8, "complex64 is 8 bytes");
 static_assert(sizeof(complex<double>) == 16 && alignof(complex<double>) == 16, "complex128 is 16 bytes");
 static_assert(std::is_trivially_copyable<Half>::value && std::is_trivially_copyable<BFloat16>::value &&
                   std::is_trivially_copyable<Float8_e4m3fn>::value && std::is_trivially_copyable<Float8_e5m2>::value &&
+                  std::is_trivially_copyable<Float8_e8m0fnu>::value &&
+                  std::is_trivially_copyable<Float6_e2m3fn>::value &&
+                  std::is_trivially_copyable<Float6_e3m2fn>::value &&
+                  std::is_trivially_copyable<Float4_e2m1fn_x2>::value &&
                   std::is_trivially_copyable<complex<float>>::value &&
                   std::is_trivially_copyable<complex<double>>::value,
               "element types are copied as bytes");
@@ -208,6 +269,68 @@ ST_HOST_DEVICE ST_FORCE_INLINE F8 double_to_float8(double d) {
 template <typename F8, typename I>
 ST_HOST_DEVICE ST_FORCE_INLINE F8 integer_to_float8(I v) {
   return F8{detail::integer_to_float8<typename F8::format>(is_negative(v), magnitude_of(v))};
+}
+
+// Exact: 2^(bits - 127), a float32 subnormal for 0x00 (2^-127); 0xFF is NaN.
+ST_HOST_DEVICE ST_FORCE_INLINE float e8m0_to_float(Float8_e8m0fnu v) {
+  const uint32_t f = v.bits == 0xFFu ? 0x7FC00000u : v.bits == 0 ? 0x00400000u : static_cast<uint32_t>(v.bits) << 23;
+  return detail::bits_to_float(f);
+}
+
+// Exact: the value of a saturating format's bits (sign at Format::kSign;
+// bits above it ignored), as a float.
+template <typename Format>
+ST_HOST_DEVICE ST_FORCE_INLINE float narrow_to_float(uint32_t bits) {
+  const uint32_t sign = (bits & Format::kSign) != 0 ? 0x80000000u : 0u;
+  const uint32_t a = bits & Format::kMaxFinite;
+  const uint32_t field = a >> Format::kMant;
+  uint32_t f;
+  if (field != 0) {
+    f = ((field + 127u - static_cast<uint32_t>(Format::kBias)) << 23) |
+        ((a & Format::kMantMask) << (23 - Format::kMant));
+  } else {
+    // Zero or subnormal: a * 2^(1 - bias - kMant), exact and normal in float.
+    constexpr uint32_t kUnit = static_cast<uint32_t>(127 + 1 - Format::kBias - Format::kMant) << 23;
+    f = detail::float_to_bits(static_cast<float>(a) * detail::bits_to_float(kUnit));
+  }
+  return detail::bits_to_float(sign | f);
+}
+
+template <typename F6>
+ST_HOST_DEVICE ST_FORCE_INLINE float float6_to_float(F6 v) {
+  return narrow_to_float<typename F6::format>(v.bits);
+}
+
+// Rounded once from the exact value (Note [Rounding to e8m0]).
+ST_HOST_DEVICE ST_FORCE_INLINE Float8_e8m0fnu float_to_e8m0(float f) {
+  return Float8_e8m0fnu{detail::binary_to_e8m0<uint32_t, 8, 23>(detail::float_to_bits(f))};
+}
+
+ST_HOST_DEVICE ST_FORCE_INLINE Float8_e8m0fnu double_to_e8m0(double d) {
+  return Float8_e8m0fnu{detail::binary_to_e8m0<uint64_t, 11, 52>(detail::double_to_bits(d))};
+}
+
+template <typename I>
+ST_HOST_DEVICE ST_FORCE_INLINE Float8_e8m0fnu integer_to_e8m0(I v) {
+  const uint64_t m = magnitude_of(v);
+  return Float8_e8m0fnu{m == 0 ? uint8_t(0) : detail::round_to_e8m0(m, 0)};
+}
+
+// Rounded once from the exact value to nearest even, saturating, NaN to
+// +max (detail::special_in).
+template <typename F6>
+ST_HOST_DEVICE ST_FORCE_INLINE F6 float_to_float6(float f) {
+  return F6{detail::binary_to_float8<typename F6::format, uint32_t, 8, 23>(detail::float_to_bits(f))};
+}
+
+template <typename F6>
+ST_HOST_DEVICE ST_FORCE_INLINE F6 double_to_float6(double d) {
+  return F6{detail::binary_to_float8<typename F6::format, uint64_t, 11, 52>(detail::double_to_bits(d))};
+}
+
+template <typename F6, typename I>
+ST_HOST_DEVICE ST_FORCE_INLINE F6 integer_to_float6(I v) {
+  return F6{detail::integer_to_float8<typename F6::format>(is_negative(v), magnitude_of(v))};
 }
 
 }  // namespace st

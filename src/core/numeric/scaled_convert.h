@@ -102,6 +102,14 @@ ST_HOST_DEVICE ST_FORCE_INLINE C round_half_even(C x) {
   return (a > C(0.5) || (a == C(0.5) && odd)) ? away : t;
 }
 
+// The dtypes scaled copies take (include/stride.h, st_copy_scaled): the
+// real ones but the MX element and scale types of 0.3 (float6, e8m0 and
+// float4_e2m1fn_x2, which are quantized by st_quantize_blocks instead).
+template <typename T>
+struct TakesScaledCopies
+    : std::integral_constant<bool, !IsComplex<T>::value && !IsFloat6<T>::value &&
+                                       !std::is_same<T, Float8_e8m0fnu>::value && !IsPacked<T>::value> {};
+
 // The largest finite value of a floating dtype, as a double.
 template <typename T>
 struct LargestFinite;

@@ -8,8 +8,9 @@ namespace cuda {
 
 void launch_copy_scaled(ScalarType dst, ScalarType src, const ScaledCopyArgs& args, cudaStream_t stream) {
   ST_DISPATCH_PAIR(dst, src, "scaled copy", [&] {
-    if constexpr (IsComplex<dst_t>::value || IsComplex<src_t>::value) {
-      fail(ST_ERROR_UNSUPPORTED_DTYPE, "scaled copy: complex dtypes are not supported");
+    if constexpr (!TakesScaledCopies<dst_t>::value || !TakesScaledCopies<src_t>::value) {
+      fail(ST_ERROR_UNSUPPORTED_DTYPE, "scaled copy: %s <- %s is not a scaled copy (prepare_scale_shift checks it)",
+           dtype_name(static_cast<int32_t>(dst)), dtype_name(static_cast<int32_t>(src)));
     } else {
       launch_scaled<dst_t, src_t>(args, stream);
     }

@@ -42,9 +42,11 @@ constexpr ScalarType conversion_kernel_dst(ScalarType dst, ScalarType src) {
   return is_integer_dtype(dst) && is_integer_dtype(src) ? unsigned_dtype_of_size(itemsize(dst)) : dst;
 }
 
-// The pairs copy_convert_part*.cu instantiate converting kernels for.
+// The pairs copy_convert_part*.cu instantiate converting kernels for: the
+// pairs the conversion rules take (converts(): float4_e2m1fn_x2 has none)
+// that do not copy bits.
 constexpr bool has_converting_kernels(ScalarType dst, ScalarType src) {
-  return !copies_bits(dst, src) && conversion_kernel_dst(dst, src) == dst;
+  return converts(dst, src) && !copies_bits(dst, src) && conversion_kernel_dst(dst, src) == dst;
 }
 
 }  // namespace cuda

@@ -42,6 +42,14 @@ pub enum DType {
     Float8E4M3Fn = 15,
     /// `ST_FLOAT8_E5M2`: float8_e5m2, 1 byte.
     Float8E5M2 = 16,
+    /// `ST_FLOAT8_E8M0FNU`: float8_e8m0fnu, 1 byte.
+    Float8E8M0Fnu = 17,
+    /// `ST_FLOAT4_E2M1FN_X2`: float4_e2m1fn_x2, 1 byte.
+    Float4E2M1FnX2 = 18,
+    /// `ST_FLOAT6_E2M3FN`: float6_e2m3fn, 1 byte.
+    Float6E2M3Fn = 19,
+    /// `ST_FLOAT6_E3M2FN`: float6_e3m2fn, 1 byte.
+    Float6E3M2Fn = 20,
 }
 
 /// Kinds of memory; the discriminants are DLPack's device type numbers.
@@ -65,7 +73,7 @@ pub enum MemoryFormat {
 
 impl DType {
     /// Every dtype, in `st_dtype` order.
-    pub const ALL: [DType; 17] = [
+    pub const ALL: [DType; 21] = [
         DType::Bool,
         DType::UInt8,
         DType::Int8,
@@ -83,6 +91,10 @@ impl DType {
         DType::UInt64,
         DType::Float8E4M3Fn,
         DType::Float8E5M2,
+        DType::Float8E8M0Fnu,
+        DType::Float4E2M1FnX2,
+        DType::Float6E2M3Fn,
+        DType::Float6E3M2Fn,
     ];
 }
 

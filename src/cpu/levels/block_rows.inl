@@ -1,0 +1,82 @@
+// The rows of cpu/levels/block_rows.h, written once over a level's vector
+// traits V (vec_base.h) and compiled once per level: block_rows.cpp in the
+// level's folder includes its traits and this file and hands out
+// kBlockRows<V>. Each row walks its blocks with the rule of
+// core/numeric/block_scaling.h, the code the CUDA kernels run too; no
+// level has vector steps yet, so V only names the table.
+// Everything is in an unnamed namespace (see copy_kernels.inl).
+#pragma once
+
+#include <cstdint>
+
+#include "core/numeric/block_format.h"
+#include "core/numeric/block_scaling.h"
+#include "core/numeric/dtype_traits.h"
+#include "cpu/levels/block_rows.h"
+
+namespace st {
+namespace cpu {
+namespace {
+
+// Block b of line r of each operand: the byte where its elements, values
+// and scale start.
+template <BlockFormat F>
+struct BlockAt {
+  static constexpr int64_t kBlock = BlockTraits<F>::kBlock;
+  static constexpr int64_t kValuesPerBlock = BlockTraits<F>::kValuesPerBlock;
+
+  static char* elements(const BlockRows& r, int64_t row, int64_t b) {
+    return r.elements.ptr + row * r.elements.row + b * kBlock * r.elements.step;
+  }
+  static char* values(const BlockRows& r, int64_t row, int64_t b) {
+    return r.values.ptr + row * r.values.row + b * kValuesPerBlock * r.values.step;
+  }
+  static char* scale(const BlockRows& r, int64_t row, int64_t b) {
+    return r.scales.ptr + row * r.scales.row + b * r.scales.step;
+  }
+  static int64_t count(const BlockRows& r, int64_t b) {
+    const int64_t left = r.n - b * kBlock;
+    return left < kBlock ? left : kBlock;
+  }
+};
+
+template <class V, BlockFormat F, typename S>
+void quantize_rows(const BlockRows& r) {
+  using At = BlockAt<F>;
+  for (int64_t row = 0; row < r.rows; ++row)
+    for (int64_t b = r.first_block; b < r.last_block; ++b)
+      blocks::quantize_block<F, S>(At::elements(r, row, b), r.elements.step, At::count(r, b), At::values(r, row, b),
+                                   r.values.step, At::scale(r, row, b), r.params);
+}
+
+template <class V, BlockFormat F, typename D>
+void dequantize_rows(const BlockRows& r) {
+  using At = BlockAt<F>;
+  for (int64_t row = 0; row < r.rows; ++row)
+    for (int64_t b = r.first_block; b < r.last_block; ++b)
+      blocks::dequantize_block<F, D>(At::elements(r, row, b), r.elements.step, At::count(r, b),
+                                     At::values(r, row, b), r.values.step, At::scale(r, row, b), r.params);
+}
+
+// A table row: one format's kernels FN<V, F, T> for each element dtype T,
+// in kBlockElementTypes' order.
+static_assert(kBlockElementTypes[0] == ScalarType::Float32 && kBlockElementTypes[1] == ScalarType::Float16 &&
+                  kBlockElementTypes[2] == ScalarType::BFloat16 && kBlockElementTypes[3] == ScalarType::Float64,
+              "ST_BLOCK_FORMAT_ROWS_ lists the element dtypes in kBlockElementTypes' order");
+#define ST_BLOCK_FORMAT_ROWS_(FN, F) {FN<V, F, float>, FN<V, F, Half>, FN<V, F, BFloat16>, FN<V, F, double>}
+#define ST_BLOCK_ROWS_(FN)                                                                                    \
+  {ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::MxFp8E4M3), ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::MxFp8E5M2),       \
+   ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::MxFp6E2M3), ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::MxFp6E3M2),       \
+   ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::MxFp4E2M1), ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::MxInt8),          \
+   ST_BLOCK_FORMAT_ROWS_(FN, BlockFormat::NvFp4)}
+static_assert(kNumBlockFormats == 7, "ST_BLOCK_ROWS_ lists every format, in st_block_format order");
+
+template <class V>
+constexpr BlockRowsTable kBlockRows = {V::kName, ST_BLOCK_ROWS_(quantize_rows), ST_BLOCK_ROWS_(dequantize_rows)};
+
+#undef ST_BLOCK_ROWS_
+#undef ST_BLOCK_FORMAT_ROWS_
+
+}  // namespace
+}  // namespace cpu
+}  // namespace st

@@ -1,0 +1,99 @@
+// What each thread of the block-scaled kernels does (include/stride.h,
+// st_quantize_blocks, st_dequantize_blocks), as host/device functions of
+// (block, thread): one block of elements per thread, by the rule of
+// core/numeric/block_scaling.h, the code the CPU's row kernels run. The
+// __global__ kernels (block_scaled.cu) only read blockIdx and threadIdx
+// and call these; the host tests call them for every (block, thread) of
+// the launch over host memory and compare with the CPU
+// (tests/cpp/test_cuda_block_emulation.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "core/error.h"
+#include "core/macros.h"
+#include "core/numeric/block_format.h"
+#include "core/numeric/block_scaling.h"
+#include "cuda/kernels/copy_loops.h"
+#include "cuda/kernels/launch_shape.h"
+#include "cuda/kernels/offset_calculator.h"
+#include "iter/block_lines.h"
+
+namespace st {
+namespace cuda {
+
+constexpr int kBlockThreads = 128;
+
+// A call's lines (iter/block_lines.h) for the device: line l's operand k
+// starts at data[k] + lines.get(l)[k] and steps by step[k] along the line.
+// 64-bit offsets, so that no call is split.
+struct BlockKernelArgs {
+  OffsetCalculator<3, uint64_t> lines;
+  char* data[3];
+  int64_t step[3];
+  int64_t n;                // elements per line
+  int64_t blocks_per_line;  // of the format's block length
+  uint64_t total;           // blocks of every line
+  blocks::BlockParams params;
+};
+static_assert(sizeof(BlockKernelArgs) <= kMaxKernelArgBytes, "kernel argument size");
+
+// The arguments of the lines `b` of a non-empty call, blocks of `block` elements.
+inline BlockKernelArgs block_kernel_args(const BlockLines& b, int64_t block, const blocks::BlockParams& params) {
+  const Geometry& g = b.lines;
+  const int64_t* strides[3] = {g.strides[0].data(), g.strides[1].data(), g.strides[2].data()};
+  BlockKernelArgs a{OffsetCalculator<3, uint64_t>(g.ndim(), g.shape.data(), strides), {}, {}, b.n, 0, 0, params};
+  for (int k = 0; k < 3; ++k) {
+    a.data[k] = g.data[k];
+    a.step[k] = b.step[k];
+  }
+  a.blocks_per_line = (b.n + block - 1) / block;
+  a.total = static_cast<uint64_t>(b.count()) * static_cast<uint64_t>(a.blocks_per_line);
+  return a;
+}
+
+// One thread per block of elements, as many blocks of threads as that
+// takes up to the grid's limit; each thread then strides by the grid.
+inline LaunchShape block_kernel_shape(const BlockKernelArgs& a) {
+  const uint64_t blocks = (a.total + kBlockThreads - 1) / kBlockThreads;
+  const uint32_t grid = blocks == 0 ? 1u : blocks > kMaxGridDimX ? kMaxGridDimX : static_cast<uint32_t>(blocks);
+  return LaunchShape{{grid, 1, 1}, {kBlockThreads, 1, 1}};
+}
+
+// Calls fn(elements, values, scale, count) for each block of elements the
+// thread (block, tid) of a grid of `grid` blocks takes.
+template <BlockFormat F, typename Fn>
+ST_HOST_DEVICE ST_FORCE_INLINE void for_thread_blocks(const BlockKernelArgs& a, uint32_t block, uint32_t tid,
+                                                      uint32_t grid, const Fn& fn) {
+  constexpr int64_t kBlock = BlockTraits<F>::kBlock;
+  constexpr int64_t kValuesPerBlock = BlockTraits<F>::kValuesPerBlock;
+  const uint64_t stride = static_cast<uint64_t>(grid) * kBlockThreads;
+  for (uint64_t u = static_cast<uint64_t>(block) * kBlockThreads + tid; u < a.total; u += stride) {
+    const uint64_t line = u / static_cast<uint64_t>(a.blocks_per_line);
+    const int64_t b = static_cast<int64_t>(u % static_cast<uint64_t>(a.blocks_per_line));
+    const auto at = a.lines.get(line);
+    const int64_t first = b * kBlock;
+    const int64_t count = a.n - first < kBlock ? a.n - first : kBlock;
+    fn(a.data[0] + at[0] + first * a.step[0], a.data[1] + at[1] + b * kValuesPerBlock * a.step[1],
+       a.data[2] + at[2] + b * a.step[2], count);
+  }
+}
+
+template <BlockFormat F, typename S>
+ST_HOST_DEVICE ST_FORCE_INLINE void quantize_blocks_thread(const BlockKernelArgs& a, uint32_t block, uint32_t tid,
+                                                           uint32_t grid) {
+  for_thread_blocks<F>(a, block, tid, grid, [&](char* elements, char* values, char* scale, int64_t count) {
+    blocks::quantize_block<F, S>(elements, a.step[0], count, values, a.step[1], scale, a.params);
+  });
+}
+
+template <BlockFormat F, typename D>
+ST_HOST_DEVICE ST_FORCE_INLINE void dequantize_blocks_thread(const BlockKernelArgs& a, uint32_t block, uint32_t tid,
+                                                             uint32_t grid) {
+  for_thread_blocks<F>(a, block, tid, grid, [&](char* elements, char* values, char* scale, int64_t count) {
+    blocks::dequantize_block<F, D>(elements, a.step[0], count, values, a.step[1], scale, a.params);
+  });
+}
+
+}  // namespace cuda
+}  // namespace st
