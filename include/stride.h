@@ -1678,7 +1678,8 @@ typedef struct st_format_options {
  *   `-0.` for negative zero, `nan`, `inf` and `-inf`, and all in scientific
  *   notation when a nonzero finite magnitude reaches 1e8, falls below 1e-4,
  *   or the largest exceeds 1000 times the smallest; bfloat16,
- *   float8_e4m3fn and float8_e5m2 as the float32 array of their values;
+ *   float8_e4m3fn, float8_e5m2, float8_e8m0fnu, float6_e2m3fn and
+ *   float6_e3m2fn as the float32 array of their values;
  *   complex64 and complex128 as NumPy's, `1.+2.j`. Every element of the
  *   text is padded to one width, and floats to one position of the point.
  * - Layout: nested brackets, a line break (and a blank line per dim beyond
@@ -1728,6 +1729,8 @@ typedef struct st_format_options {
  *         calling thread's current stream is capturing a CUDA graph (the
  *         copy to the host cannot be captured, as st_copy()).
  * @retval ST_ERROR_INVALID_HANDLE `t` is not a live handle.
+ * @retval ST_ERROR_UNSUPPORTED_DTYPE `t` is float4_e2m1fn_x2, whose bytes
+ *         hold two values each: it has no element to print.
  * @retval ST_ERROR_OUT_OF_BOUNDS `cap` is less than `*needed`: `*needed`
  *         holds the size, and `buf` is untouched.
  * @retval ST_ERROR_OUT_OF_MEMORY the host copy of the shown values or the
@@ -1801,7 +1804,7 @@ ST_API st_status st_tensor_format(st_tensor t, const st_format_options* opts, ch
  *   special case). The block scale s is amax / (6 g) rounded once to
  *   nearest even on float8_e4m3fn, 448 beyond (TE and torchao), with no
  *   lower clamp (TE and the TRT-LLM, vLLM and FlashInfer kernels; torchao
- *   clamps to 2^-9): s may be 0, and then every element is ±0, sign kept.
+ *   clamps to 2^-6): s may be 0, and then every element is ±0, sign kept.
  *   Elements: x / (s g) rounded as above on E2M1. A NaN in a block gives
  *   the scale 0x7F (NaN) and elements 0x7; ±inf without NaN gives the
  *   scale 448 (0x7E), ±6 for the infinite elements and x / (448 g) for the

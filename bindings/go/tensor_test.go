@@ -45,7 +45,7 @@ func TestStridedAndLike(t *testing.T) {
 }
 
 func TestEveryDType(t *testing.T) {
-	sizes := []int{1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1}
+	sizes := []int{1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1, 1, 1, 1, 1}
 	for i, d := range AllDTypes {
 		x := must(New([]int64{3}, d, CPUDevice))
 		if must(x.DType()) != d || d.Itemsize() != sizes[i] {

@@ -110,7 +110,7 @@ static void spec_null_and_struct_sizes(void** state) {
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
     st_block_spec spec = block_spec(REF_MXFP8_E4M3, REF_FLOOR, -1, 0);
     spec.struct_size = bad[k];
-    char what[64];
+    char what[96];
     snprintf(what, sizeof what, "struct_size %zu", bad[k]);
     expect_refused(ST_ERROR_INVALID_ARGUMENT, &c, &spec, what);
   }
@@ -129,7 +129,7 @@ static void larger_spec_accepted_only_with_zero_tail(void** state) {
     st_block_spec spec = block_spec(REF_MXFP8_E4M3, REF_FLOOR, -1, 0);
     spec.struct_size = sizes[k];
     memcpy(big, &spec, sizeof spec);
-    char what[64];
+    char what[96];
     snprintf(what, sizeof what, "struct_size %zu, tail zero", sizes[k]);
     call c = base_call(REF_MXFP8_E4M3);
     expect_accepted(&c, (const st_block_spec*)(const void*)big, what);
@@ -233,7 +233,7 @@ static void odd_size_along_dim_for_fp4(void** state) {
     for (int k = 0; k < 3; ++k) {
       const int64_t vsz[2] = {2, vlen[k]};
       st_tensor values = wrap(VALUES_AT, 2, vsz, NULL, ST_FLOAT4_E2M1FN_X2);
-      char what[64];
+      char what[96];
       snprintf(what, sizeof what, "%s, 63 along dim, values (2, %lld)", format_name(fp4[f]), (long long)vlen[k]);
       expect_quantize_refused(ST_ERROR_INVALID_ARGUMENT, values, scales, src, &spec, what);
       expect_dequantize_refused(ST_ERROR_INVALID_ARGUMENT, dst, values, scales, &spec, what);
@@ -257,7 +257,7 @@ static void dtypes_not_listed(void** state) {
   for (size_t k = 0; k < sizeof not_float / sizeof not_float[0]; ++k) {
     call c = base_call(REF_MXFP8_E4M3);
     st_tensor bad = wrap(SRC_AT, 2, fsz, NULL, not_float[k]);
-    char what[64];
+    char what[96];
     snprintf(what, sizeof what, "src / dst %s", st_dtype_name(not_float[k]));
     expect_quantize_refused(ST_ERROR_UNSUPPORTED_DTYPE, c.values, c.scales, bad, &spec, what);
     release(bad);

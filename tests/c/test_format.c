@@ -171,6 +171,35 @@ static void argument_errors_are_invalid_argument_and_write_nothing(void** state)
   EXPECT_OK(st_tensor_release(x));
 }
 
+static void the_narrow_float_dtypes_print_their_values(void** state) {
+  (void)state;
+  /* e8m0 bytes 126, 127, 128, 130: 2^-1, 2^0, 2^1, 2^3. float6_e2m3fn
+   * (sign, 2 exponent bits of bias 1, 3 mantissa bits): 0x04 subnormal 4/8,
+   * 0x08 1.0, 0x28 -1.0, 0x1F 2^2 * 15/8. */
+  uint8_t e8m0[4] = {126, 127, 128, 130}, e2m3[4] = {0x04, 0x08, 0x28, 0x1F};
+  st_tensor scales = {0}, six = {0};
+  EXPECT_OK(st_tensor_from_data(e8m0, DIMS(4), NULL, 1, ST_FLOAT8_E8M0FNU, CPU, NULL, NULL, &scales));
+  EXPECT_OK(st_tensor_from_data(e2m3, DIMS(4), NULL, 1, ST_FLOAT6_E2M3FN, CPU, NULL, NULL, &six));
+  expect_text(scales, NULL, "[0.5 1.  2.  8. ]");
+  expect_text(six, NULL, "[ 0.5  1.  -1.   7.5]");
+  EXPECT_OK(st_tensor_release(scales));
+  EXPECT_OK(st_tensor_release(six));
+}
+
+static void packed_float4_is_unsupported_dtype_and_writes_nothing(void** state) {
+  (void)state;
+  uint8_t pairs[2] = {0x21, 0x43};
+  st_tensor x = {0};
+  EXPECT_OK(st_tensor_from_data(pairs, DIMS(2), NULL, 1, ST_FLOAT4_E2M1FN_X2, CPU, NULL, NULL, &x));
+  char buf[64];
+  memset(buf, 'x', sizeof buf);
+  size_t needed = 77;
+  EXPECT_STATUS(ST_ERROR_UNSUPPORTED_DTYPE, st_tensor_format(x, NULL, buf, sizeof buf, &needed));
+  assert_int_equal(needed, 77);
+  for (size_t k = 0; k < sizeof buf; ++k) assert_int_equal(buf[k], 'x');
+  EXPECT_OK(st_tensor_release(x));
+}
+
 static void a_dead_handle_is_invalid_handle(void** state) {
   (void)state;
   st_tensor x = make_iota_f32(DIMS(3), 1);
@@ -216,6 +245,8 @@ int main(void) {
       cmocka_unit_test(a_larger_options_struct_is_read_when_its_tail_is_zero),
       cmocka_unit_test(the_text_and_its_nul_fit_exactly_or_nothing_is_written),
       cmocka_unit_test(argument_errors_are_invalid_argument_and_write_nothing),
+      cmocka_unit_test(the_narrow_float_dtypes_print_their_values),
+      cmocka_unit_test(packed_float4_is_unsupported_dtype_and_writes_nothing),
       cmocka_unit_test(a_dead_handle_is_invalid_handle),
       cmocka_unit_test_teardown(a_host_copy_that_cannot_be_allocated_is_out_of_memory, restore_default_allocator),
       cmocka_unit_test(the_api_table_holds_it),

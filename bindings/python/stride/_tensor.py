@@ -8,7 +8,7 @@ import sys
 from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _dlpack, _errors
-from ._errors import StrideError, entry
+from ._errors import StrideError, UnsupportedDtypeError, entry
 from ._args import dim as _dim, dims as _dims, i64 as _i64, i64s as _i64s, shape_args as _shape_args
 from ._capi import ST_ERROR_OUT_OF_BOUNDS, st_device, st_format_options, st_tensor
 from ._lib import lib
@@ -318,6 +318,10 @@ class Tensor:
                 lib.check(status)
                 return buf.value.decode()
 
+    def _without_values(self):
+        """What repr() and str() show of a dtype whose values have no text (float4_e2m1fn_x2's byte holds two)."""
+        return f"stride.Tensor(shape={self.shape}, dtype=stride.{self.dtype})"
+
     @entry("repr(Tensor)")
     def __repr__(self):
         """NumPy's repr() of the values as stride.tensor(...), the text of str() inside.
@@ -332,7 +336,11 @@ class Tensor:
         if self.numel() == 0 and self.shape != (0,):
             body = f"[], shape={self.shape}"
         else:
-            lines = self._text(_LINE_WIDTH - len(prefix) - 1).split("\n")
+            try:
+                text = self._text(_LINE_WIDTH - len(prefix) - 1)
+            except UnsupportedDtypeError:
+                return self._without_values()
+            lines = text.split("\n")
             body = "\n".join(lines[:1] + [" " * len(prefix) + line if line else line for line in lines[1:]])
         text = prefix + body + ","
         extra = f"dtype=stride.{self.dtype}"
@@ -347,7 +355,10 @@ class Tensor:
         """NumPy's str() of the values (a 0-d float as str() of the number: "2.0" for array2string's "2.")."""
         if not self.handle:
             return "stride.Tensor(released)"
-        text = self._text()
+        try:
+            text = self._text()
+        except UnsupportedDtypeError:
+            return self._without_values()
         if not self.shape and text.endswith("."):
             text += "0"
         return text

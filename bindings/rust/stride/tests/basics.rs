@@ -56,7 +56,7 @@ fn strided_and_like() {
 
 #[test]
 fn every_dtype() {
-    let sizes = [1usize, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1];
+    let sizes = [1usize, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 2, 4, 8, 1, 1, 1, 1, 1, 1];
     for (dt, size) in DType::ALL.iter().zip(sizes) {
         let t = Tensor::empty(&[3], *dt, Device::CPU).unwrap();
         assert_eq!(t.dtype(), *dt);
@@ -69,7 +69,8 @@ fn every_dtype() {
     for dt in DType::ALL {
         assert_eq!(DType::from_code(dt as i32), Some(dt));
     }
-    assert_eq!(DType::from_code(17), None);
+    assert_eq!(DType::ALL.len(), 21);
+    assert_eq!(DType::from_code(21), None);
 }
 
 #[test]
