@@ -64,6 +64,21 @@ Scratch& scratch() {
   return s;
 }
 
+}  // namespace
+
+bool enough_rounds(const Options& options, int rounds, int64_t start_ns) {
+  if (options.quick) return rounds >= kQuickRounds;
+  if (options.reps > 0) return rounds >= options.reps;
+  return rounds >= kMaxRounds || (rounds >= kMinRounds && now_ns() - start_ns >= kRoundBudgetNs);
+}
+
+BaselineBuffers baseline_buffers(size_t nbytes, Pages dst_pages) {
+  scratch().reserve(nbytes, dst_pages);
+  return BaselineBuffers{scratch().src(), scratch().dst()};
+}
+
+namespace {
+
 template <typename F>
 double time_ms(F&& f) {
   const int64_t t0 = now_ns();
@@ -122,27 +137,6 @@ const char* alloc_op_name(AllocOp op) {
 void unmap_small_pages(void* data, void* nbytes) {
   unmap_pages(static_cast<char*>(data), *static_cast<size_t*>(nbytes), Pages::Small);
   delete static_cast<size_t*>(nbytes);
-}
-
-// The case's destination, contiguous: the library's own allocation for
-// Pages::Huge (today's st_tensor_create), 4 KiB pages mapped here and
-// wrapped for Pages::Small (unmapped when the tensor is released). Written
-// once, so that its pages are faulted in before anything is timed.
-st_tensor make_destination(const std::vector<int64_t>& sizes, st_dtype dtype, Pages pages) {
-  st_tensor dst;
-  if (pages == Pages::Huge) {
-    dst = make_tensor(sizes, dtype);
-  } else {
-    int64_t numel = 1;
-    for (int64_t s : sizes) numel *= s;
-    size_t* const nbytes = new size_t(static_cast<size_t>(numel) * st_dtype_itemsize(dtype));
-    char* const block = map_pages(*nbytes, Pages::Small);
-    check(st_tensor_from_data(block, sizes.data(), nullptr, static_cast<int32_t>(sizes.size()), dtype, kCpu,
-                              &unmap_small_pages, nbytes, &dst),
-          "st_tensor_from_data");
-  }
-  touch(dst);
-  return dst;
 }
 
 // What one case needs at one thread count.
@@ -210,13 +204,7 @@ Medians time_rounds(const Options& options, const CopyCase& c, const Setup& s, s
   for (;;) {
     round();
     ++rounds;
-    if (options.quick) {
-      if (rounds >= kQuickRounds) break;
-    } else if (options.reps > 0) {
-      if (rounds >= options.reps) break;
-    } else if (rounds >= kMaxRounds || (rounds >= kMinRounds && now_ns() - t0 >= kRoundBudgetNs)) {
-      break;
-    }
+    if (enough_rounds(options, rounds, t0)) break;
   }
   return Medians{median(memcpy_ms), median(nt_ms),     median(prealloc_ms), median(plan_ms),
                  median(alloc_ms),  median(hugepage_ms), median(malloc_ms), median(read_ms),
@@ -281,6 +269,23 @@ void measure(Table& table, const Options& options, const CopyCase& c, const Setu
 }
 
 }  // namespace
+
+st_tensor make_destination(const std::vector<int64_t>& sizes, st_dtype dtype, Pages pages) {
+  st_tensor dst;
+  if (pages == Pages::Huge) {
+    dst = make_tensor(sizes, dtype);
+  } else {
+    int64_t numel = 1;
+    for (int64_t s : sizes) numel *= s;
+    size_t* const nbytes = new size_t(static_cast<size_t>(numel) * st_dtype_itemsize(dtype));
+    char* const block = map_pages(*nbytes, Pages::Small);
+    check(st_tensor_from_data(block, sizes.data(), nullptr, static_cast<int32_t>(sizes.size()), dtype, kCpu,
+                              &unmap_small_pages, nbytes, &dst),
+          "st_tensor_from_data");
+  }
+  touch(dst);
+  return dst;
+}
 
 void run_copy_case(Table& table, const Options& options, const CopyCase& c) {
   const st_tensor base = make_tensor(c.base_sizes, c.src_dtype);

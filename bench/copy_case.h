@@ -42,6 +42,7 @@
 // fraction is baseline time / case time: 1.0 means as fast as the baseline.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -79,6 +80,25 @@ struct CopyCase {
 // Runs the case with every page kind and at every thread count of
 // `options`, and adds a row for each mode of each to `table`.
 void run_copy_case(Table& table, const Options& options, const CopyCase& c);
+
+// Whether `rounds` timed rounds begun at start_ns are enough: --quick's
+// few, --reps, or at least 3 and then more while 2 s allow, at most 9.
+bool enough_rounds(const Options& options, int rounds, int64_t start_ns);
+
+// The baselines' source and destination, each at least nbytes, kept
+// between cases (grown when a case needs more) so that their pages are
+// faulted in once: the source on huge pages, the destination on dst_pages.
+struct BaselineBuffers {
+  const char* src;
+  char* dst;
+};
+BaselineBuffers baseline_buffers(size_t nbytes, Pages dst_pages);
+
+// A case's destination, contiguous: the library's own allocation for
+// Pages::Huge (today's st_tensor_create), 4 KiB pages mapped here and
+// wrapped for Pages::Small (unmapped when the tensor is released). Written
+// once, so that its pages are faulted in before anything is timed.
+st_tensor make_destination(const std::vector<int64_t>& sizes, st_dtype dtype, Pages pages);
 
 // View makers.
 std::function<st_tensor(st_tensor)> same_tensor();
