@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/numeric/block_scaling.h"
-#include "cpu/cpu_isa.h"
+#include "block_row_levels.h"
 #include "cpu/levels/block_rows.h"
 #include "test_seed.h"
 #include "cmocka_cxx.h"
@@ -24,18 +24,6 @@ using st::cpu::BlockRowsTable;
 using Bytes = std::vector<unsigned char>;
 
 namespace {
-
-std::vector<const BlockRowsTable*> levels() {
-  std::vector<const BlockRowsTable*> v{&cpu::scalar_block_rows()};
-#if ST_CPU_X86_LEVELS
-  const cpu::CpuIsa detected = cpu::detected_cpu_isa();
-  if (detected >= cpu::CpuIsa::Avx2) v.push_back(&cpu::avx2_block_rows());
-  if (detected >= cpu::CpuIsa::Avx512) v.push_back(&cpu::avx512_block_rows());
-#elif ST_CPU_NEON_LEVEL
-  if (cpu::detected_cpu_isa() >= cpu::CpuIsa::Neon) v.push_back(&cpu::neon_block_rows());
-#endif
-  return v;
-}
 
 // The rule, block by block: what a call of `r` must write.
 template <BlockFormat F, typename T>
@@ -99,7 +87,7 @@ void fill_elements(Bytes& b, ScalarType t, std::mt19937_64& rng, bool values) {
 void every_level_writes_the_rule(void**) {
   std::mt19937_64 rng(test_seed("every_level_writes_the_rule"));
   int checked = 0;
-  for (const BlockRowsTable* level : levels()) {
+  for (const BlockRowsTable* level : block_row_levels()) {
     for (int f = 0; f < kNumBlockFormats; ++f) {
       const BlockFormat format = static_cast<BlockFormat>(f);
       const BlockFormatInfo& info = block_format_info(format);

@@ -2,8 +2,8 @@
 // st_quantize_blocks, st_dequantize_blocks): one per format, direction and
 // source (or destination) dtype, in one table per instruction-set level
 // (block_rows.inl, compiled once per level). Every level runs the rule of
-// core/numeric/block_scaling.h on each block for now; a level's vector
-// rows replace its entries, bit for bit the same.
+// core/numeric/block_scaling.h on each block, but for the blocks its
+// vector steps take (cpu/levels/block_vector.h), bit for bit the same.
 #pragma once
 
 #include <cstdint>

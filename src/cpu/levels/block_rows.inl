@@ -2,8 +2,10 @@
 // traits V (vec_base.h) and compiled once per level: block_rows.cpp in the
 // level's folder includes its traits and this file and hands out
 // kBlockRows<V>. Each row walks its blocks with the rule of
-// core/numeric/block_scaling.h, the code the CUDA kernels run too; no
-// level has vector steps yet, so V only names the table.
+// core/numeric/block_scaling.h, the code the CUDA kernels run too, except
+// the blocks a level with V::kBlockScale takes in vector steps (Note
+// [Block rows in vector steps]): whole blocks of contiguous elements and
+// values, of the formats and dtypes block_vector.h's steps cover.
 // Everything is in an unnamed namespace (see copy_kernels.inl).
 #pragma once
 
@@ -13,6 +15,7 @@
 #include "core/numeric/block_scaling.h"
 #include "core/numeric/dtype_traits.h"
 #include "cpu/levels/block_rows.h"
+#include "cpu/levels/block_vector.h"
 
 namespace st {
 namespace cpu {
@@ -43,19 +46,39 @@ struct BlockAt {
 template <class V, BlockFormat F, typename S>
 void quantize_rows(const BlockRows& r) {
   using At = BlockAt<F>;
-  for (int64_t row = 0; row < r.rows; ++row)
-    for (int64_t b = r.first_block; b < r.last_block; ++b)
-      blocks::quantize_block<F, S>(At::elements(r, row, b), r.elements.step, At::count(r, b), At::values(r, row, b),
-                                   r.values.step, At::scale(r, row, b), r.params);
+  for (int64_t row = 0; row < r.rows; ++row) {
+    for (int64_t b = r.first_block; b < r.last_block; ++b) {
+      const int64_t count = At::count(r, b);
+      char* const e = At::elements(r, row, b);
+      char* const v = At::values(r, row, b);
+      char* const s = At::scale(r, row, b);
+      if constexpr (VectorQuantize<V, F, S>::value) {
+        if (count == At::kBlock && r.elements.step == static_cast<int64_t>(sizeof(S)) && r.values.step == 1 &&
+            VectorQuantize<V, F, S>::block(e, v, s, r.params))
+          continue;
+      }
+      blocks::quantize_block<F, S>(e, r.elements.step, count, v, r.values.step, s, r.params);
+    }
+  }
 }
 
 template <class V, BlockFormat F, typename D>
 void dequantize_rows(const BlockRows& r) {
   using At = BlockAt<F>;
-  for (int64_t row = 0; row < r.rows; ++row)
-    for (int64_t b = r.first_block; b < r.last_block; ++b)
-      blocks::dequantize_block<F, D>(At::elements(r, row, b), r.elements.step, At::count(r, b),
-                                     At::values(r, row, b), r.values.step, At::scale(r, row, b), r.params);
+  for (int64_t row = 0; row < r.rows; ++row) {
+    for (int64_t b = r.first_block; b < r.last_block; ++b) {
+      const int64_t count = At::count(r, b);
+      char* const e = At::elements(r, row, b);
+      char* const v = At::values(r, row, b);
+      char* const s = At::scale(r, row, b);
+      if constexpr (VectorDequantize<V, F, D>::value) {
+        if (count == At::kBlock && r.elements.step == static_cast<int64_t>(sizeof(D)) && r.values.step == 1 &&
+            VectorDequantize<V, F, D>::block(e, v, s, r.params))
+          continue;
+      }
+      blocks::dequantize_block<F, D>(e, r.elements.step, count, v, r.values.step, s, r.params);
+    }
+  }
 }
 
 // A table row: one format's kernels FN<V, F, T> for each element dtype T,

@@ -298,6 +298,59 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   }
   static Half lo_half(Vec v) { return _mm256_castsi256_si128(v); }
   static Half hi_half(Vec v) { return _mm256_extracti128_si256(v, 1); }
+  // The block-scaled formats' steps (block_rows.inl).
+  static constexpr bool kBlockScale = true;
+  static Vec sub32(Vec a, Vec b) { return _mm256_sub_epi32(a, b); }
+  static Vec max_u32(Vec a, Vec b) { return _mm256_max_epu32(a, b); }
+  static uint32_t hmax_u32(Vec v) {
+    __m256i m = _mm256_max_epu32(v, _mm256_permute2x128_si256(v, v, 0x01));
+    m = _mm256_max_epu32(m, _mm256_shuffle_epi32(m, 0x4E));
+    m = _mm256_max_epu32(m, _mm256_shuffle_epi32(m, 0xB1));
+    return static_cast<uint32_t>(_mm256_cvtsi256_si32(m));
+  }
+  template <int n>
+  static Vec srl64(Vec v) {
+    return _mm256_srli_epi64(v, n);
+  }
+  template <int n>
+  static Vec sll64(Vec v) {
+    return _mm256_slli_epi64(v, n);
+  }
+  // Entry idx & 7 of eight dwords.
+  static Vec lookup8_u32(const uint32_t* table, Vec idx) {
+    return _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(table)), idx);
+  }
+  // kBytes / 8 bytes at p, one a qword.
+  static Vec widen_u8_u64(const char* p) {
+    int32_t b;
+    std::memcpy(&b, p, sizeof b);
+    return _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(b));
+  }
+  // kBytes / 4 bytes at p, one a dword.
+  static Vec widen_u8_u32(const char* p) { return _mm256_cvtepu8_epi32(load_quarter(p)); }
+  // The low byte of each dword (kBytes / 4 bytes), of each qword (kBytes /
+  // 8), or the low word of each dword (kBytes / 2), stored at p.
+  static void store_u8_of_u32(char* p, Vec v) {
+    const __m256i lane_bytes = _mm256_shuffle_epi8(
+        v, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1,
+                            -1, -1, -1, -1, -1, -1, -1, -1));
+    const __m256i bytes = _mm256_permutevar8x32_epi32(lane_bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(bytes));
+  }
+  static void store_u8_of_u64(char* p, Vec v) {
+    const __m256i lane_bytes = _mm256_shuffle_epi8(
+        v, _mm256_setr_epi8(0, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 8, -1, -1, -1, -1, -1,
+                            -1, -1, -1, -1, -1, -1, -1, -1, -1));
+    const int32_t four = _mm_cvtsi128_si32(
+        _mm_unpacklo_epi16(_mm256_castsi256_si128(lane_bytes), _mm256_extracti128_si256(lane_bytes, 1)));
+    std::memcpy(p, &four, sizeof four);
+  }
+  static void store_u16_of_u32(char* p, Vec v) {
+    const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(words));
+  }
+  static void store_half(char* p, Half h) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h); }
+
   // Entry w for each word w below 16 (any word for one from 16 to 127):
   // the entries' low bytes by a byte shuffle whose index for a word's high
   // byte has bit 7 set (giving 0), their high bytes by one indexed by the

@@ -285,6 +285,38 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec f32_mul(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)));
   }
+  // The block-scaled formats' steps (block_rows.inl; vec_avx2.h says what each does).
+  static constexpr bool kBlockScale = true;
+  static Vec sub32(Vec a, Vec b) { return _mm512_sub_epi32(a, b); }
+  static Vec max_u32(Vec a, Vec b) { return _mm512_max_epu32(a, b); }
+  static uint32_t hmax_u32(Vec v) { return _mm512_reduce_max_epu32(v); }
+  template <int n>
+  static Vec srl64(Vec v) {
+    return _mm512_srli_epi64(v, n);
+  }
+  template <int n>
+  static Vec sll64(Vec v) {
+    return _mm512_slli_epi64(v, n);
+  }
+  static Vec lookup8_u32(const uint32_t* table, Vec idx) {
+    const __m256i t = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(table));
+    return _mm512_permutexvar_epi32(_mm512_and_si512(idx, _mm512_set1_epi32(7)), _mm512_zextsi256_si512(t));
+  }
+  static Vec widen_u8_u64(const char* p) {
+    return _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+  }
+  static Vec widen_u8_u32(const char* p) { return _mm512_cvtepu8_epi32(load_quarter(p)); }
+  static void store_u8_of_u32(char* p, Vec v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v));
+  }
+  static void store_u8_of_u64(char* p, Vec v) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm512_cvtepi64_epi8(v));
+  }
+  static void store_u16_of_u32(char* p, Vec v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16(v));
+  }
+  static void store_half(char* p, Half h) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h); }
+
   // A float32 broadcast, and x * a + b rounded once: the scaled rows'
   // arithmetic (scaled_rows.inl).
   static Vec splat_f32(float v) { return _mm512_castps_si512(_mm512_set1_ps(v)); }

@@ -36,6 +36,13 @@
 //   kWordTable16    lookup16_u16(table, w): a table of 16 words (Words16)
 //                   looked up by each word of w below 16 (any word for one
 //                   from 16 to 127), by byte shuffles
+//   kBlockScale     the block-scaled formats' steps (cpu/levels/block_vector.h):
+//                   sub32, max_u32, hmax_u32 (the largest dword), srl64<n>,
+//                   sll64<n>, lookup8_u32(table, idx) (dword idx & 7 of
+//                   eight), widen_u8_u64(p) and widen_u8_u32(p) (kBytes / 8
+//                   or kBytes / 4 bytes, one a lane), store_u8_of_u64,
+//                   store_u8_of_u32, store_u16_of_u32 (each lane's low
+//                   byte or word), store_half
 // Everything is in an unnamed namespace: each level's file has its own copy.
 #pragma once
 
@@ -50,6 +57,7 @@ struct VecBase {
   static constexpr bool kStream = false, kMasked = false, kGather = false;
   static constexpr bool kRegisterTiles = false, kSmallPermute = false, kConvert = false;
   static constexpr bool kConvertU64ToF32 = false, kWordTable = false, kWordTable16 = false;
+  static constexpr bool kBlockScale = false;
 };
 
 // The table of lookup16_u16.
