@@ -1,6 +1,7 @@
 // Every instruction-set level's block rows (cpu/levels/block_rows.h) on
-// contiguous lines, the layout the vector steps take (Note [Block rows in
-// vector steps]), against the independent reference of
+// contiguous lines and on adjacent lines with blocks along an outer dim,
+// the layouts the vector steps take (Note [Block rows in vector steps]),
+// against the independent reference of
 // tests/block_formats/block_reference.c, block by block: every format,
 // direction and element dtype, random blocks and the edges of the rules
 // (zeros of both signs, subnormal sources, NaN and ±inf, amax exactly 2^m
@@ -148,11 +149,14 @@ double g_of(uint32_t bits) {
   return g == 0.0f ? 1.0 : static_cast<double>(g);
 }
 
-// `rows` contiguous lines of n elements of dtype e, a random count of
-// blocks of format f each (the last one partial now and then), and the
-// values and scales, one row after another.
+// `rows` lines of n elements of dtype e, a random count of blocks of
+// format f each (the last one partial now and then), with their values
+// and scales: each line contiguous, one after another; or (`across`) the
+// lines adjacent, element i of every line before element i + 1 (blocks
+// along an outer dim, the layout the tiles take), values and scales alike.
 struct Lines {
   int f, e, block, per_byte;
+  bool across;
   int64_t rows, blocks_per_row, n;
   size_t item;
 
@@ -160,8 +164,9 @@ struct Lines {
     const BlockFormatInfo& info = block_format_info(static_cast<BlockFormat>(f));
     block = static_cast<int>(info.block);
     per_byte = static_cast<int>(info.per_byte);
-    rows = 1 + static_cast<int64_t>(rng() % 3);
-    blocks_per_row = 1 + static_cast<int64_t>(rng() % 6);
+    across = rng() % 2 == 0;
+    rows = across ? 1 + static_cast<int64_t>(rng() % 40) : 1 + static_cast<int64_t>(rng() % 3);
+    blocks_per_row = 1 + static_cast<int64_t>(rng() % (across ? 3 : 6));
     n = blocks_per_row * block - (rng() % 3 == 0 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(block)) : 0);
     if (per_byte == 2 && n % 2) ++n;
     item = item_of(e);
@@ -172,19 +177,25 @@ struct Lines {
   size_t value_bytes() const { return static_cast<size_t>(rows * n / per_byte); }
   size_t scale_bytes() const { return static_cast<size_t>(rows * blocks_per_row); }
   int count(int64_t b) const { return static_cast<int>(std::min<int64_t>(block, n - b * block)); }
-  size_t element_at(int64_t row, int64_t b, int i) const { return static_cast<size_t>(row * n + b * block + i) * item; }
-  size_t scale_at(int64_t row, int64_t b) const { return static_cast<size_t>(row * blocks_per_row + b); }
+  // Where item i of `count` per line of line `row` lies, in items.
+  int64_t at(int64_t row, int64_t i, int64_t count) const { return across ? i * rows + row : row * count + i; }
+  size_t element_at(int64_t row, int64_t b, int i) const {
+    return static_cast<size_t>(at(row, b * block + i, n)) * item;
+  }
+  size_t scale_at(int64_t row, int64_t b) const { return static_cast<size_t>(at(row, b, blocks_per_row)); }
   // Element i's code in block b of the row, unpacked.
   uint8_t code(const std::vector<unsigned char>& values, int64_t row, int64_t b, int i) const {
-    const unsigned char byte = values[static_cast<size_t>(row * (n / per_byte) + (b * block + i) / per_byte)];
+    const unsigned char byte = values[static_cast<size_t>(at(row, (b * block + i) / per_byte, n / per_byte))];
     return per_byte == 2 ? static_cast<uint8_t>(i % 2 ? byte >> 4 : byte & 0x0F) : byte;
   }
   BlockRows rows_of(std::vector<unsigned char>& elements, std::vector<unsigned char>& values,
                     std::vector<unsigned char>& scales, const blocks::BlockParams& params) const {
     const int64_t step = static_cast<int64_t>(item);
-    return BlockRows{{reinterpret_cast<char*>(elements.data()), n * step, step},
-                     {reinterpret_cast<char*>(values.data()), n / per_byte, 1},
-                     {reinterpret_cast<char*>(scales.data()), blocks_per_row, 1},
+    const auto operand = [&](std::vector<unsigned char>& bytes, int64_t count, int64_t size) {
+      return across ? cpu::RowOperand{reinterpret_cast<char*>(bytes.data()), size, rows * size}
+                    : cpu::RowOperand{reinterpret_cast<char*>(bytes.data()), count * size, size};
+    };
+    return BlockRows{operand(elements, n, step), operand(values, n / per_byte, 1), operand(scales, blocks_per_row, 1),
                      rows, n, 0, blocks_per_row, params};
   }
 };
@@ -217,9 +228,10 @@ int check_quantize(const BlockRowsTable& level, int f, int e, std::mt19937_64& r
       bool same = scales[l.scale_at(row, b)] == want_scale;
       for (int i = 0; i < count; ++i) same = same && l.code(values, row, b, i) == want_codes[i];
       if (!same) {
-        print_error("%s: %s quantize of %s, rule %d, g bits 0x%08x, block %lld of row %lld (%d elements) differs "
+        print_error("%s: %s quantize of %s%s, rule %d, g bits 0x%08x, block %lld of row %lld (%d elements) differs "
                     "from the reference (scale 0x%02x, want 0x%02x)\n",
-                    level.name, l.format_name(), l.dtype(), static_cast<int>(rule), gbits, static_cast<long long>(b),
+                    level.name, l.format_name(), l.dtype(), l.across ? " across lines" : "", static_cast<int>(rule),
+                    gbits, static_cast<long long>(b),
                     static_cast<long long>(row), count, scales[l.scale_at(row, b)], want_scale);
         fail();
       }
@@ -261,10 +273,10 @@ int check_dequantize(const BlockRowsTable& level, int f, int e, std::mt19937_64&
         const uint64_t got = load(&dst[l.element_at(row, b, i)], l.item);
         const ref_float t = static_cast<ref_float>(e);
         if (ref_is_nan(t, want[i]) ? !ref_is_nan(t, got) : got != want[i]) {
-          print_error("%s: %s dequantize to %s, g bits 0x%08x, scale 0x%02x, code 0x%02x (element %d of block %lld "
+          print_error("%s: %s dequantize to %s%s, g bits 0x%08x, scale 0x%02x, code 0x%02x (element %d of block %lld "
                       "of row %lld): 0x%llx, want 0x%llx\n",
-                      level.name, l.format_name(), l.dtype(), gbits, scale, codes[i], i, static_cast<long long>(b),
-                      static_cast<long long>(row), static_cast<unsigned long long>(got),
+                      level.name, l.format_name(), l.dtype(), l.across ? " across lines" : "", gbits, scale, codes[i],
+                      i, static_cast<long long>(b), static_cast<long long>(row), static_cast<unsigned long long>(got),
                       static_cast<unsigned long long>(want[i]));
           fail();
         }
@@ -276,8 +288,8 @@ int check_dequantize(const BlockRowsTable& level, int f, int e, std::mt19937_64&
   return checked;
 }
 
-void every_level_matches_the_reference_on_contiguous_lines(void**) {
-  std::mt19937_64 rng(test_seed("every_level_matches_the_reference_on_contiguous_lines"));
+void every_level_matches_the_reference(void**) {
+  std::mt19937_64 rng(test_seed("every_level_matches_the_reference"));
   for (const BlockRowsTable* level : block_row_levels()) {
     int quantized = 0, dequantized = 0;
     for (int f = 0; f < kNumBlockFormats; ++f) {
@@ -298,7 +310,7 @@ void every_level_matches_the_reference_on_contiguous_lines(void**) {
 
 int main() {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(every_level_matches_the_reference_on_contiguous_lines),
+      cmocka_unit_test(every_level_matches_the_reference),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

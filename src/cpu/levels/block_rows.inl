@@ -43,42 +43,63 @@ struct BlockAt {
   }
 };
 
-template <class V, BlockFormat F, typename S>
-void quantize_rows(const BlockRows& r) {
+// Walks a call's blocks: tiles of W::kLanes lines at a time where the
+// lines are adjacent elements and the blocks run along an outer dim (Note
+// [Block rows in vector steps]: each source line of a band of blocks is
+// read once, across the lines), whole contiguous blocks by W::block, and
+// the rest, or what W leaves, by `rule`(elements, count, values, scale).
+// W is VectorQuantize or VectorDequantize of element dtype T.
+template <BlockFormat F, typename T, class W, typename Rule>
+void walk_rows(const BlockRows& r, const Rule& rule) {
   using At = BlockAt<F>;
-  for (int64_t row = 0; row < r.rows; ++row) {
+  constexpr int64_t kItem = static_cast<int64_t>(sizeof(T));
+  int64_t first_row = 0;
+  if constexpr (W::value) {
+    constexpr int64_t kLanes = W::kLanes;
+    if (r.elements.row == kItem && r.values.row == 1 && r.scales.row == 1 && r.elements.step != kItem &&
+        r.rows >= kLanes) {
+      first_row = r.rows / kLanes * kLanes;
+      for (int64_t b = r.first_block; b < r.last_block; ++b) {
+        const int64_t count = At::count(r, b);
+        for (int64_t row = 0; row < first_row; row += kLanes) {
+          if (count == At::kBlock) {
+            W::tile(At::elements(r, row, b), r.elements.step, At::values(r, row, b), r.values.step,
+                    At::scale(r, row, b), r.params);
+          } else {
+            for (int64_t l = row; l < row + kLanes; ++l)
+              rule(At::elements(r, l, b), count, At::values(r, l, b), At::scale(r, l, b));
+          }
+        }
+      }
+    }
+  }
+  for (int64_t row = first_row; row < r.rows; ++row) {
     for (int64_t b = r.first_block; b < r.last_block; ++b) {
       const int64_t count = At::count(r, b);
       char* const e = At::elements(r, row, b);
       char* const v = At::values(r, row, b);
       char* const s = At::scale(r, row, b);
-      if constexpr (VectorQuantize<V, F, S>::value) {
-        if (count == At::kBlock && r.elements.step == static_cast<int64_t>(sizeof(S)) && r.values.step == 1 &&
-            VectorQuantize<V, F, S>::block(e, v, s, r.params))
+      if constexpr (W::value) {
+        if (count == At::kBlock && r.elements.step == kItem && r.values.step == 1 && W::block(e, v, s, r.params))
           continue;
       }
-      blocks::quantize_block<F, S>(e, r.elements.step, count, v, r.values.step, s, r.params);
+      rule(e, count, v, s);
     }
   }
 }
 
+template <class V, BlockFormat F, typename S>
+void quantize_rows(const BlockRows& r) {
+  walk_rows<F, S, VectorQuantize<V, F, S>>(r, [&r](char* e, int64_t count, char* v, char* s) {
+    blocks::quantize_block<F, S>(e, r.elements.step, count, v, r.values.step, s, r.params);
+  });
+}
+
 template <class V, BlockFormat F, typename D>
 void dequantize_rows(const BlockRows& r) {
-  using At = BlockAt<F>;
-  for (int64_t row = 0; row < r.rows; ++row) {
-    for (int64_t b = r.first_block; b < r.last_block; ++b) {
-      const int64_t count = At::count(r, b);
-      char* const e = At::elements(r, row, b);
-      char* const v = At::values(r, row, b);
-      char* const s = At::scale(r, row, b);
-      if constexpr (VectorDequantize<V, F, D>::value) {
-        if (count == At::kBlock && r.elements.step == static_cast<int64_t>(sizeof(D)) && r.values.step == 1 &&
-            VectorDequantize<V, F, D>::block(e, v, s, r.params))
-          continue;
-      }
-      blocks::dequantize_block<F, D>(e, r.elements.step, count, v, r.values.step, s, r.params);
-    }
-  }
+  walk_rows<F, D, VectorDequantize<V, F, D>>(r, [&r](char* e, int64_t count, char* v, char* s) {
+    blocks::dequantize_block<F, D>(e, r.elements.step, count, v, r.values.step, s, r.params);
+  });
 }
 
 // A table row: one format's kernels FN<V, F, T> for each element dtype T,

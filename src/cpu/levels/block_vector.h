@@ -1,8 +1,9 @@
 // The vector steps of the block rows (block_rows.inl): one whole block of
-// contiguous elements and values quantized or dequantized over a level's
-// vector traits V (vec_base.h, kBlockScale), bit for bit the rule of
-// core/numeric/block_scaling.h. Included by block_rows.inl only, once per
-// level; everything is in an unnamed namespace (see copy_kernels.inl).
+// contiguous elements and values, or a tile of blocks along an outer dim,
+// quantized or dequantized over a level's vector traits V (vec_base.h,
+// kBlockScale), bit for bit the rule of core/numeric/block_scaling.h.
+// Included by block_rows.inl only, once per level; everything is in an
+// unnamed namespace (see copy_kernels.inl).
 //
 // Note [Block rows in vector steps]
 // A block is read once into registers as float32 bits (float16 and
@@ -39,6 +40,12 @@
 //   most 22 significant bits and keep every product normal, so that the
 //   products are exact. bfloat16 rounds by integer steps (nearest even on
 //   the dropped half).
+// - Blocks along an outer dim (a block's elements are one element of each
+//   of 32 rows, the lines adjacent): a tile of kLanes lines at a time,
+//   lane l one line, so each row's bytes across the tile are one load and
+//   a band of blocks is read row by row, once; the scales and the special
+//   cases go per lane, and a lane the vector steps cannot take is redone
+//   by the rule after the tile's stores.
 #pragma once
 
 #include <cstdint>
@@ -128,13 +135,19 @@ void store_codes(char* p, typename V::Vec codes) {
 alignas(32) constexpr uint32_t kE2M1Bits[8] = {0x00000000u, 0x3F000000u, 0x3F800000u, 0x3FC00000u,
                                                0x40000000u, 0x40400000u, 0x40800000u, 0x40C00000u};
 
-// kLanes FP4 codes from kLanes / 2 bytes at p, as float32 values (signed).
+// FP4 codes (a dword each, below 16) as float32 values.
+template <class V>
+typename V::Vec fp4_value(typename V::Vec c) {
+  return V::or32(V::lookup8_u32(kE2M1Bits, c), V::shl32(V::and32(c, V::splat32(8)), 28));
+}
+
+// kLanes FP4 codes from kLanes / 2 bytes at p (low nibble first), as float32 values.
 template <class V>
 typename V::Vec fp4_values(const char* p) {
   using Vec = typename V::Vec;
   const Vec w = V::widen_u8_u64(p);
-  const Vec c = V::or32(V::and32(w, V::splat32(0x0F)), V::template sll64<28>(V::and32(w, V::splat32(0xF0))));
-  return V::or32(V::lookup8_u32(kE2M1Bits, c), V::shl32(V::and32(c, V::splat32(8)), 28));
+  return fp4_value<V>(
+      V::or32(V::and32(w, V::splat32(0x0F)), V::template sll64<28>(V::and32(w, V::splat32(0xF0)))));
 }
 
 // Stores kLanes float32 lanes as D: float32, float16 (F16C's rounding) or
@@ -174,9 +187,12 @@ inline uint32_t e8m0_bits(uint8_t code) { return code == 0 ? 0x00400000u : stati
 
 }  // namespace block_vec
 
-// Whether level V quantizes a whole contiguous block of format F from S in
-// vector steps, and block(): that step, false (nothing written) for a
-// block it leaves to the rule.
+// Whether level V quantizes blocks of format F from S in vector steps:
+// block(), a whole block of contiguous elements and values (false, with
+// nothing written, for a block it leaves to the rule); tile(), block b of
+// kLanes adjacent lines whose elements, values and scales are each
+// adjacent from one line to the next (blocks along an outer dim: lane l
+// is line l), every lane the rule's bits.
 template <class V, BlockFormat F, typename S, typename = void>
 struct VectorQuantize : std::false_type {};
 
@@ -184,56 +200,104 @@ template <class V, BlockFormat F, typename S>
 struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : std::true_type {
   using Vec = typename V::Vec;
   using Shape = block_vec::Shape<V, F>;
+  static constexpr int kLanes = Shape::kLanes, kBlock = Shape::kBlock;
+  // The E2M1 midpoints; a tie goes to the even code above those marked.
+  static constexpr double kMid[7] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
+  static constexpr bool kTieUp[7] = {false, true, false, true, false, true, false};
 
-  static bool block(const char* src, char* values, char* scale, const blocks::BlockParams& p) {
-    Vec x[Shape::kVecs];
-    Vec m = V::zero();
-    for (int i = 0; i < Shape::kVecs; ++i) {
-      x[i] = block_vec::load_f32<V, S>(src + i * Shape::kLanes * static_cast<int>(sizeof(S)));
-      m = V::max_u32(m, V::and32(x[i], V::splat32(block_vec::kAbs32)));
-    }
-    const uint32_t amax_bits = V::hmax_u32(m);
-    if (amax_bits >= block_vec::kInf32) return false;  // NaN or ±inf: the rule's
+  static Vec magnitude(Vec x) { return V::and32(x, V::splat32(block_vec::kAbs32)); }
+
+  // The scale code of a block whose largest magnitude is the float32 amax,
+  // and what its elements need: 2^-k as float32 bits (MX), or the seven
+  // thresholds as float32 bits to compare magnitudes with (NVFP4, at t +
+  // lane, t stepping by `stride`). False for a block the rule takes.
+  static bool scale_of(uint32_t amax_bits, const blocks::BlockParams& p, uint8_t* code, uint32_t* t, int stride) {
+    if (amax_bits >= block_vec::kInf32) return false;  // NaN or ±inf
     float amax_f;
     std::memcpy(&amax_f, &amax_bits, sizeof amax_f);
     blocks::BlockAmax amax;
     amax.add(static_cast<double>(amax_f));
     if constexpr (F == BlockFormat::NvFp4) {
-      return nvfp4(x, values, scale, amax, p.g);
+      *code = blocks::nvfp4_scale_code(amax, p.g);
+      const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{*code})) * p.g;  // exact
+      if (sg == 0.0) return false;
+      for (int i = 0; i < 7; ++i) {
+        const double bound = kMid[i] * sg;  // exact in float64
+        const float f = static_cast<float>(bound);
+        if (static_cast<double>(f) != bound) return false;
+        t[i * stride] = block_vec::float_bits(f) - (kTieUp[i] ? 1u : 0u);
+      }
     } else {
       const int k = blocks::mx_scale_exponent(amax, BlockTraits<F>::kEmax, BlockTraits<F>::kMaxFraction, p.rule);
       if (k > 126) return false;  // 2^-k not a normal float32, or the NaN block
-      *reinterpret_cast<unsigned char*>(scale) = blocks::mx_scale_code(k);
-      const Vec inv = V::splat32(static_cast<uint32_t>(127 - k) << 23);
-      for (int i = 0; i < Shape::kVecs; ++i)
-        block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes,
-                                           block_vec::mx_codes<V, block_vec::MxGrid<F>>(x[i], inv));
-      return true;
-    }
-  }
-
-  static bool nvfp4(const Vec* x, char* values, char* scale, const blocks::BlockAmax& amax, double g) {
-    const uint8_t s = blocks::nvfp4_scale_code(amax, g);
-    const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{s})) * g;  // exact
-    if (sg == 0.0) return false;
-    // The E2M1 midpoints; a tie goes to the even code above those marked.
-    constexpr double kMid[7] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
-    constexpr bool kTieUp[7] = {false, true, false, true, false, true, false};
-    Vec t[7];
-    for (int i = 0; i < 7; ++i) {
-      const double bound = kMid[i] * sg;  // exact in float64
-      const float f = static_cast<float>(bound);
-      if (static_cast<double>(f) != bound) return false;
-      t[i] = V::splat32(block_vec::float_bits(f) - (kTieUp[i] ? 1u : 0u));
-    }
-    *reinterpret_cast<unsigned char*>(scale) = s;
-    for (int i = 0; i < Shape::kVecs; ++i) {
-      const Vec a = V::and32(x[i], V::splat32(block_vec::kAbs32));
-      Vec code = V::template srl32<28>(V::and32(x[i], V::splat32(0x80000000u)));
-      for (int j = 0; j < 7; ++j) code = V::select_sub32(V::gt_s32(a, t[j]), code, V::splat32(0xFFFFFFFFu), code);
-      block_vec::store_codes<V, true>(values + i * Shape::kCodeBytes, code);
+      *code = blocks::mx_scale_code(k);
+      *t = static_cast<uint32_t>(127 - k) << 23;
     }
     return true;
+  }
+
+  // The codes of the float32 lanes x, by what scale_of gave as vectors.
+  static Vec codes(Vec x, const Vec* t) {
+    if constexpr (F == BlockFormat::NvFp4) {
+      const Vec a = magnitude(x);
+      Vec code = V::template srl32<28>(V::and32(x, V::splat32(0x80000000u)));
+      for (int j = 0; j < 7; ++j) code = V::select_sub32(V::gt_s32(a, t[j]), code, V::splat32(0xFFFFFFFFu), code);
+      return code;
+    } else {
+      return block_vec::mx_codes<V, block_vec::MxGrid<F>>(x, t[0]);
+    }
+  }
+  static constexpr int kThresholds = F == BlockFormat::NvFp4 ? 7 : 1;
+
+  static bool block(const char* src, char* values, char* scale, const blocks::BlockParams& p) {
+    Vec x[Shape::kVecs];
+    Vec m = V::zero();
+    for (int i = 0; i < Shape::kVecs; ++i) {
+      x[i] = block_vec::load_f32<V, S>(src + i * kLanes * static_cast<int>(sizeof(S)));
+      m = V::max_u32(m, magnitude(x[i]));
+    }
+    uint8_t code;
+    uint32_t t[kThresholds];
+    if (!scale_of(V::hmax_u32(m), p, &code, t, 1)) return false;
+    *reinterpret_cast<unsigned char*>(scale) = code;
+    Vec tv[kThresholds];
+    for (int j = 0; j < kThresholds; ++j) tv[j] = V::splat32(t[j]);
+    for (int i = 0; i < Shape::kVecs; ++i)
+      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes, codes(x[i], tv));
+    return true;
+  }
+
+  static void tile(const char* src, int64_t src_step, char* values, int64_t value_step, char* scales,
+                   const blocks::BlockParams& p) {
+    Vec x[kBlock];
+    Vec m = V::zero();
+    for (int i = 0; i < kBlock; ++i) {
+      x[i] = block_vec::load_f32<V, S>(src + i * src_step);
+      m = V::max_u32(m, magnitude(x[i]));
+    }
+    alignas(64) uint32_t amax[kLanes];
+    alignas(64) uint32_t t[kThresholds][kLanes] = {};
+    uint8_t code[kLanes];
+    bool by_rule[kLanes];
+    V::store(reinterpret_cast<char*>(amax), m);
+    for (int l = 0; l < kLanes; ++l) by_rule[l] = !scale_of(amax[l], p, &code[l], &t[0][l], kLanes);
+    Vec tv[kThresholds];
+    for (int j = 0; j < kThresholds; ++j) tv[j] = V::load(reinterpret_cast<const char*>(t[j]));
+    if constexpr (Shape::kPacked) {
+      for (int i = 0; i < kBlock; i += 2)
+        V::store_u8_of_u32(values + (i / 2) * value_step,
+                           V::or32(codes(x[i], tv), V::shl32(codes(x[i + 1], tv), 4)));
+    } else {
+      for (int i = 0; i < kBlock; ++i) V::store_u8_of_u32(values + i * value_step, codes(x[i], tv));
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      if (by_rule[l]) {
+        blocks::quantize_block<F, S>(src + l * static_cast<int64_t>(sizeof(S)), src_step, kBlock, values + l,
+                                     value_step, scales + l, p);
+      } else {
+        scales[l] = static_cast<char>(code[l]);
+      }
+    }
   }
 };
 
@@ -245,48 +309,91 @@ template <class V, BlockFormat F, typename D>
 struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> : std::true_type {
   using Vec = typename V::Vec;
   using Shape = block_vec::Shape<V, F>;
-  static constexpr int kOut = Shape::kLanes * static_cast<int>(sizeof(D));
+  static constexpr int kLanes = Shape::kLanes, kBlock = Shape::kBlock;
+  static constexpr int kOut = kLanes * static_cast<int>(sizeof(D));
 
-  static bool block(char* dst, const char* values, const char* scale, const blocks::BlockParams& p) {
-    const uint8_t code = *reinterpret_cast<const unsigned char*>(scale);
-    uint32_t factor;
+  // The float32 bits every element of a block with scale `code` is
+  // multiplied by; false for a block the rule takes.
+  static bool factor_of(uint8_t code, double g, uint32_t* factor) {
     if constexpr (F == BlockFormat::NvFp4) {
       if ((code & 0x7F) == 0x7F) return false;  // NaN scale
-      const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{code})) * p.g;  // exact
+      const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{code})) * g;  // exact
       const float f = static_cast<float>(sg);
-      factor = block_vec::float_bits(f);
+      *factor = block_vec::float_bits(f);
       // At most 22 significant bits, and every product normal and finite (or sg 0).
-      const bool exact = static_cast<double>(f) == sg && (factor & 3u) == 0;
-      if (!exact || (sg != 0.0 && (sg < 0x1p-125 || sg > 0x1p124))) return false;
+      const bool exact = static_cast<double>(f) == sg && (*factor & 3u) == 0;
+      return exact && (sg == 0.0 || (sg >= 0x1p-125 && sg <= 0x1p124));
     } else {
+      *factor = block_vec::e8m0_bits(code);
       if (code == 0xFF) return false;  // NaN scale
-      if (std::is_same<D, BFloat16>::value && code < 127 - 100) return false;
-      factor = block_vec::e8m0_bits(code);
+      return !(std::is_same<D, BFloat16>::value && code < 127 - 100);
     }
+  }
+
+  // E4M3 codes (a dword each, NaN codes aside) as float32 values.
+  static Vec e4m3_values(Vec c) {
+    const Vec mag = V::and32(c, V::splat32(0x7F));
+    const Vec normal = V::add32(V::shl32(mag, 20), V::splat32(120u << 23));
+    const Vec subnormal = V::f32_mul(V::i32_to_f32(mag), V::splat_f32(0x1p-9f));
+    return V::or32(V::select(V::gt_s32(V::splat32(8), mag), subnormal, normal),
+                   V::shl32(V::and32(c, V::splat32(0x80)), 24));
+  }
+  static Vec nan_codes(Vec m, Vec c) { return V::max_u32(m, V::and32(c, V::splat32(0x7F))); }
+
+  static bool block(char* dst, const char* values, const char* scale, const blocks::BlockParams& p) {
+    uint32_t factor;
+    if (!factor_of(*reinterpret_cast<const unsigned char*>(scale), p.g, &factor)) return false;
     const Vec x = V::splat32(factor);
     if constexpr (Shape::kPacked) {
       for (int i = 0; i < Shape::kVecs; ++i)
         block_vec::store_as<V, D>(dst + i * kOut,
                                   V::f32_mul(block_vec::fp4_values<V>(values + i * Shape::kCodeBytes), x));
     } else {
-      // E4M3: a NaN code anywhere sends the block to the rule before anything is written.
+      // A NaN code anywhere sends the block to the rule before anything is written.
       Vec c[Shape::kVecs];
       Vec m = V::zero();
       for (int i = 0; i < Shape::kVecs; ++i) {
         c[i] = V::widen_u8_u32(values + i * Shape::kCodeBytes);
-        m = V::max_u32(m, V::and32(c[i], V::splat32(0x7F)));
+        m = nan_codes(m, c[i]);
       }
       if (V::hmax_u32(m) == 0x7F) return false;
-      for (int i = 0; i < Shape::kVecs; ++i) {
-        const Vec mag = V::and32(c[i], V::splat32(0x7F));
-        const Vec normal = V::add32(V::shl32(mag, 20), V::splat32(120u << 23));
-        const Vec subnormal = V::f32_mul(V::i32_to_f32(mag), V::splat_f32(0x1p-9f));
-        const Vec v = V::or32(V::select(V::gt_s32(V::splat32(8), mag), subnormal, normal),
-                              V::shl32(V::and32(c[i], V::splat32(0x80)), 24));
-        block_vec::store_as<V, D>(dst + i * kOut, V::f32_mul(v, x));
-      }
+      for (int i = 0; i < Shape::kVecs; ++i)
+        block_vec::store_as<V, D>(dst + i * kOut, V::f32_mul(e4m3_values(c[i]), x));
     }
     return true;
+  }
+
+  static void tile(char* dst, int64_t dst_step, const char* values, int64_t value_step, const char* scales,
+                   const blocks::BlockParams& p) {
+    alignas(64) uint32_t factor[kLanes];
+    bool by_rule[kLanes];
+    for (int l = 0; l < kLanes; ++l)
+      by_rule[l] = !factor_of(static_cast<uint8_t>(scales[l]), p.g, &factor[l]);
+    const Vec x = V::load(reinterpret_cast<const char*>(factor));
+    if constexpr (Shape::kPacked) {
+      for (int i = 0; i < kBlock / 2; ++i) {
+        const Vec b = V::widen_u8_u32(values + i * value_step);
+        block_vec::store_as<V, D>(dst + 2 * i * dst_step,
+                                  V::f32_mul(block_vec::fp4_value<V>(V::and32(b, V::splat32(0x0F))), x));
+        block_vec::store_as<V, D>(dst + (2 * i + 1) * dst_step,
+                                  V::f32_mul(block_vec::fp4_value<V>(V::template srl32<4>(b)), x));
+      }
+    } else {
+      Vec m = V::zero();
+      for (int i = 0; i < kBlock; ++i) {
+        const Vec c = V::widen_u8_u32(values + i * value_step);
+        m = nan_codes(m, c);
+        block_vec::store_as<V, D>(dst + i * dst_step, V::f32_mul(e4m3_values(c), x));
+      }
+      alignas(64) uint32_t largest[kLanes];
+      V::store(reinterpret_cast<char*>(largest), m);
+      for (int l = 0; l < kLanes; ++l) by_rule[l] = by_rule[l] || largest[l] == 0x7F;
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      if (by_rule[l])
+        blocks::dequantize_block<F, D>(dst + l * static_cast<int64_t>(sizeof(D)), dst_step, kBlock, values + l,
+                                       value_step, scales + l, p);
+    }
   }
 };
 
