@@ -151,12 +151,13 @@ double g_of(uint32_t bits) {
 
 // `rows` lines of n elements of dtype e, a random count of blocks of
 // format f each (the last one partial now and then), with their values
-// and scales: each line contiguous, one after another; or (`across`) the
-// lines adjacent, element i of every line before element i + 1 (blocks
-// along an outer dim, the layout the tiles take), values and scales alike.
+// and scales: each line contiguous, one after another; or the lines
+// adjacent, element i of every line before element i + 1 (blocks along an
+// outer dim, the layout the tiles take), the values and the scales each
+// either way.
 struct Lines {
   int f, e, block, per_byte;
-  bool across;
+  bool across, values_across, scales_across;
   int64_t rows, blocks_per_row, n;
   size_t item;
 
@@ -165,6 +166,8 @@ struct Lines {
     block = static_cast<int>(info.block);
     per_byte = static_cast<int>(info.per_byte);
     across = rng() % 2 == 0;
+    values_across = across && rng() % 3 != 0;
+    scales_across = across && rng() % 3 != 0;
     rows = across ? 1 + static_cast<int64_t>(rng() % 40) : 1 + static_cast<int64_t>(rng() % 3);
     blocks_per_row = 1 + static_cast<int64_t>(rng() % (across ? 3 : 6));
     n = blocks_per_row * block - (rng() % 3 == 0 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(block)) : 0);
@@ -178,25 +181,30 @@ struct Lines {
   size_t scale_bytes() const { return static_cast<size_t>(rows * blocks_per_row); }
   int count(int64_t b) const { return static_cast<int>(std::min<int64_t>(block, n - b * block)); }
   // Where item i of `count` per line of line `row` lies, in items.
-  int64_t at(int64_t row, int64_t i, int64_t count) const { return across ? i * rows + row : row * count + i; }
-  size_t element_at(int64_t row, int64_t b, int i) const {
-    return static_cast<size_t>(at(row, b * block + i, n)) * item;
+  int64_t at(bool adjacent, int64_t row, int64_t i, int64_t count) const {
+    return adjacent ? i * rows + row : row * count + i;
   }
-  size_t scale_at(int64_t row, int64_t b) const { return static_cast<size_t>(at(row, b, blocks_per_row)); }
+  size_t element_at(int64_t row, int64_t b, int i) const {
+    return static_cast<size_t>(at(across, row, b * block + i, n)) * item;
+  }
+  size_t scale_at(int64_t row, int64_t b) const {
+    return static_cast<size_t>(at(scales_across, row, b, blocks_per_row));
+  }
   // Element i's code in block b of the row, unpacked.
   uint8_t code(const std::vector<unsigned char>& values, int64_t row, int64_t b, int i) const {
-    const unsigned char byte = values[static_cast<size_t>(at(row, (b * block + i) / per_byte, n / per_byte))];
+    const unsigned char byte =
+        values[static_cast<size_t>(at(values_across, row, (b * block + i) / per_byte, n / per_byte))];
     return per_byte == 2 ? static_cast<uint8_t>(i % 2 ? byte >> 4 : byte & 0x0F) : byte;
   }
   BlockRows rows_of(std::vector<unsigned char>& elements, std::vector<unsigned char>& values,
                     std::vector<unsigned char>& scales, const blocks::BlockParams& params) const {
     const int64_t step = static_cast<int64_t>(item);
-    const auto operand = [&](std::vector<unsigned char>& bytes, int64_t count, int64_t size) {
-      return across ? cpu::RowOperand{reinterpret_cast<char*>(bytes.data()), size, rows * size}
-                    : cpu::RowOperand{reinterpret_cast<char*>(bytes.data()), count * size, size};
+    const auto operand = [&](std::vector<unsigned char>& bytes, bool adjacent, int64_t count, int64_t size) {
+      return adjacent ? cpu::RowOperand{reinterpret_cast<char*>(bytes.data()), size, rows * size}
+                      : cpu::RowOperand{reinterpret_cast<char*>(bytes.data()), count * size, size};
     };
-    return BlockRows{operand(elements, n, step), operand(values, n / per_byte, 1), operand(scales, blocks_per_row, 1),
-                     rows, n, 0, blocks_per_row, params};
+    return BlockRows{operand(elements, across, n, step), operand(values, values_across, n / per_byte, 1),
+                     operand(scales, scales_across, blocks_per_row, 1), rows, n, 0, blocks_per_row, params};
   }
 };
 

@@ -44,9 +44,10 @@ struct BlockAt {
 };
 
 // Walks a call's blocks: tiles of W::kLanes lines at a time where the
-// lines are adjacent elements and the blocks run along an outer dim (Note
-// [Block rows in vector steps]: each source line of a band of blocks is
-// read once, across the lines), whole contiguous blocks by W::block, and
+// lines' elements are adjacent and the blocks run along an outer dim
+// (Note [Block rows in vector steps]: each row of a band of blocks is
+// read or written once, across the lines; values and scales in any
+// layout), whole contiguous blocks by W::block, and
 // the rest, or what W leaves, by `rule`(elements, count, values, scale).
 // W is VectorQuantize or VectorDequantize of element dtype T.
 template <BlockFormat F, typename T, class W, typename Rule>
@@ -56,15 +57,14 @@ void walk_rows(const BlockRows& r, const Rule& rule) {
   int64_t first_row = 0;
   if constexpr (W::value) {
     constexpr int64_t kLanes = W::kLanes;
-    if (r.elements.row == kItem && r.values.row == 1 && r.scales.row == 1 && r.elements.step != kItem &&
-        r.rows >= kLanes) {
+    if (r.elements.row == kItem && r.elements.step != kItem && r.rows >= kLanes) {
       first_row = r.rows / kLanes * kLanes;
       for (int64_t b = r.first_block; b < r.last_block; ++b) {
         const int64_t count = At::count(r, b);
         for (int64_t row = 0; row < first_row; row += kLanes) {
           if (count == At::kBlock) {
-            W::tile(At::elements(r, row, b), r.elements.step, At::values(r, row, b), r.values.step,
-                    At::scale(r, row, b), r.params);
+            W::tile(At::elements(r, row, b), r.elements.step, At::values(r, row, b), r.values.row, r.values.step,
+                    At::scale(r, row, b), r.scales.row, r.params);
           } else {
             for (int64_t l = row; l < row + kLanes; ++l)
               rule(At::elements(r, l, b), count, At::values(r, l, b), At::scale(r, l, b));

@@ -267,8 +267,8 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     return true;
   }
 
-  static void tile(const char* src, int64_t src_step, char* values, int64_t value_step, char* scales,
-                   const blocks::BlockParams& p) {
+  static void tile(const char* src, int64_t src_step, char* values, int64_t value_row, int64_t value_step,
+                   char* scales, int64_t scale_row, const blocks::BlockParams& p) {
     Vec x[kBlock];
     Vec m = V::zero();
     for (int i = 0; i < kBlock; ++i) {
@@ -283,20 +283,26 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     for (int l = 0; l < kLanes; ++l) by_rule[l] = !scale_of(amax[l], p, &code[l], &t[0][l], kLanes);
     Vec tv[kThresholds];
     for (int j = 0; j < kThresholds; ++j) tv[j] = V::load(reinterpret_cast<const char*>(t[j]));
-    if constexpr (Shape::kPacked) {
-      for (int i = 0; i < kBlock; i += 2)
-        V::store_u8_of_u32(values + (i / 2) * value_step,
-                           V::or32(codes(x[i], tv), V::shl32(codes(x[i + 1], tv), 4)));
-    } else {
-      for (int i = 0; i < kBlock; ++i) V::store_u8_of_u32(values + i * value_step, codes(x[i], tv));
+    // Value byte j of every lane: a row of kLanes bytes, stored as one
+    // where the lines' values are adjacent too, else gathered here and
+    // written line by line.
+    constexpr int kValues = Shape::kPacked ? kBlock / 2 : kBlock;
+    alignas(64) char rows[kValues][kLanes];
+    for (int j = 0; j < kValues; ++j) {
+      const Vec byte = Shape::kPacked ? V::or32(codes(x[2 * j], tv), V::shl32(codes(x[2 * j + 1], tv), 4))
+                                      : codes(x[j], tv);
+      V::store_u8_of_u32(value_row == 1 ? values + j * value_step : rows[j], byte);
     }
     for (int l = 0; l < kLanes; ++l) {
+      char* const v = values + l * value_row;
       if (by_rule[l]) {
-        blocks::quantize_block<F, S>(src + l * static_cast<int64_t>(sizeof(S)), src_step, kBlock, values + l,
-                                     value_step, scales + l, p);
-      } else {
-        scales[l] = static_cast<char>(code[l]);
+        blocks::quantize_block<F, S>(src + l * static_cast<int64_t>(sizeof(S)), src_step, kBlock, v, value_step,
+                                     scales + l * scale_row, p);
+        continue;
       }
+      scales[l * scale_row] = static_cast<char>(code[l]);
+      if (value_row != 1)
+        for (int j = 0; j < kValues; ++j) v[j * value_step] = rows[j][l];
     }
   }
 };
@@ -363,27 +369,37 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
     return true;
   }
 
-  static void tile(char* dst, int64_t dst_step, const char* values, int64_t value_step, const char* scales,
-                   const blocks::BlockParams& p) {
+  static void tile(char* dst, int64_t dst_step, const char* values, int64_t value_row, int64_t value_step,
+                   const char* scales, int64_t scale_row, const blocks::BlockParams& p) {
     alignas(64) uint32_t factor[kLanes];
     bool by_rule[kLanes];
     for (int l = 0; l < kLanes; ++l)
-      by_rule[l] = !factor_of(static_cast<uint8_t>(scales[l]), p.g, &factor[l]);
+      by_rule[l] = !factor_of(static_cast<uint8_t>(scales[l * scale_row]), p.g, &factor[l]);
     const Vec x = V::load(reinterpret_cast<const char*>(factor));
+    // Value byte j of every lane as a row of kLanes bytes: in place where
+    // the lines' values are adjacent too, else gathered here first.
+    constexpr int kValues = Shape::kPacked ? kBlock / 2 : kBlock;
+    alignas(64) char gathered[kValues][kLanes];
+    if (value_row != 1)
+      for (int l = 0; l < kLanes; ++l)
+        for (int j = 0; j < kValues; ++j) gathered[j][l] = values[l * value_row + j * value_step];
+    const auto row = [&](int j) {
+      return V::widen_u8_u32(value_row == 1 ? values + j * value_step : gathered[j]);
+    };
     if constexpr (Shape::kPacked) {
-      for (int i = 0; i < kBlock / 2; ++i) {
-        const Vec b = V::widen_u8_u32(values + i * value_step);
-        block_vec::store_as<V, D>(dst + 2 * i * dst_step,
+      for (int j = 0; j < kValues; ++j) {
+        const Vec b = row(j);
+        block_vec::store_as<V, D>(dst + 2 * j * dst_step,
                                   V::f32_mul(block_vec::fp4_value<V>(V::and32(b, V::splat32(0x0F))), x));
-        block_vec::store_as<V, D>(dst + (2 * i + 1) * dst_step,
+        block_vec::store_as<V, D>(dst + (2 * j + 1) * dst_step,
                                   V::f32_mul(block_vec::fp4_value<V>(V::template srl32<4>(b)), x));
       }
     } else {
       Vec m = V::zero();
-      for (int i = 0; i < kBlock; ++i) {
-        const Vec c = V::widen_u8_u32(values + i * value_step);
+      for (int j = 0; j < kValues; ++j) {
+        const Vec c = row(j);
         m = nan_codes(m, c);
-        block_vec::store_as<V, D>(dst + i * dst_step, V::f32_mul(e4m3_values(c), x));
+        block_vec::store_as<V, D>(dst + j * dst_step, V::f32_mul(e4m3_values(c), x));
       }
       alignas(64) uint32_t largest[kLanes];
       V::store(reinterpret_cast<char*>(largest), m);
@@ -391,8 +407,8 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
     }
     for (int l = 0; l < kLanes; ++l) {
       if (by_rule[l])
-        blocks::dequantize_block<F, D>(dst + l * static_cast<int64_t>(sizeof(D)), dst_step, kBlock, values + l,
-                                       value_step, scales + l, p);
+        blocks::dequantize_block<F, D>(dst + l * static_cast<int64_t>(sizeof(D)), dst_step, kBlock,
+                                       values + l * value_row, value_step, scales + l * scale_row, p);
     }
   }
 };
