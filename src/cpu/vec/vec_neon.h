@@ -185,6 +185,48 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   // Rounds by FPCR, which the drivers keep at its default (nearest even).
   static Vec f32_add_nearest(Vec a, Vec b) { return bytes(vaddq_f32(f32(a), f32(b))); }
   static Vec f32_mul(Vec a, Vec b) { return bytes(vmulq_f32(f32(a), f32(b))); }
+  // The block-scaled formats' steps (block_rows.inl; vec_avx2.h says what each does).
+  static constexpr bool kBlockScale = true;
+  static Vec sub32(Vec a, Vec b) { return bytes(vsubq_u32(u32(a), u32(b))); }
+  static Vec max_u32(Vec a, Vec b) { return bytes(vmaxq_u32(u32(a), u32(b))); }
+  static uint32_t hmax_u32(Vec v) { return vmaxvq_u32(u32(v)); }
+  template <int n>
+  static Vec srl64(Vec v) {
+    return bytes(vshrq_n_u64(u64(v), n));
+  }
+  template <int n>
+  static Vec sll64(Vec v) {
+    return bytes(vshlq_n_u64(u64(v), n));
+  }
+  // Dword idx & 7 of eight: TBL over the 32 bytes, byte k of a lane from
+  // byte 4 (idx & 7) + k.
+  static Vec lookup8_u32(const uint32_t* table, Vec idx) {
+    const char* const bytes_at = reinterpret_cast<const char*>(table);
+    const uint8x16x2_t t = {{load(bytes_at), load(bytes_at + 16)}};
+    const uint32x4_t at = vmulq_n_u32(vshlq_n_u32(vandq_u32(u32(idx), vdupq_n_u32(7)), 2), 0x01010101u);
+    return vqtbl2q_u8(t, bytes(vaddq_u32(at, vdupq_n_u32(0x03020100u))));
+  }
+  static Vec widen_u8_u64(const char* p) {
+    uint16_t two;
+    std::memcpy(&two, p, sizeof two);
+    const uint16x8_t w = vmovl_u8(vcreate_u8(two));
+    return bytes(vmovl_u32(vget_low_u32(vmovl_u16(vget_low_u16(w)))));
+  }
+  static Vec widen_u8_u32(const char* p) { return widen_u8(load_quarter(p)); }
+  static void store_u8_of_u32(char* p, Vec v) {
+    const uint16x4_t w = vmovn_u32(u32(v));
+    const uint32_t four = vget_lane_u32(vreinterpret_u32_u8(vmovn_u16(vcombine_u16(w, w))), 0);
+    std::memcpy(p, &four, sizeof four);
+  }
+  static void store_u8_of_u64(char* p, Vec v) {
+    p[0] = static_cast<char>(vgetq_lane_u8(v, 0));
+    p[1] = static_cast<char>(vgetq_lane_u8(v, 8));
+  }
+  static void store_u16_of_u32(char* p, Vec v) {
+    vst1_u8(reinterpret_cast<uint8_t*>(p), vreinterpret_u8_u16(vmovn_u32(u32(v))));
+  }
+  static void store_half(char* p, Half h) { vst1_u8(reinterpret_cast<uint8_t*>(p), h); }
+
   // A float32 broadcast, and x * a + b rounded once: the scaled rows'
   // arithmetic (scaled_rows.inl).
   static Vec splat_f32(float v) { return bytes(vdupq_n_f32(v)); }
