@@ -1814,7 +1814,11 @@ ST_API st_status st_tensor_format(st_tensor t, const st_format_options* opts, ch
  *   then rounded once to the destination dtype (nearest even; overflow
  *   gives ±inf). A NaN scale (e8m0 0xFF, e4m3 0x7F or 0xFF) makes the
  *   whole block NaN; element NaN and infinity codes (E4M3, E5M2) give NaN
- *   and ±inf; a zero has IEEE's sign (the element's sign XOR the scale's).
+ *   and ±inf; every NaN written is the positive quiet NaN of the
+ *   destination's dtype (float32 0x7FC00000, float16 0x7E00, bfloat16
+ *   0x7FC0, float64 0x7FF8000000000000), whatever the codes' signs, on
+ *   every kernel level and device; a zero has IEEE's sign (the element's
+ *   sign XOR the scale's).
  *   FLOOR round trips bit for bit: quantizing what it dequantized gives
  *   the same values and scales; RCEIL may choose a smaller scale the second
  *   time.

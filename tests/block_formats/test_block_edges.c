@@ -635,6 +635,49 @@ static void fp6_high_bits_are_ignored_when_read(void** state) {
   }
 }
 
+/* Every NaN dequantizing writes is the positive quiet NaN of the
+ * destination's dtype (include/stride.h): E4M3's NaN codes of both signs
+ * under a NaN scale and under a finite one, and finite codes under a NaN
+ * scale. */
+static void dequantized_nans_are_the_positive_quiet_nan(void** state) {
+  (void)state;
+  static const st_dtype dtypes[3] = {ST_FLOAT32, ST_FLOAT16, ST_BFLOAT16};
+  static const uint32_t quiet[3] = {0x7FC00000u, 0x7E00u, 0x7FC0u};
+  unsigned char values[64], scales[2] = {0xFF, 127}; /* block 0: NaN scale; block 1: 2^0 */
+  for (int i = 0; i < 64; ++i) values[i] = i % 4 == 0 ? 0xFF : i % 4 == 1 ? 0x7F : i % 4 == 2 ? 0xB8 : 0x38;
+  for (int k = 0; k < 3; ++k) {
+    unsigned char dst[64 * 4];
+    memset(dst, 0, sizeof dst);
+    const int64_t n = 64, nb = 2;
+    st_tensor v = {0}, s = {0}, d = {0};
+    EXPECT_OK(st_tensor_from_data(values, &n, NULL, 1, ST_FLOAT8_E4M3FN, CPU, NULL, NULL, &v));
+    EXPECT_OK(st_tensor_from_data(scales, &nb, NULL, 1, ST_FLOAT8_E8M0FNU, CPU, NULL, NULL, &s));
+    EXPECT_OK(st_tensor_from_data(dst, &n, NULL, 1, dtypes[k], CPU, NULL, NULL, &d));
+    const st_block_spec spec = block_spec(REF_MXFP8_E4M3, REF_FLOOR, 0, 0);
+    EXPECT_OK(st_dequantize_blocks(d, v, s, &spec));
+    const size_t size = k == 0 ? 4 : 2;
+    for (int i = 0; i < 64; ++i) {
+      uint32_t bits;
+      if (size == 4) {
+        memcpy(&bits, dst + (size_t)i * 4, 4);
+      } else {
+        uint16_t half;
+        memcpy(&half, dst + (size_t)i * 2, 2);
+        bits = half;
+      }
+      const int nan = i < 32 || i % 4 < 2;
+      if (nan && bits != quiet[k]) {
+        print_error("%s element %d: 0x%X, not the quiet NaN 0x%X\n", st_dtype_name(dtypes[k]), i, bits, quiet[k]);
+        fail();
+      }
+      if (!nan) assert_int_not_equal(bits, quiet[k]);
+    }
+    EXPECT_OK(st_tensor_release(v));
+    EXPECT_OK(st_tensor_release(s));
+    EXPECT_OK(st_tensor_release(d));
+  }
+}
+
 /* Every code and scale byte dequantized into every dtype: random bytes
  * (NaN scales, E4M3's NaN codes, E5M2's infinities, int8's 0x80, FP6's
  * high bits, NVFP4's negative scales) against the reference. */
@@ -671,6 +714,7 @@ int main(void) {
       cmocka_unit_test(floor_round_trips_bit_for_bit),
       cmocka_unit_test(mxint8_never_writes_0x80_and_reads_it_as_minus_two),
       cmocka_unit_test(fp6_high_bits_are_ignored_when_read),
+      cmocka_unit_test(dequantized_nans_are_the_positive_quiet_nan),
       cmocka_unit_test(dequantize_every_code_and_scale),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

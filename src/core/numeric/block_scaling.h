@@ -40,6 +40,10 @@ namespace blocks {
 
 constexpr uint64_t kAbsMask = ~(uint64_t(1) << 63);
 constexpr uint64_t kInfBits = uint64_t(0x7FF) << 52;
+// The positive quiet NaN: what dequantizing writes for every NaN, so that the
+// bits do not depend on which NaN operand the compiler's multiply keeps
+// (x86 keeps the first, CUDA writes its canonical NaN).
+constexpr uint64_t kQuietNaNBits = kInfBits | (uint64_t(1) << 51);
 
 // A scale exponent that stands for the NaN block.
 constexpr int kNaNExponent = 128;
@@ -154,7 +158,7 @@ ST_HOST_DEVICE ST_FORCE_INLINE double element_value(uint8_t code) {
 
 // 2^(code - 127), NaN for 0xFF.
 ST_HOST_DEVICE ST_FORCE_INLINE double mx_scale_value(uint8_t code) {
-  return code == 0xFF ? detail::bits_to_double(kInfBits | (uint64_t(1) << 51))
+  return code == 0xFF ? detail::bits_to_double(kQuietNaNBits)
                       : static_cast<double>(e8m0_to_float(Float8_e8m0fnu{code}));
 }
 
@@ -284,7 +288,7 @@ ST_HOST_DEVICE inline void dequantize_block(char* dst, int64_t dst_step, int64_t
                                           : mx_scale_value(code);
   for (int64_t i = 0; i < count; ++i) {
     const double v = element_value<F>(get_code<kPacked>(values, value_step, i)) * x;
-    store_element<D>(dst + i * dst_step, convert<D>(v));
+    store_element<D>(dst + i * dst_step, convert<D>(v == v ? v : detail::bits_to_double(kQuietNaNBits)));
   }
 }
 
