@@ -1,5 +1,6 @@
 //! Safe Rust interface to libstride: strided tensors, views, copies between
-//! any layouts and dtypes, and DLPack exchange.
+//! any layouts and dtypes, block-scaled formats (MXFP8, MXFP6, MXFP4, MXINT8,
+//! NVFP4) and DLPack exchange.
 //!
 //! ```no_run
 //! use stride::{DType, Device, MemoryFormat, Tensor};
@@ -25,6 +26,7 @@
 //! and safe code cannot race (see [`Tensor`]'s Threads). Implementing
 //! [`CpuAllocator`] is `unsafe`: the library trusts the blocks it returns.
 
+mod blocks;
 mod enums;
 mod error;
 mod plan;
@@ -33,6 +35,9 @@ mod storage_lock;
 mod tensor;
 mod types;
 
+pub use blocks::{
+    dequantize_blocks, dequantize_blocks_into, quantize_blocks, quantize_blocks_into, BlockFormat, BlockSpec, ScaleRule,
+};
 pub use error::{Error, Result, Status};
 pub use plan::{live_plan_count, CopyPlan};
 pub use runtime::{
@@ -42,4 +47,7 @@ pub use runtime::{
 };
 pub use stride_sys as sys;
 pub use tensor::{ScaleShift, Tensor};
-pub use types::{DType, Device, DeviceType, Element, Float8E4M3Fn, Float8E5M2, MemoryFormat};
+pub use types::{
+    DType, Device, DeviceType, Element, Float4E2M1FnX2, Float6E2M3Fn, Float6E3M2Fn, Float8E4M3Fn, Float8E5M2, Float8E8M0Fnu,
+    MemoryFormat,
+};

@@ -152,3 +152,40 @@ unsafe impl Element for Float8E4M3Fn {
 unsafe impl Element for Float8E5M2 {
     const DTYPE: DType = DType::Float8E5M2;
 }
+
+/// One float8_e8m0fnu element as its raw byte: the power of two 2^(b − 127),
+/// 0xFF NaN; the scale of the MX block formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Float8E8M0Fnu(pub u8);
+
+/// One float4_e2m1fn_x2 element: two E2M1 values in a byte, the first in the
+/// low nibble (sign, 2 exponent bits, 1 mantissa bit each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Float4E2M1FnX2(pub u8);
+
+/// One float6_e2m3fn element: the value in the low 6 bits of the byte
+/// (sign, 2 exponent bits, 3 mantissa bits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Float6E2M3Fn(pub u8);
+
+/// One float6_e3m2fn element: the value in the low 6 bits of the byte
+/// (sign, 3 exponent bits, 2 mantissa bits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Float6E3M2Fn(pub u8);
+
+unsafe impl Element for Float8E8M0Fnu {
+    const DTYPE: DType = DType::Float8E8M0Fnu;
+}
+unsafe impl Element for Float4E2M1FnX2 {
+    const DTYPE: DType = DType::Float4E2M1FnX2;
+}
+unsafe impl Element for Float6E2M3Fn {
+    const DTYPE: DType = DType::Float6E2M3Fn;
+}
+unsafe impl Element for Float6E3M2Fn {
+    const DTYPE: DType = DType::Float6E3M2Fn;
+}
