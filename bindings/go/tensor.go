@@ -1,5 +1,6 @@
 // Package stride is the Go binding of libstride: strided tensors, views,
-// copies between any layouts and dtypes, and DLPack exchange.
+// copies between any layouts and dtypes, block-scaled formats (MXFP8,
+// MXFP6, MXFP4, MXINT8, NVFP4) and DLPack exchange.
 //
 // A *Tensor owns one reference to a library handle. Call Release when done
 // with it; a finalizer releases forgotten tensors as a safety net, at a

@@ -54,10 +54,25 @@ type F8E4M3FN uint8
 // F8E5M2 is one float8_e5m2 element as its raw byte (see F8E4M3FN).
 type F8E5M2 uint8
 
+// F8E8M0FNU is one float8_e8m0fnu element as its raw byte: 2^(b - 127),
+// 0xFF NaN; the scale of the MX block formats.
+type F8E8M0FNU uint8
+
+// F4E2M1FNX2 is one float4_e2m1fn_x2 element: two E2M1 values in a byte,
+// the first in the low nibble. It copies only to itself: its values come
+// out through DequantizeBlocks.
+type F4E2M1FNX2 uint8
+
+// F6E2M3FN is one float6_e2m3fn element: the value in the low 6 bits of the byte.
+type F6E2M3FN uint8
+
+// F6E3M2FN is one float6_e3m2fn element: the value in the low 6 bits of the byte.
+type F6E3M2FN uint8
+
 // Element is a Go type that is the element of a dtype, for typed access.
 type Element interface {
 	bool | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float32 | float64 | complex64 |
-		complex128 | F8E4M3FN | F8E5M2
+		complex128 | F8E4M3FN | F8E5M2 | F8E8M0FNU | F4E2M1FNX2 | F6E2M3FN | F6E3M2FN
 }
 
 func dtypeOf[T Element]() DType {
@@ -77,6 +92,14 @@ func dtypeOf[T Element]() DType {
 		return Float8E4M3FN
 	case F8E5M2:
 		return Float8E5M2
+	case F8E8M0FNU:
+		return Float8E8M0FNU
+	case F4E2M1FNX2:
+		return Float4E2M1FNX2
+	case F6E2M3FN:
+		return Float6E2M3FN
+	case F6E3M2FN:
+		return Float6E3M2FN
 	case int8:
 		return Int8
 	case int16:
