@@ -2,7 +2,8 @@
     Stride
 
 Julia wrappers of libstride's C API (`include/stride.h`) through `ccall`:
-strided tensors, views, copies between any layouts and dtypes, DLPack.
+strided tensors, views, copies between any layouts and dtypes, block-scaled
+formats (MXFP8, MXFP6, MXFP4, MXINT8, NVFP4), DLPack.
 
 Tensors feel like Julia arrays where they can: dims and indices are
 1-based, new tensors are column-major (the first dim moves fastest), and
@@ -27,7 +28,8 @@ export Tensor, StrideError, DType, DeviceType, Device, MemoryFormat,
        as_strided, expand, unsqueeze, contiguous, clone, to, zero!, copy_scaled!,
        to_dlpack, to_dlpack_versioned, from_dlpack, from_dlpack_versioned,
        version, set_num_threads, num_threads, live_tensor_count,
-       CopyPlan, execute!, execute_raw!, live_plan_count
+       CopyPlan, execute!, execute_raw!, live_plan_count,
+       BlockFormat, ScaleRule, quantize_blocks, quantize_blocks!, dequantize_blocks, dequantize_blocks!
 
 # ---- the C API ------------------------------------------------------------------
 
@@ -75,12 +77,15 @@ const JULIA_DTYPES = Dict{DataType,DType}(
     ComplexF32 => COMPLEX64, ComplexF64 => COMPLEX128)
 
 """
-The Julia type of a dtype's elements; Float32 for BFLOAT16, FLOAT8_E4M3FN and
-FLOAT8_E5M2, which Base lacks (their values are exact in Float32): `Array(t)`
-converts them, and `copyto!` from a Float32 array rounds into them.
+The Julia type of a dtype's elements; Float32 for BFLOAT16, the float8 and
+the float6 dtypes, which Base lacks (their values are exact in Float32):
+`Array(t)` converts them, and `copyto!` from a Float32 array rounds into
+them. FLOAT4_E2M1FN_X2 (two values a byte) copies only to itself: its
+elements are their bytes, UInt8.
 """
 julia_type(d::DType) =
-    d in (BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2) ? Float32 : only(k for (k, v) in JULIA_DTYPES if v == d)
+    d in (BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT8_E8M0FNU, FLOAT6_E2M3FN, FLOAT6_E3M2FN) ? Float32 :
+    d == FLOAT4_E2M1FN_X2 ? UInt8 : only(k for (k, v) in JULIA_DTYPES if v == d)
 stride_dtype(::Type{T}) where {T} =
     haskey(JULIA_DTYPES, T) ? JULIA_DTYPES[T] : throw(ArgumentError("no stride dtype for $T"))
 
@@ -210,14 +215,18 @@ end
 
 """
     from_array(A)
+    from_array(A, dtype)
     Tensor(A)
 
 A tensor over the memory of the Julia array `A`, without copying, with
 `A`'s own size and strides. `A` is kept alive until the last tensor using
-it is released.
+it is released. With a `dtype`, `A`'s elements are read as that dtype's,
+which must have their size: `from_array(B, Stride.FLOAT8_E8M0FNU)` over a
+`UInt8` array `B` holds e8m0 bytes.
 """
-function from_array(A::StridedArray{T}) where {T}
-    dt = stride_dtype(T)
+function from_array(A::StridedArray{T}, dt::DType=stride_dtype(T)) where {T}
+    dtype_itemsize(dt) == sizeof(T) ||
+        throw(ArgumentError("from_array: $T elements are $(sizeof(T)) bytes, $dt ones $(dtype_itemsize(dt))"))
     s = dims64(size(A))
     st = dims64(strides(A))
     token = lock(KEPT_LOCK) do
@@ -460,8 +469,17 @@ function Base.copyto!(dst::StridedArray, src::Tensor)
     return dst
 end
 
-"""A Julia `Array` holding a copy of the values (BFLOAT16 and the float8 dtypes as Float32)."""
-Base.Array(t::Tensor) = (handle(t, :Array); copyto!(Array{eltype(t)}(undef, size(t)), t))
+"""
+A Julia `Array` holding a copy of the values (BFLOAT16, the float8 and the
+float6 dtypes as Float32; FLOAT4_E2M1FN_X2 as its bytes, UInt8).
+"""
+function Base.Array(t::Tensor)
+    handle(t, :Array)
+    A = Array{eltype(t)}(undef, size(t))
+    # float4_e2m1fn_x2 copies only to itself: into A's bytes seen as it.
+    copyto!(dtype(t) == FLOAT4_E2M1FN_X2 ? from_array(A, FLOAT4_E2M1FN_X2) : from_array(A), t)
+    return A
+end
 Base.collect(t::Tensor) = Array(t)
 
 to(t::Tensor, dt::DType, dev::Device=device(t), fmt::MemoryFormat=PRESERVE) =
@@ -666,6 +684,148 @@ end
 
 """The library's table of function pointers (`st_api`) for `version`, or C_NULL when the library is older."""
 get_api(version::Integer=1) = st_get_api(UInt32(version))
+
+# ---- block-scaled formats -------------------------------------------------------------
+
+"""
+The block-scaled formats (`st_block_format`), as `Stride.MXFP4_E2M1`:
+
+| format       | values            | scales          | block |
+|--------------|-------------------|-----------------|-------|
+| `MXFP8_E4M3` | FLOAT8_E4M3FN     | FLOAT8_E8M0FNU  | 32    |
+| `MXFP8_E5M2` | FLOAT8_E5M2       | FLOAT8_E8M0FNU  | 32    |
+| `MXFP6_E2M3` | FLOAT6_E2M3FN     | FLOAT8_E8M0FNU  | 32    |
+| `MXFP6_E3M2` | FLOAT6_E3M2FN     | FLOAT8_E8M0FNU  | 32    |
+| `MXFP4_E2M1` | FLOAT4_E2M1FN_X2  | FLOAT8_E8M0FNU  | 32    |
+| `MXINT8`     | INT8 (code·2^-6)  | FLOAT8_E8M0FNU  | 32    |
+| `NVFP4`      | FLOAT4_E2M1FN_X2  | FLOAT8_E4M3FN   | 16    |
+
+The first six are OCP Microscaling (MX v1.0); NVFP4 is NVIDIA's, with a
+float32 global scale. include/stride.h, "Block-scaled formats", has the rules.
+"""
+@enum BlockFormat::Int32 begin
+    MXFP8_E4M3 = ST_BLOCK_MXFP8_E4M3
+    MXFP8_E5M2 = ST_BLOCK_MXFP8_E5M2
+    MXFP6_E2M3 = ST_BLOCK_MXFP6_E2M3
+    MXFP6_E3M2 = ST_BLOCK_MXFP6_E3M2
+    MXFP4_E2M1 = ST_BLOCK_MXFP4_E2M1
+    MXINT8 = ST_BLOCK_MXINT8
+    NVFP4 = ST_BLOCK_NVFP4
+end
+
+"""
+How an MX format picks a block's power-of-two scale (`st_scale_rule`):
+`Stride.FLOOR`, OCP MX v1.0 section 6.3 (may saturate a block's largest
+elements, round trips bit for bit), or `Stride.RCEIL`, the smallest that
+fits, as TransformerEngine and cuBLAS (never saturates).
+"""
+@enum ScaleRule::Int32 begin
+    FLOOR = ST_SCALE_FLOOR
+    RCEIL = ST_SCALE_RCEIL
+end
+
+"""Elements per block: 32, or 16 for NVFP4."""
+block_size(f::BlockFormat) = f == NVFP4 ? 16 : 32
+
+"""The dtype of a format's values."""
+value_dtype(f::BlockFormat) =
+    f == MXFP8_E4M3 ? FLOAT8_E4M3FN : f == MXFP8_E5M2 ? FLOAT8_E5M2 : f == MXFP6_E2M3 ? FLOAT6_E2M3FN :
+    f == MXFP6_E3M2 ? FLOAT6_E3M2FN : f == MXINT8 ? INT8 : FLOAT4_E2M1FN_X2
+
+"""The dtype of a format's scales: FLOAT8_E8M0FNU (MX) or FLOAT8_E4M3FN (NVFP4)."""
+scale_dtype(f::BlockFormat) = f == NVFP4 ? FLOAT8_E4M3FN : FLOAT8_E8M0FNU
+
+values_per_byte(f::BlockFormat) = value_dtype(f) == FLOAT4_E2M1FN_X2 ? 2 : 1
+
+block_spec(t::Tensor, format::BlockFormat, dim::Integer, rule::ScaleRule, global_scale::Real) =
+    Ref(StBlockSpec(sizeof(StBlockSpec), Int32(format), cdim(t, dim), Int32(rule), Float32(global_scale)))
+
+"""`size(t)` with the size along `dim` replaced by `f` of it."""
+function with_dim(f, t::Tensor, dim::Integer)
+    cdim(t, dim)                                     # an ArgumentError for a dim out of range
+    return ntuple(d -> d == dim ? f(size(t, d)) : size(t, d), ndims(t))
+end
+
+"""
+    quantize_blocks(src, format; dim=1, rule=Stride.FLOOR, global_scale=0) -> (values, scales)
+
+Quantizes `src` (FLOAT32, FLOAT16, BFLOAT16 or FLOAT64) into new
+column-major `values` and `scales` on its device, in blocks along `dim`
+(1 is the fastest dim of a Julia array). `values` has `src`'s size and the
+format's value dtype, the size along `dim` halved for MXFP4_E2M1 and NVFP4
+(byte j holds elements 2j - 1, low nibble, and 2j); `scales` has
+`cld(n, block_size(format))` along `dim`. `rule` picks the MX scales
+(checked but unused for NVFP4); `global_scale` is NVFP4's decode scale g
+(finite, >= 0, 0 meaning 1; MX formats ignore it). Throws an
+`ArgumentError` for a dim out of range and a `StrideError` for what the
+library refuses (ST_ERROR_INVALID_ARGUMENT for an odd size along `dim` with
+MXFP4_E2M1 and NVFP4, ST_ERROR_UNSUPPORTED_DTYPE for `src`'s dtype, ...).
+"""
+function quantize_blocks(src::Tensor, format::BlockFormat; dim::Integer=1, rule::ScaleRule=FLOOR,
+                         global_scale::Real=0)
+    handle(src, :quantize_blocks, "src")
+    per, b = values_per_byte(format), block_size(format)
+    # An odd size rounds up here so that the library, which checks it, reports it.
+    values = Tensor(undef, value_dtype(format), with_dim(n -> cld(n, per), src, dim)...; device=device(src))
+    scales = Tensor(undef, scale_dtype(format), with_dim(n -> cld(n, b), src, dim)...; device=device(src))
+    spec = block_spec(src, format, dim, rule, global_scale)
+    check(st_quantize_blocks(values.h, scales.h, src.h, spec), :quantize_blocks)
+    return values, scales
+end
+quantize_blocks(src::StridedArray, format::BlockFormat; kw...) = quantize_blocks(from_array(src), format; kw...)
+
+"""
+    quantize_blocks!(values, scales, src, format; dim=1, rule=Stride.FLOOR, global_scale=0) -> (values, scales)
+
+Quantizes `src` into the given `values` and `scales` (any strides, one
+device), which have the sizes and dtypes `quantize_blocks` describes. Every
+check runs first: on a `StrideError` neither has changed
+(ST_ERROR_UNSUPPORTED_DTYPE when they are not of the format's dtypes,
+ST_ERROR_SHAPE_MISMATCH for other sizes, ...).
+"""
+function quantize_blocks!(values::Tensor, scales::Tensor, src::Tensor, format::BlockFormat; dim::Integer=1,
+                          rule::ScaleRule=FLOOR, global_scale::Real=0)
+    fn = :quantize_blocks!
+    hv, hs, hx = handle(values, fn, "values"), handle(scales, fn, "scales"), handle(src, fn, "src")
+    check(st_quantize_blocks(hv, hs, hx, block_spec(src, format, dim, rule, global_scale)), fn)
+    return values, scales
+end
+
+"""
+    dequantize_blocks(values, scales, format; dim=1, global_scale=0, dtype=Stride.FLOAT32) -> Tensor
+
+Dequantizes `values` and `scales` into a new column-major tensor of `dtype`
+(FLOAT32, FLOAT16, BFLOAT16 or FLOAT64) on their device: each element its
+value times its block's scale (and NVFP4's `global_scale`), exact, rounded
+once to `dtype`. Its size is `values`' with `dim` doubled for MXFP4_E2M1
+and NVFP4. Throws an `ArgumentError` for a dim out of range and a
+`StrideError` for what the library refuses (ST_ERROR_UNSUPPORTED_DTYPE for
+another `dtype`, ST_ERROR_SHAPE_MISMATCH for scales of other sizes, ...).
+"""
+function dequantize_blocks(values::Tensor, scales::Tensor, format::BlockFormat; dim::Integer=1,
+                           global_scale::Real=0, dtype::DType=FLOAT32)
+    fn = :dequantize_blocks
+    hv, hs = handle(values, fn, "values"), handle(scales, fn, "scales")
+    per = values_per_byte(format)
+    dst = Tensor(undef, dtype, with_dim(n -> n * per, values, dim)...; device=device(values))
+    check(st_dequantize_blocks(dst.h, hv, hs, block_spec(dst, format, dim, FLOOR, global_scale)), fn)
+    return dst
+end
+
+"""
+    dequantize_blocks!(dst, values, scales, format; dim=1, global_scale=0) -> dst
+
+Dequantizes `values` and `scales` into `dst` (any strides), which has the
+size the source had. Every check runs first: on a `StrideError` `dst` has
+not changed.
+"""
+function dequantize_blocks!(dst::Tensor, values::Tensor, scales::Tensor, format::BlockFormat; dim::Integer=1,
+                            global_scale::Real=0)
+    fn = :dequantize_blocks!
+    hd, hv, hs = handle(dst, fn, "dst"), handle(values, fn, "values"), handle(scales, fn, "scales")
+    check(st_dequantize_blocks(hd, hv, hs, block_spec(dst, format, dim, FLOOR, global_scale)), fn)
+    return dst
+end
 
 # ---- printing -------------------------------------------------------------------
 

@@ -136,7 +136,7 @@ end
     e5 = Tensor(undef, Stride.FLOAT8_E5M2, 2)
     copyto!(e5, Float32[61440, -3])                  # 61440 ties up to inf
     @test Array(e5) == Float32[Inf, -3]
-    @test Stride.API_VERSION == 2
+    @test Stride.API_VERSION == 3
 
     # Copy plans: a transpose prepared once, run on tensors and on raw memory.
     M = Float32[1 2 3; 4 5 6]
@@ -153,4 +153,57 @@ end
     release!(plan)
     @test_throws StrideError execute!(plan, dst, src)
     @test live_plan_count() == 0
+end
+
+@testset "block-scaled formats" begin
+    # Codes and scales worked by hand from include/stride.h's rules.
+    E2M1 = Float32[0, 0.5, 1, 1.5, 2, 3, 4, 6]
+    # A block of 32 E2M1 codes: magnitude code i % 8, negative (+8) for i in 8:15 and 24:31.
+    codes = UInt8[i % 8 + ((i ÷ 8) % 2 == 1 ? 8 : 0) for i in 0:31]
+    value(c, k) = (c & 8 != 0 ? -1f0 : 1f0) * E2M1[(c & 7) + 1] * 2f0^k
+    bytes(t) = (B = Array{UInt8}(undef, size(t)); copyto!(from_array(B, dtype(t)), t); B)
+
+    # One block per column (dim 1), column 1 at 2^2, column 2 at 2^-5: amax 6 · 2^k, floor(log2 amax) =
+    # 2 + k and E2M1's emax is 2, so X = 2^k, the e8m0 byte is 127 + k and each element is its code.
+    X = Float32[value(c, k) for c in codes, k in (2, -5)]
+    values, scales = quantize_blocks(Tensor(X), Stride.MXFP4_E2M1)
+    @test size(values) == (16, 2) && dtype(values) == Stride.FLOAT4_E2M1FN_X2
+    @test size(scales) == (1, 2) && dtype(scales) == Stride.FLOAT8_E8M0FNU
+    @test bytes(scales) == UInt8[129 122]
+    @test Array(scales) == Float32[4 2f0^-5]
+    # Byte j: element 2j - 1 in the low nibble, 2j in the high one.
+    col = UInt8[codes[2j - 1] | codes[2j] << 4 for j in 1:16]
+    @test Array(values) == hcat(col, col)
+    Y = dequantize_blocks(values, scales, Stride.MXFP4_E2M1)
+    @test size(Y) == (32, 2) && dtype(Y) == Stride.FLOAT32
+    @test reinterpret(UInt32, Array(Y)) == reinterpret(UInt32, X)   # exact, -0 included
+
+    # The same blocks along dim 2 of the transpose, into tensors of ours; back into a transposed FLOAT64.
+    xt = permutedims(Tensor(X), (2, 1))
+    tv, ts = Tensor(undef, Stride.FLOAT4_E2M1FN_X2, 2, 16), Tensor(undef, Stride.FLOAT8_E8M0FNU, 2, 1)
+    quantize_blocks!(tv, ts, xt, Stride.MXFP4_E2M1; dim=2)
+    @test Array(tv) == permutedims(hcat(col, col), (2, 1))
+    @test bytes(ts) == reshape(UInt8[129, 122], 2, 1)
+    y64 = Tensor(undef, Stride.FLOAT64, 32, 2)
+    dequantize_blocks!(permutedims(y64, (2, 1)), tv, ts, Stride.MXFP4_E2M1; dim=2)
+    @test reinterpret(UInt64, Array(y64)) == reinterpret(UInt64, Float64.(X))
+
+    # NVFP4, g = 1 (0): s = 1/6 rounded on E4M3 = 11 · 2^-6 = 0.171875 (0x23); 1 / s = 5.82 rounds to
+    # E2M1's 6 (code 7, bytes 0x77), which dequantizes to 6 · 0.171875 = 1.03125. 40 = 16 + 16 + 8.
+    v4, s4 = quantize_blocks(ones(Float32, 40, 3), Stride.NVFP4)
+    @test size(v4) == (20, 3) && size(s4) == (3, 3) && dtype(s4) == Stride.FLOAT8_E4M3FN
+    @test all(==(0x77), Array(v4)) && all(==(0x23), bytes(s4))
+    @test all(==(1.03125f0), Array(dequantize_blocks(v4, s4, Stride.NVFP4)))
+
+    # Errors, with the outputs unchanged.
+    e = caught(() -> quantize_blocks(zeros(Float32, 31), Stride.MXFP4_E2M1))  # odd size along the dim
+    @test e isa StrideError && e.name == "ST_ERROR_INVALID_ARGUMENT"
+    @test caught(() -> quantize_blocks(zeros(Float32, 32), Stride.MXFP4_E2M1; dim=2)) isa ArgumentError
+    V, S = fill(0xA5, 16), fill(0x5A, 1)
+    e = caught(() -> quantize_blocks!(Tensor(V), from_array(S, Stride.FLOAT8_E8M0FNU), Tensor(zeros(Float32, 32)),
+                                      Stride.MXFP4_E2M1))                     # UINT8 values
+    @test e isa StrideError && e.name == "ST_ERROR_UNSUPPORTED_DTYPE" && startswith(e.message, "quantize_blocks!: ")
+    @test all(==(0xA5), V) && S == [0x5A]
+    e = caught(() -> dequantize_blocks(values, scales, Stride.MXFP4_E2M1; dtype=Stride.INT32))
+    @test e isa StrideError && e.name == "ST_ERROR_UNSUPPORTED_DTYPE"
 end
