@@ -118,6 +118,7 @@ def _check_out(t, expected, role):
     """`t` as a Tensor that the call writes, of dtype `expected` (None: any of the floating dtypes)."""
     if not isinstance(t, Tensor):
         raise TypeError(f"{role} must be a stride.Tensor (it is written), not {type(t).__name__}")
+    t._handle(role)  # InvalidHandleError naming it, once released
     if expected is None:
         _check_float(t.dtype, role)
     elif t.dtype != expected:
