@@ -105,6 +105,13 @@ def _line(shape, dim, role):
     return d, shape[d]
 
 
+def _even(fmt, format, n, d, role):
+    """Refuses an odd size `n` along dim `d` of `role` (the floats' side) for the formats of two values a byte."""
+    if fmt.packed and n % 2:
+        raise found(INVALID_ARGUMENT, f"{format} holds two values a byte: {role}'s size along dim {d} must be "
+                                      f"even, not {n}")
+
+
 def _with(shape, d, size):
     return shape[:d] + (size,) + shape[d + 1:]
 
@@ -160,9 +167,7 @@ def quantize_blocks(src: Any, format: str, *, dim: int = -1, rule: str = "floor"
     _check_float(src.dtype, "src")
     shape = src.shape
     d, n = _line(shape, d, "a src")
-    if fmt.packed and n % 2:
-        raise found(INVALID_ARGUMENT, f"{format} holds two values a byte: src's size along dim {d} must be even, "
-                                      f"not {n}")
+    _even(fmt, format, n, d, "src")
     if out is None:
         values = empty(*_with(shape, d, n // 2 if fmt.packed else n), dtype=fmt.values, device=src.device)
         scales = empty(*_with(shape, d, -(-n // fmt.block)), dtype=fmt.scales, device=src.device)
@@ -208,5 +213,7 @@ def dequantize_blocks(values: Tensor, scales: Tensor, format: str, *, dtype: Opt
         dst = _check_out(out, None, "out")
         if want is not None and dst.dtype != want:
             raise found(UNSUPPORTED_DTYPE, f"out is {dst.dtype} but dtype is {want}")
+        d, n = _line(dst.shape, d, "an out")
+        _even(fmt, format, n, d, "out")
     lib.call("st_dequantize_blocks", dst._handle("out"), values_h, scales_h, ctypes.byref(spec))
     return dst

@@ -409,6 +409,15 @@ class Errors(unittest.TestCase):
                                 np.ones((3, 5), dtype=np.float32), fmt)
         self.assert_refused(stride.InvalidArgumentError, "must be even, not 3", stride.quantize_blocks,
                             np.ones((3, 4), dtype=np.float32), "mxfp4", dim=0)
+        values, scales = stride.quantize_blocks(np.ones((2, 32), dtype=np.float32), "nvfp4")
+        out = stride.full((2, 31), 7.0)
+        self.assert_refused(stride.InvalidArgumentError, "out's size along dim 1 must be even, not 31",
+                            stride.dequantize_blocks, values, scales, "nvfp4", out=out)
+        np.testing.assert_array_equal(np.asarray(out), 7.0)
+        self.assert_refused(stride.InvalidArgumentError, "dim = -3 is out of range for an out of 2 dims",
+                            stride.dequantize_blocks, values, scales, "nvfp4", dim=-3, out=stride.empty(2, 32))
+        self.assert_refused(stride.InvalidArgumentError, "dim = 2 is out of range for values of 2 dims",
+                            stride.dequantize_blocks, values, scales, "nvfp4", dim=2)
 
     def test_wrong_dtypes(self):
         self.assert_refused(stride.UnsupportedDtypeError, "src is int32", stride.quantize_blocks,
