@@ -213,6 +213,22 @@ class ByHand(unittest.TestCase):
         np.testing.assert_array_equal(out, want)
         self.assertTrue(np.signbit(out[0, 8]) and not np.signbit(out[0, 0]))  # nibble 8 is −0
 
+    def test_bytes_from_numpy_as_the_format_dtypes(self):
+        # Values and scales as a checkpoint holds them, uint8 bytes, read zero-copy as their dtypes.
+        codes = np.array([[0x21, 0xA9] * 8], dtype=np.uint8)  # 32 nibbles 1, 2, 9, 10: 0.5, 1, −0.5, −1
+        values = stride.from_numpy(codes, dtype=stride.float4_e2m1fn_x2)
+        scales = stride.from_numpy(np.array([[0x7E, 0x30]], dtype=np.uint8), dtype="float8_e4m3fn")  # 448, 0.5
+        self.assertEqual((values.dtype, values.data_ptr), (stride.float4_e2m1fn_x2, codes.ctypes.data))
+        out = np.asarray(stride.dequantize_blocks(values, scales, "nvfp4", global_scale=0.25))
+        np.testing.assert_array_equal(out[0, :4], np.array([0.5, 1, -0.5, -1]) * 448 * 0.25)
+        np.testing.assert_array_equal(out[0, 16:20], np.array([0.5, 1, -0.5, -1]) * 0.5 * 0.25)
+        e8 = stride.from_numpy(np.array([127 - 3], dtype=np.uint8), dtype="float8_e8m0fnu")
+        self.assertEqual(e8.tolist(), [0.125])
+        for dt in ("float6_e2m3fn", "float6_e3m2fn"):
+            self.assertEqual(stride.from_numpy(np.zeros(1, dtype=np.uint8), dtype=dt).dtype, dt)
+        with self.assertRaisesRegex(TypeError, "cannot be read as float4_e2m1fn_x2"):
+            stride.from_numpy(np.zeros(2, dtype=np.int8), dtype=stride.float4_e2m1fn_x2)
+
     def test_a_nan_scale_makes_the_block_nan(self):
         values = made(np.full((1, 64), 0x38), stride.float8_e4m3fn)
         scales = made([[0xFF, 127]], stride.float8_e8m0fnu)
