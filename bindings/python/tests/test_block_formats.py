@@ -377,6 +377,25 @@ class Layouts(unittest.TestCase):
                 back = stride.dequantize_blocks(values, scales, fmt, dim=0, dtype="float64")
                 np.testing.assert_array_equal(np.asarray(back).T, dequantized(want_v, want_s, fmt))
 
+    def test_scales_written_in_the_128x4_layout(self):
+        # include/stride.h: scale (r, c) of an (M, K) operand at byte (r / 128 · Kp / 4 + c / 4) · 512
+        # + (r % 32) · 16 + (r / 32 % 4) · 4 + c % 4; M = 256, K = 256, blocks of 32: Kb = Kp = 8.
+        rng = np.random.default_rng(SEED + 6)
+        m, k = 256, 256
+        x = random_blocks(rng, m, k)
+        values, scales = stride.quantize_blocks(x, "mxfp4")
+        plain = raw(scales)
+        d = made(np.zeros(m * 8), stride.float8_e8m0fnu)
+        swizzled = d.as_strided((m // 128, 4, 32, 2, 4), (128 * 8, 4, 16, 512, 1))
+        v5 = made(np.zeros((m // 128, 4, 32, 2, 64)), stride.float4_e2m1fn_x2)
+        stride.quantize_blocks(stride.from_numpy(x).view(m // 128, 4, 32, 2, 128), "mxfp4", out=(v5, swizzled))
+        got = raw(d)
+        for r in range(m):
+            for c in range(8):
+                self.assertEqual(got[(r // 128 * 2 + c // 4) * 512 + r % 32 * 16 + r // 32 % 4 * 4 + c % 4],
+                                 plain[r, c], f"scale ({r}, {c})")
+        np.testing.assert_array_equal(raw(v5).reshape(m, k // 2), raw(values))
+
     def test_out_tensors_of_any_strides(self):
         rng = np.random.default_rng(SEED + 5)
         x = random_blocks(rng, 4, 64)
