@@ -197,7 +197,8 @@ run_docs-readme() {
 
 run_python-readme() {
   readme python bindings/python/README.md --section "With stride installed" --section "A first program" \
-    --section "With NumPy and PyTorch" --section "Normalize a batch for a network"
+    --section "With NumPy and PyTorch" --section "Normalize a batch for a network" \
+    --section "Block-scaled formats"
   local second
   second=$(second_python)
   if [[ -z $second ]]; then

@@ -7,12 +7,15 @@
     stride.from_numpy(array); stride.from_dlpack(torch_tensor)   # zero-copy
     numpy.asarray(t); torch.from_dlpack(t)                       # and back
     stride.arange(1, 5, 0.5); stride.linspace(0, 1, 11)          # as NumPy's
+    values, scales = stride.quantize_blocks(x, "mxfp4")          # block-scaled formats, and back:
+    stride.dequantize_blocks(values, scales, "mxfp4")
     stride.float32 == numpy.float32 == "float32"; numpy.dtype(stride.float16)
 
 The library is the file $STRIDE_LIBRARY names, else the copy bundled with
 this package, else libstride.so.0 from the system's loader path.
 """
 
+from ._blocks import dequantize_blocks, quantize_blocks
 from ._errors import (DeviceFailureError, DeviceUnavailableError, InternalError, InvalidArgumentError,
                       InvalidHandleError, NotImplementedByBackendError, OutOfBoundsError, OutOfMemoryError,
                       OverlapError, ReadOnlyError, ShapeMismatchError, StrideError, UnsupportedDtypeError)

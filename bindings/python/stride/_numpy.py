@@ -13,7 +13,7 @@ from ._capi import st_deleter, st_tensor
 from ._errors import entry
 from ._lib import CPU_DEVICE, lib
 from ._tensor import Tensor
-from ._types import DType, dlpack_code, dtype as as_dtype, dtype_from_numpy
+from ._types import DType, dlpack_code, dtype as as_dtype, dtype_from_numpy, typestr
 
 _alive = {}
 _tokens = itertools.count(1)
@@ -49,13 +49,16 @@ def kept_alive():
 
 
 def _dtype_of(a, dtype):
-    """The DType a tensor over `a` has: NumPy's, or float8 over uint8 bytes when `dtype` asks."""
+    """The DType a tensor over `a` has: NumPy's, or a 1-byte dtype NumPy has not (float8, float6, float4, e8m0)
+    over uint8 bytes when `dtype` asks: the way back from numpy.asarray of such a tensor."""
     own = dtype_from_numpy(a.dtype)
     if dtype is None:
         return own
     wanted = as_dtype(dtype)
-    if wanted != own and not (own == DType.UINT8 and wanted in (DType.FLOAT8_E4M3FN, DType.FLOAT8_E5M2)):
-        raise TypeError(f"from_numpy: a {a.dtype} array cannot be read as {wanted} (only uint8 bytes as float8)")
+    as_bytes = wanted.itemsize == 1 and typestr(wanted) == "|u1"
+    if wanted != own and not (own == DType.UINT8 and as_bytes):
+        raise TypeError(f"from_numpy: a {a.dtype} array cannot be read as {wanted} (only uint8 bytes as the "
+                        f"1-byte dtypes NumPy has not: float8, float6, float4_e2m1fn_x2, float8_e8m0fnu)")
     return wanted
 
 
@@ -66,9 +69,11 @@ def from_numpy(a, dtype=None):
     Any strides NumPy allows that are whole multiples of the item size,
     negative ones included. `a` stays alive until the last tensor using its
     memory is released. A read-only array gives a read-only tensor.
-    NumPy has no float8: `dtype` (stride.float8_e4m3fn or
-    stride.float8_e5m2) reads the bytes of a uint8 array as float8, the
-    way back from ``numpy.asarray`` of a float8 tensor (a uint8 view).
+    NumPy has no float8: `dtype` (stride.float8_e4m3fn,
+    stride.float8_e5m2, and likewise float8_e8m0fnu, float6_e2m3fn,
+    float6_e3m2fn and float4_e2m1fn_x2) reads the bytes of a uint8 array
+    as that dtype, the way back from ``numpy.asarray`` of such a tensor
+    (a uint8 view): block-scaled values and scales from a checkpoint.
     """
     import numpy
 
