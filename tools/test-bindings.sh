@@ -58,8 +58,11 @@ libdir=$(dirname "$lib")
 # not instrumented), Go's suite with -asan instead of -race (the two exclude
 # each other); leaks are not checked (the runners' own allocations are not
 # freed at exit).
+# The library's own NEEDED entries are read first: ldd runs the loader,
+# which can fail under load, and then Python would load the ASan runtime
+# late and abort.
 asan_runtime=""
-if ldd "$lib" 2> /dev/null | grep -q 'libasan'; then
+if { readelf -d "$lib" 2> /dev/null || ldd "$lib" 2> /dev/null; } | grep -q 'libasan'; then
   asan_runtime=$(gcc -print-file-name=libasan.so)
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 fi
