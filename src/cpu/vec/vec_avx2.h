@@ -115,9 +115,9 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
   }
 
-  // Unsigned integers to floats: exact, or one rounding (by the FMA or
-  // the last addition or conversion, with MXCSR at its default as the
-  // drivers keep it).
+  // Unsigned integers to floats: exact, or one rounding (by the FMA, with
+  // MXCSR at its default as the drivers keep it); uint64 -> float32 has no
+  // single rounding here (no kConvertU64ToF32) and goes by the rule.
   static Vec u16_to_f64(Quarter q) { return _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm_cvtepu16_epi32(q))); }
   // hi16 * 2^16 + lo16, both exact in float32.
   static Vec u32_to_f32(Vec v) {
@@ -130,29 +130,14 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     const __m256d biased = _mm256_cvtepi32_pd(_mm_xor_si128(h, _mm_set1_epi32(INT32_MIN)));
     return _mm256_castpd_si256(_mm256_add_pd(biased, _mm256_set1_pd(2147483648.0)));
   }
-  // 2^84 + hi32 * 2^32 and 2^52 + lo32 are exact float64 bit patterns; the
-  // first less 2^84 + 2^52 is exact too (a multiple of 2^32 below 2^64),
-  // and adding the second rounds once (compiler-rt's __floatundidf).
+  // hi32 * 2^32 + lo32, each made exact from 2^52 + it, rounded once by the FMA.
   static Vec u64_to_f64(Vec x) {
-    const __m256d hi =
-        _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), _mm256_set1_epi64x(0x4530000000000000)));
-    const __m256d lo = _mm256_castsi256_pd(_mm256_blend_epi32(x, _mm256_set1_epi64x(0x4330000000000000), 0xAA));
-    return _mm256_castpd_si256(_mm256_add_pd(_mm256_sub_pd(hi, _mm256_set1_pd(0x1.00000001p84)), lo));
-  }
-  // One rounding from 64 bits: from 2^53 on, the bits below bit 11 are
-  // rounded to odd (cut off, bit 11 set if any was not 0), which leaves
-  // 53 bits, exact in float64, that round to float32 as the whole value
-  // does (float32's rounding bit is bit 29 or above there, and bits 0-28
-  // count only as not all 0); below 2^53 the value is exact. Then float64
-  // -> float32 rounds once.
-  static constexpr bool kConvertU64ToF32 = true;
-  static Half u64_to_f32(Vec x) {
-    const __m256i below11 = _mm256_set1_epi64x(0x7ff);
-    const __m256i sticky = _mm256_add_epi64(_mm256_and_si256(x, below11), below11);  // bit 11: any of 0-10
-    const __m256i odd = _mm256_andnot_si256(below11, _mm256_or_si256(x, sticky));
-    const __m256i exact = _mm256_cmpeq_epi64(_mm256_srli_epi64(x, 53), _mm256_setzero_si256());
-    const __m256i y = _mm256_blendv_epi8(odd, x, exact);
-    return _mm_castps_si128(_mm256_cvtpd_ps(_mm256_castsi256_pd(u64_to_f64(y))));
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);
+    const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), magic)), two52);
+    const __m256d lo = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff)), magic)), two52);
+    return _mm256_castpd_si256(_mm256_fmadd_pd(hi, _mm256_set1_pd(4294967296.0), lo));
   }
 
   // The signed integers and float32 <-> float64: exact, or one rounding
