@@ -50,6 +50,7 @@
 #define ST_PRINTF_FORMAT(format_arg, first_arg)
 // A hint only; MSVC builds go without it.
 #define ST_PREFETCH_TO_L2(p) ((void)(p))
+#define ST_PREFETCH(p) ((void)(p))
 #else
 #define ST_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ST_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -66,6 +67,8 @@
 // Prefetches the line at p for reading, with low temporal locality (x86:
 // prefetcht2, into L2).
 #define ST_PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
+// Prefetches the line at p for reading, into every level (x86: prefetcht0).
+#define ST_PREFETCH(p) __builtin_prefetch((p), 0, 3)
 #endif
 
 // MinGW-w64's C library rounds fmaf twice (core/numeric/scaled_convert.h rounds

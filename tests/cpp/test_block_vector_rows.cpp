@@ -1,6 +1,7 @@
 // Every instruction-set level's block rows (cpu/levels/block_rows.h) on
 // contiguous lines and on adjacent lines with blocks along an outer dim,
-// the layouts the vector steps take (Note [Block rows in vector steps]),
+// the layouts the vector steps take (Note [Block rows in vector steps]:
+// single blocks, runs of a vector's width of blocks, tiles of lines),
 // against the independent reference of
 // tests/block_formats/block_reference.c, block by block: every format,
 // direction and element dtype, random blocks and the edges of the rules
@@ -134,13 +135,16 @@ uint64_t load(const unsigned char* p, size_t item) {
   return b;
 }
 
-// A global scale's float32 bits: 0 (meaning 1), 1, a power of two, or one
-// with many significant bits (NVFP4's thresholds no longer float32).
+// A global scale's float32 bits: 0 (meaning 1), 1, a power of two, one
+// with many significant bits (NVFP4's thresholds no longer float32), any
+// positive float32 (subnormal and the largest too), or one of the
+// extremes, where 6g leaves float32's normal range.
 uint32_t global_scale(std::mt19937_64& rng) {
-  const float choices[4] = {0.0f, 1.0f, 0.0625f, 0.0013717f};
-  const float g = choices[rng() % 4];
+  const float choices[8] = {0.0f, 1.0f, 0.0625f, 0.0013717f, 0x1p-149f, 0x1p-103f, 0x1.fffffep127f, 0x1p101f};
+  const int pick = static_cast<int>(rng() % 10);
+  if (pick >= 8) return static_cast<uint32_t>(1 + rng() % 0x7F7FFFFFu);  // any positive finite float32
   uint32_t b;
-  std::memcpy(&b, &g, 4);
+  std::memcpy(&b, &choices[pick], 4);
   return b;
 }
 double g_of(uint32_t bits) {
@@ -168,8 +172,10 @@ struct Lines {
     across = rng() % 2 == 0;
     values_across = across && rng() % 3 != 0;
     scales_across = across && rng() % 3 != 0;
-    rows = across ? 1 + static_cast<int64_t>(rng() % 40) : 1 + static_cast<int64_t>(rng() % 3);
-    blocks_per_row = 1 + static_cast<int64_t>(rng() % (across ? 3 : 6));
+    // Across lines: now and then more lines than a band takes at once (Note [Block rows in vector steps]).
+    rows = across ? 1 + static_cast<int64_t>(rng() % (rng() % 8 == 0 ? 700 : 40)) : 1 + static_cast<int64_t>(rng() % 3);
+    // Contiguous lines of up to 40 blocks: several runs of a level's vector width of them.
+    blocks_per_row = 1 + static_cast<int64_t>(rng() % (across ? 3 : rng() % 2 ? 6 : 40));
     n = blocks_per_row * block - (rng() % 3 == 0 ? static_cast<int64_t>(rng() % static_cast<uint64_t>(block)) : 0);
     if (per_byte == 2 && n % 2) ++n;
     item = item_of(e);

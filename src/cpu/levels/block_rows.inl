@@ -43,13 +43,14 @@ struct BlockAt {
   }
 };
 
-// Walks a call's blocks: tiles of W::kLanes lines at a time where the
-// lines' elements are adjacent and the blocks run along an outer dim
-// (Note [Block rows in vector steps]: each row of a band of blocks is
-// read or written once, across the lines; values and scales in any
-// layout), whole contiguous blocks by W::block, and
-// the rest, or what W leaves, by `rule`(elements, count, values, scale).
-// W is VectorQuantize or VectorDequantize of element dtype T.
+// Walks a call's blocks: bands of up to W::kBandLanes lines (a multiple
+// of W::kLanes) at a time where the lines' elements are adjacent and the
+// blocks run along an outer dim (Note [Block rows in vector steps]: each
+// row of a band of blocks is read or written across the lines; values and
+// scales in any layout), runs of W::kLanes whole contiguous blocks by W::group where W
+// has it, other whole contiguous blocks by W::block, and the rest, or
+// what W leaves, by `rule`(elements, count, values, scale). W is
+// VectorQuantize or VectorDequantize of element dtype T.
 template <BlockFormat F, typename T, class W, typename Rule>
 void walk_rows(const BlockRows& r, const Rule& rule) {
   using At = BlockAt<F>;
@@ -57,35 +58,57 @@ void walk_rows(const BlockRows& r, const Rule& rule) {
   int64_t first_row = 0;
   if constexpr (W::value) {
     constexpr int64_t kLanes = W::kLanes;
+    const typename W::Call call(r.params);
     if (r.elements.row == kItem && r.elements.step != kItem && r.rows >= kLanes) {
       first_row = r.rows / kLanes * kLanes;
-      for (int64_t b = r.first_block; b < r.last_block; ++b) {
+      // Along the rows of the elements while the values lie as they do;
+      // down a strip of lines, block after block, where each line's values
+      // are a run of their own (a weight stored the other way). Each band
+      // prefetches what the next one reads of the same rows.
+      const bool along_rows = r.values.row == 1;
+      const int64_t ahead_elements = along_rows ? W::kBandLanes * kItem : At::kBlock * r.elements.step;
+      const int64_t ahead_values = W::kBandLanes;
+      const auto band = [&](int64_t b, int64_t row) {
+        const int64_t lanes = first_row - row < W::kBandLanes ? first_row - row : W::kBandLanes;
         const int64_t count = At::count(r, b);
-        for (int64_t row = 0; row < first_row; row += kLanes) {
-          if (count == At::kBlock) {
-            W::tile(At::elements(r, row, b), r.elements.step, At::values(r, row, b), r.values.row, r.values.step,
-                    At::scale(r, row, b), r.scales.row, r.params);
-          } else {
-            for (int64_t l = row; l < row + kLanes; ++l)
-              rule(At::elements(r, l, b), count, At::values(r, l, b), At::scale(r, l, b));
-          }
+        if (count == At::kBlock) {
+          W::band(At::elements(r, row, b), r.elements.step, At::values(r, row, b), r.values.row, r.values.step,
+                  At::scale(r, row, b), r.scales.row, lanes, W::kQuantize ? ahead_elements : ahead_values, call);
+        } else {
+          for (int64_t l = row; l < row + lanes; ++l)
+            rule(At::elements(r, l, b), count, At::values(r, l, b), At::scale(r, l, b));
+        }
+      };
+      if (along_rows) {
+        for (int64_t b = r.first_block; b < r.last_block; ++b)
+          for (int64_t row = 0; row < first_row; row += W::kBandLanes) band(b, row);
+      } else {
+        for (int64_t row = 0; row < first_row; row += W::kBandLanes)
+          for (int64_t b = r.first_block; b < r.last_block; ++b) band(b, row);
+      }
+    }
+    if (r.elements.step == kItem && r.values.step == 1) {
+      // Contiguous lines: whole blocks in vector steps, the final partial one by the rule.
+      const int64_t whole = r.n / At::kBlock < r.last_block ? r.n / At::kBlock : r.last_block;
+      for (int64_t row = first_row; row < r.rows; ++row) {
+        int64_t b = r.first_block;
+        if constexpr (W::kGroup) {
+          for (; b + kLanes <= whole; b += kLanes)
+            W::group(At::elements(r, row, b), At::values(r, row, b), At::scale(r, row, b), r.scales.step, call);
+        }
+        for (; b < r.last_block; ++b) {
+          char* const e = At::elements(r, row, b);
+          char* const v = At::values(r, row, b);
+          char* const s = At::scale(r, row, b);
+          if (b >= whole || !W::block(e, v, s, call)) rule(e, At::count(r, b), v, s);
         }
       }
+      return;
     }
   }
-  for (int64_t row = first_row; row < r.rows; ++row) {
-    for (int64_t b = r.first_block; b < r.last_block; ++b) {
-      const int64_t count = At::count(r, b);
-      char* const e = At::elements(r, row, b);
-      char* const v = At::values(r, row, b);
-      char* const s = At::scale(r, row, b);
-      if constexpr (W::value) {
-        if (count == At::kBlock && r.elements.step == kItem && r.values.step == 1 && W::block(e, v, s, r.params))
-          continue;
-      }
-      rule(e, count, v, s);
-    }
-  }
+  for (int64_t row = first_row; row < r.rows; ++row)
+    for (int64_t b = r.first_block; b < r.last_block; ++b)
+      rule(At::elements(r, row, b), At::count(r, b), At::values(r, row, b), At::scale(r, row, b));
 }
 
 template <class V, BlockFormat F, typename S>

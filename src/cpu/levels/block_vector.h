@@ -1,35 +1,41 @@
-// The vector steps of the block rows (block_rows.inl): one whole block of
-// contiguous elements and values, or a tile of blocks along an outer dim,
-// quantized or dequantized over a level's vector traits V (vec_base.h,
-// kBlockScale), bit for bit the rule of core/numeric/block_scaling.h.
-// Included by block_rows.inl only, once per level; everything is in an
-// unnamed namespace (see copy_kernels.inl).
+// The vector steps of the block rows (block_rows.inl): whole blocks of
+// contiguous elements and values, one or a vector's width of them at a
+// time, or bands of blocks along an outer dim, quantized or dequantized
+// over a level's vector traits V (vec_base.h, kBlockScale), bit for bit
+// the rule of core/numeric/block_scaling.h. Included by block_rows.inl
+// only, once per level; everything is in an unnamed namespace (see
+// copy_kernels.inl).
 //
 // Note [Block rows in vector steps]
-// A block is read once into registers as float32 bits (float16 and
-// bfloat16 widen exactly). Its amax is the largest magnitude's bits, by an
-// integer max (non-negative floats order as their bits); a block with a
-// NaN or an infinity, or whose scale the vector steps cannot apply
-// exactly, goes to the scalar rule whole, before anything is written, so
-// the special cases have one implementation. The scale is the rule's own
-// (mx_scale_exponent, nvfp4_scale_code), computed once per block.
+// A block is read into registers as float32 bits (float16 and bfloat16
+// widen exactly). Its amax is the largest magnitude's bits, by an integer
+// max (non-negative floats order as their bits). The scales of kLanes
+// blocks are computed at once, a block a lane; a block with a NaN or an
+// infinity gets some code there and is redone whole by the scalar rule
+// after the vector stores, so the special cases have one implementation.
+// - MX scales: k = floor(log2 amax) - emax is amax's exponent field less
+//   127 + emax (a float32 subnormal amax clamps to -127 either way), RCEIL
+//   adding one where amax's fraction bits exceed the largest value's, as
+//   mx_scale_exponent does on the exact double; k <= 126 for every finite
+//   float32 amax, so 2^-k is a normal float32.
+// - NVFP4 scales by bounds (Note [NVFP4 by bounds]): the code of amax /
+//   (6g) is estimated from the float32 product amax · (1 / (6g)) (within
+//   one code of the exact one where 6g is within 2^±100, else the rule's
+//   nvfp4_scale_code lane by lane), then moved by comparing amax with the
+//   bounds between the estimate's code and its neighbours.
 // - MX elements: q = |x| · 2^-k by a float32 multiply, exact wherever the
-//   result is a normal float32 (k <= 126 always holds for these sources,
-//   checked anyway); a result below 2^-126 may round, but every element
-//   grid's smallest nonzero half-step is far above that, so the code is 0
-//   either way. q is capped at the grid's largest value (the rule's
-//   saturation: a magnitude beyond it rounds to it or overflows to it),
-//   then rounded to nearest even by integer steps: a normal q by adding
-//   half an ulp of the grid less one plus the kept bit's lowest bit and
-//   shifting; a subnormal one by the float32 sum q + 2^(23 + e_min - m)
-//   whose ulp is the grid's subnormal step, rounded by the FPU (MXCSR at
-//   its default, as the drivers keep it).
+//   result is a normal float32; a result below 2^-126 may round, but every
+//   element grid's smallest nonzero half-step is far above that, so the
+//   code is 0 either way. q is capped at the grid's largest value (the
+//   rule's saturation: a magnitude beyond it rounds to it or overflows to
+//   it), then rounded to nearest even by integer steps: a normal q by
+//   adding half an ulp of the grid less one plus the kept bit's lowest bit
+//   and shifting; a subnormal one by the float32 sum q + 2^(23 + e_min -
+//   m) whose ulp is the grid's subnormal step, rounded by the FPU (MXCSR
+//   at its default, as the drivers keep it).
 // - NVFP4 elements: the code of |x| / sg on E2M1 is the number of the
 //   grid's seven midpoints t below it, a tie counting toward the even
-//   code; |x| / sg > t is |x| > t · sg, compared exactly as float32 bits
-//   when every t · sg is a float32 (always for g = 1: sg has 4 significant
-//   bits); a block whose products are not, or whose sg is 0, goes to the
-//   rule.
+//   code: |x| compared with the bounds of t · sg, for every g.
 // - Dequantizing: the element's value (exact in float32) times the scale
 //   by one float32 multiply. For MX into float32 that is the IEEE rounding
 //   of the exact product, the rule's; into float16 it is exact unless
@@ -39,22 +45,28 @@
 //   product normal, so exact) are taken. NVFP4's sg = s · g must have at
 //   most 22 significant bits and keep every product normal, so that the
 //   products are exact. bfloat16 rounds by integer steps (nearest even on
-//   the dropped half).
+//   the dropped half). A block the vector steps cannot take goes to the
+//   rule; an E4M3 NaN code becomes the positive quiet NaN in its lane.
 // - Blocks along an outer dim (a block's elements are one element of each
-//   of 32 rows, the lines adjacent): a tile of kLanes lines at a time,
-//   lane l one line, so each row's bytes across the tile are one load and
-//   a band of blocks is read row by row, once; the scales and the special
-//   cases go per lane, and a lane the vector steps cannot take is redone
-//   by the rule after the tile's stores.
+//   of 32 rows, the lines adjacent): a band of up to kBandLanes lines at a
+//   time, lane l one line. Quantizing reads each of the band's rows across
+//   the lines for the amaxes, then again (from L1 or L2) for the codes;
+//   dequantizing writes each row across the lines. The runs along a row
+//   are long enough for the hardware's prefetchers, where tiles of kLanes
+//   lines (a run of 32 to 64 bytes a row) left the loads waiting on
+//   memory; each band prefetches the next band's runs.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "core/macros.h"
 #include "core/numeric/block_format.h"
 #include "core/numeric/block_scaling.h"
 #include "core/numeric/scalar_types.h"
+#include "cpu/levels/nvfp4_bounds.h"
 
 namespace st {
 namespace cpu {
@@ -63,13 +75,12 @@ namespace {
 namespace block_vec {
 
 constexpr uint32_t kAbs32 = 0x7FFFFFFFu;
-constexpr uint32_t kInf32 = 0x7F800000u;
 
-inline uint32_t float_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
+// The lines a band of blocks along an outer dim takes at a time: each of
+// its rows is then a run of 512 to 1024 bytes of elements, long enough for
+// the hardware's prefetchers, and the band stays in L1 or L2 between its
+// two passes.
+constexpr int64_t kBandLanes = 256;
 
 // The source dtypes whose elements widen to float32 exactly.
 template <typename S>
@@ -201,109 +212,213 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
   using Vec = typename V::Vec;
   using Shape = block_vec::Shape<V, F>;
   static constexpr int kLanes = Shape::kLanes, kBlock = Shape::kBlock;
-  // The E2M1 midpoints; a tie goes to the even code above those marked.
-  static constexpr double kMid[7] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
-  static constexpr bool kTieUp[7] = {false, true, false, true, false, true, false};
+  static constexpr bool kNvFp4 = F == BlockFormat::NvFp4;
+  static constexpr int kThresholds = kNvFp4 ? 7 : 1;
+  static constexpr int kItem = static_cast<int>(sizeof(S));
+  static constexpr int kValueBytes = Shape::kPacked ? kBlock / 2 : kBlock;
+
+  // What every block of a call shares: the rule and g, and NVFP4's tables.
+  struct Call {
+    blocks::BlockParams params;
+    const block_vec::NvFp4Tables* nv;
+    explicit Call(const blocks::BlockParams& p) : params(p), nv(kNvFp4 ? &block_vec::nvfp4_tables(p.g) : nullptr) {}
+  };
 
   static Vec magnitude(Vec x) { return V::and32(x, V::splat32(block_vec::kAbs32)); }
+  static Vec ones() { return V::splat32(0xFFFFFFFFu); }
 
-  // The scale code of a block whose largest magnitude is the float32 amax,
-  // and what its elements need: 2^-k as float32 bits (MX), or the seven
-  // thresholds as float32 bits to compare magnitudes with (NVFP4, at t +
-  // lane, t stepping by `stride`). False for a block the rule takes.
-  static bool scale_of(uint32_t amax_bits, const blocks::BlockParams& p, uint8_t* code, uint32_t* t, int stride) {
-    if (amax_bits >= block_vec::kInf32) return false;  // NaN or ±inf
-    float amax_f;
-    std::memcpy(&amax_f, &amax_bits, sizeof amax_f);
-    blocks::BlockAmax amax;
-    amax.add(static_cast<double>(amax_f));
-    if constexpr (F == BlockFormat::NvFp4) {
-      *code = blocks::nvfp4_scale_code(amax, p.g);
-      const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{*code})) * p.g;  // exact
-      if (sg == 0.0) return false;
-      for (int i = 0; i < 7; ++i) {
-        const double bound = kMid[i] * sg;  // exact in float64
-        const float f = static_cast<float>(bound);
-        if (static_cast<double>(f) != bound) return false;
-        t[i * stride] = block_vec::float_bits(f) - (kTieUp[i] ? 1u : 0u);
+  // The scale codes of kLanes blocks whose largest magnitudes are the
+  // float32 bits `amax`, by the rule (Note [Block rows in vector steps]);
+  // a lane with a NaN or an infinity gets some code from 0 to 255 (at
+  // most 127 for NVFP4), which its caller leaves to the rule.
+  static Vec scale_codes(Vec amax, const Call& c) {
+    if constexpr (kNvFp4) {
+      const block_vec::NvFp4Tables& t = *c.nv;
+      if (!t.estimate) {
+        alignas(64) uint32_t a[kLanes], code[kLanes];
+        V::store(reinterpret_cast<char*>(a), amax);
+        for (int l = 0; l < kLanes; ++l) {
+          float f;
+          std::memcpy(&f, &a[l], sizeof f);
+          blocks::BlockAmax m;
+          m.add(static_cast<double>(f));
+          code[l] = blocks::nvfp4_scale_code(m, c.params.g);
+        }
+        return V::load(reinterpret_cast<const char*>(code));
       }
+      // An estimate within one code of the exact one, then the bounds on either side.
+      const Vec q = V::f32_mul(amax, V::splat32(t.inv_6g));
+      const Vec normal = V::sub32(V::template srl32<20>(V::add32(q, V::splat32(1u << 19))), V::splat32(120u << 3));
+      const Vec subnormal = V::f32_to_i32_nearest_clamped(V::f32_mul(q, V::splat_f32(512.0f)), 0.0f, 8.0f);
+      Vec code = V::min_u32(V::select(V::gt_s32(V::splat32(121u << 23), q), subnormal, normal), V::splat32(126));
+      const Vec above = V::lookup_u32(t.scale_bound + 1, code);
+      const Vec below = V::lookup_u32(t.scale_bound, code);
+      code = V::select_sub32(V::gt_s32(amax, above), code, ones(), code);
+      return V::select_sub32(V::gt_s32(amax, below), code, V::zero(), V::sub32(code, V::splat32(1)));
     } else {
-      const int k = blocks::mx_scale_exponent(amax, BlockTraits<F>::kEmax, BlockTraits<F>::kMaxFraction, p.rule);
-      if (k > 126) return false;  // 2^-k not a normal float32, or the NaN block
-      *code = blocks::mx_scale_code(k);
-      *t = static_cast<uint32_t>(127 - k) << 23;
+      // floor(log2 amax) - emax (+1 by RCEIL where amax's fraction exceeds the largest value's), clamped at
+      // -127, plus 127: a float32 subnormal amax gives 0 either way.
+      constexpr uint32_t kFraction = BlockTraits<F>::kMaxFraction << 16;
+      Vec e = V::template srl32<23>(amax);
+      if (c.params.rule == ScaleRule::RCeil)
+        e = V::select_sub32(V::gt_s32(V::and32(amax, V::splat32(0x7FFFFFu)), V::splat32(kFraction)), e, ones(), e);
+      const Vec emax = V::splat32(static_cast<uint32_t>(BlockTraits<F>::kEmax));
+      return V::select(V::gt_s32(emax, e), V::zero(), V::sub32(e, emax));
     }
-    return true;
   }
 
-  // The codes of the float32 lanes x, by what scale_of gave as vectors.
+  // What codes() needs of scale codes `code`: the multiplier 2^-k as
+  // float32 bits (MX; k = code - 127 <= 126 for every finite float32
+  // amax, so 2^-k is a normal float32), or the bounds of the E2M1
+  // midpoints (NVFP4), lane by lane.
+  static void thresholds(Vec code, const Call& c, Vec* t) {
+    if constexpr (kNvFp4) {
+      const Vec at = V::shl32(code, 3);
+      for (int j = 0; j < 7; ++j) t[j] = V::lookup_u32(&c.nv->element_bound[0][j], at);
+    } else {
+      t[0] = V::shl32(V::sub32(V::splat32(254), code), 23);
+    }
+  }
+  // The same for one block's scale code, in every lane.
+  static void thresholds(uint32_t code, const Call& c, Vec* t) {
+    if constexpr (kNvFp4) {
+      for (int j = 0; j < 7; ++j) t[j] = V::splat32(c.nv->element_bound[code][j]);
+    } else {
+      t[0] = V::splat32((254u - code) << 23);
+    }
+  }
+
+  // The codes of the float32 lanes x, by their thresholds.
   static Vec codes(Vec x, const Vec* t) {
-    if constexpr (F == BlockFormat::NvFp4) {
+    if constexpr (kNvFp4) {
       const Vec a = magnitude(x);
       Vec code = V::template srl32<28>(V::and32(x, V::splat32(0x80000000u)));
-      for (int j = 0; j < 7; ++j) code = V::select_sub32(V::gt_s32(a, t[j]), code, V::splat32(0xFFFFFFFFu), code);
+      for (int j = 0; j < 7; ++j) code = V::select_sub32(V::gt_s32(a, t[j]), code, ones(), code);
       return code;
     } else {
       return block_vec::mx_codes<V, block_vec::MxGrid<F>>(x, t[0]);
     }
   }
-  static constexpr int kThresholds = F == BlockFormat::NvFp4 ? 7 : 1;
 
-  static bool block(const char* src, char* values, char* scale, const blocks::BlockParams& p) {
-    Vec x[Shape::kVecs];
-    Vec m = V::zero();
-    for (int i = 0; i < Shape::kVecs; ++i) {
-      x[i] = block_vec::load_f32<V, S>(src + i * kLanes * static_cast<int>(sizeof(S)));
-      m = V::max_u32(m, magnitude(x[i]));
-    }
-    uint8_t code;
-    uint32_t t[kThresholds];
-    if (!scale_of(V::hmax_u32(m), p, &code, t, 1)) return false;
-    *reinterpret_cast<unsigned char*>(scale) = code;
-    Vec tv[kThresholds];
-    for (int j = 0; j < kThresholds; ++j) tv[j] = V::splat32(t[j]);
+  static Vec load_block(const char* src, int i) { return block_vec::load_f32<V, S>(src + i * kLanes * kItem); }
+
+  // One whole block of contiguous elements and values; false, with
+  // nothing written, for a block with a NaN or an infinity.
+  static bool block(const char* src, char* values, char* scale, const Call& c) {
+    Vec m = magnitude(load_block(src, 0));
+    for (int i = 1; i < Shape::kVecs; ++i) m = V::max_u32(m, magnitude(load_block(src, i)));
+    const uint32_t amax = V::hmax_u32(m);
+    if (amax >= block_vec::kInf32) return false;
+    alignas(64) uint32_t code[kLanes];
+    V::store(reinterpret_cast<char*>(code), scale_codes(V::splat32(amax), c));
+    *scale = static_cast<char>(code[0]);
+    Vec t[kThresholds];
+    thresholds(code[0], c, t);
     for (int i = 0; i < Shape::kVecs; ++i)
-      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes, codes(x[i], tv));
+      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes, codes(load_block(src, i), t));
     return true;
   }
 
-  static void tile(const char* src, int64_t src_step, char* values, int64_t value_row, int64_t value_step,
-                   char* scales, int64_t scale_row, const blocks::BlockParams& p) {
-    Vec x[kBlock];
-    Vec m = V::zero();
-    for (int i = 0; i < kBlock; ++i) {
-      x[i] = block_vec::load_f32<V, S>(src + i * src_step);
-      m = V::max_u32(m, magnitude(x[i]));
+  static constexpr bool kGroup = true, kQuantize = true;
+  static constexpr int64_t kBandLanes = block_vec::kBandLanes;
+  // kLanes whole blocks, one after another in the elements and in the
+  // values, their scales `scale_step` bytes apart.
+  static void group(const char* src, char* values, char* scales, int64_t scale_step, const Call& c) {
+    Vec m[kLanes];
+    for (int b = 0; b < kLanes; ++b) {
+      const char* const e = src + b * kBlock * kItem;
+      // The next run's lines, so that their reads overlap this run's arithmetic.
+      for (int k = 0; k < kBlock * kItem; k += 64) ST_PREFETCH(e + kLanes * kBlock * kItem + k);
+      m[b] = magnitude(load_block(e, 0));
+      for (int i = 1; i < Shape::kVecs; ++i) m[b] = V::max_u32(m[b], magnitude(load_block(e, i)));
     }
+    const Vec a = V::hmax_u32_each(m);
     alignas(64) uint32_t amax[kLanes];
-    alignas(64) uint32_t t[kThresholds][kLanes] = {};
-    uint8_t code[kLanes];
-    bool by_rule[kLanes];
-    V::store(reinterpret_cast<char*>(amax), m);
-    for (int l = 0; l < kLanes; ++l) by_rule[l] = !scale_of(amax[l], p, &code[l], &t[0][l], kLanes);
-    Vec tv[kThresholds];
-    for (int j = 0; j < kThresholds; ++j) tv[j] = V::load(reinterpret_cast<const char*>(t[j]));
-    // Value byte j of every lane: a row of kLanes bytes, stored as one
-    // where the lines' values are adjacent too, else gathered here and
-    // written line by line.
-    constexpr int kValues = Shape::kPacked ? kBlock / 2 : kBlock;
-    alignas(64) char rows[kValues][kLanes];
-    for (int j = 0; j < kValues; ++j) {
-      const Vec byte = Shape::kPacked ? V::or32(codes(x[2 * j], tv), V::shl32(codes(x[2 * j + 1], tv), 4))
-                                      : codes(x[j], tv);
-      V::store_u8_of_u32(value_row == 1 ? values + j * value_step : rows[j], byte);
+    V::store(reinterpret_cast<char*>(amax), a);
+    const Vec code = scale_codes(a, c);
+    alignas(64) uint32_t codes_of[kLanes];
+    V::store(reinterpret_cast<char*>(codes_of), code);
+    if (scale_step == 1) {
+      V::store_u8_of_u32(scales, code);
+    } else {
+      for (int b = 0; b < kLanes; ++b) scales[b * scale_step] = static_cast<char>(codes_of[b]);
     }
-    for (int l = 0; l < kLanes; ++l) {
-      char* const v = values + l * value_row;
-      if (by_rule[l]) {
-        blocks::quantize_block<F, S>(src + l * static_cast<int64_t>(sizeof(S)), src_step, kBlock, v, value_step,
-                                     scales + l * scale_row, p);
-        continue;
+    // Every block in vector steps, then those with a NaN or an infinity again by the rule.
+    const bool special = V::any32(V::gt_s32(a, V::splat32(block_vec::kInf32 - 1)));
+    for (int b = 0; b < kLanes; ++b) {
+      const char* const e = src + b * kBlock * kItem;
+      Vec t[kThresholds];
+      thresholds(codes_of[b], c, t);
+      for (int i = 0; i < Shape::kVecs; ++i)
+        block_vec::store_codes<V, Shape::kPacked>(values + b * kValueBytes + i * Shape::kCodeBytes,
+                                                  codes(load_block(e, i), t));
+    }
+    if (special)
+      for (int b = 0; b < kLanes; ++b)
+        if (amax[b] >= block_vec::kInf32)
+          blocks::quantize_block<F, S>(src + b * kBlock * kItem, kItem, kBlock, values + b * kValueBytes, 1,
+                                       scales + b * scale_step, c.params);
+  }
+
+  // Block b of `lanes` adjacent lines (a multiple of kLanes, at most
+  // kBandLanes), whose elements, values and scales are each adjacent from
+  // one line to the next (blocks along an outer dim: lane l is line l),
+  // every lane the rule's bits. Each of the block's rows is read across
+  // the lanes, once for the amax and once more, from the caches, for the
+  // codes; the first read prefetches what the next band reads, `ahead`
+  // bytes further.
+  static void band(const char* src, int64_t src_step, char* values, int64_t value_row, int64_t value_step,
+                   char* scales, int64_t scale_row, int64_t lanes, int64_t ahead, const Call& c) {
+    alignas(64) uint32_t amax[kBandLanes];
+    alignas(64) uint32_t t[kThresholds][kBandLanes];
+    for (int64_t l = 0; l < lanes; l += kLanes) V::store(reinterpret_cast<char*>(amax + l), V::zero());
+    for (int i = 0; i < kBlock; ++i) {
+      const char* const row = src + i * src_step;
+      for (int64_t l = 0; l < lanes; l += kLanes) {
+        ST_PREFETCH(row + l * kItem + ahead);
+        char* const m = reinterpret_cast<char*>(amax + l);
+        V::store(m, V::max_u32(V::load(m), magnitude(block_vec::load_f32<V, S>(row + l * kItem))));
       }
-      scales[l * scale_row] = static_cast<char>(code[l]);
-      if (value_row != 1)
-        for (int j = 0; j < kValues; ++j) v[j * value_step] = rows[j][l];
     }
+    for (int64_t l = 0; l < lanes; l += kLanes) {
+      const Vec code = scale_codes(V::load(reinterpret_cast<const char*>(amax + l)), c);
+      if (scale_row == 1) {
+        V::store_u8_of_u32(scales + l, code);
+      } else {
+        alignas(64) uint32_t codes_of[kLanes];
+        V::store(reinterpret_cast<char*>(codes_of), code);
+        for (int k = 0; k < kLanes; ++k) scales[(l + k) * scale_row] = static_cast<char>(codes_of[k]);
+      }
+      Vec tv[kThresholds];
+      thresholds(code, c, tv);
+      for (int j = 0; j < kThresholds; ++j) V::store(reinterpret_cast<char*>(t[j] + l), tv[j]);
+    }
+    // Value byte j of every lane, a row of `lanes` bytes: stored in place
+    // where the lines' values are adjacent too, else here and then written
+    // line by line.
+    alignas(64) char rows[kValueBytes][kBandLanes];
+    for (int j = 0; j < kValueBytes; ++j) {
+      const char* const row = src + (Shape::kPacked ? 2 * j : j) * src_step;
+      char* const out = value_row == 1 ? values + j * value_step : rows[j];
+      for (int64_t l = 0; l < lanes; l += kLanes) {
+        Vec tv[kThresholds];
+        for (int k = 0; k < kThresholds; ++k) tv[k] = V::load(reinterpret_cast<const char*>(t[k] + l));
+        const char* const e = row + l * kItem;
+        const Vec byte =
+            Shape::kPacked
+                ? V::or32(codes(block_vec::load_f32<V, S>(e), tv),
+                          V::shl32(codes(block_vec::load_f32<V, S>(e + src_step), tv), 4))
+                : codes(block_vec::load_f32<V, S>(e), tv);
+        V::store_u8_of_u32(out + l, byte);
+      }
+    }
+    if (value_row != 1)
+      for (int64_t l = 0; l < lanes; ++l)
+        for (int j = 0; j < kValueBytes; ++j) values[l * value_row + j * value_step] = rows[j][l];
+    for (int64_t l = 0; l < lanes; ++l)
+      if (amax[l] >= block_vec::kInf32)
+        blocks::quantize_block<F, S>(src + l * kItem, src_step, kBlock, values + l * value_row, value_step,
+                                     scales + l * scale_row, c.params);
   }
 };
 
@@ -317,18 +432,25 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
   using Shape = block_vec::Shape<V, F>;
   static constexpr int kLanes = Shape::kLanes, kBlock = Shape::kBlock;
   static constexpr int kOut = kLanes * static_cast<int>(sizeof(D));
+  static constexpr int kValueBytes = Shape::kPacked ? kBlock / 2 : kBlock;
+  static constexpr int64_t kBandLanes = block_vec::kBandLanes;
+  static constexpr uint32_t kQuietNaN32 = 0x7FC00000u;  // as the rule's kQuietNaNBits, in float32
+  static constexpr bool kGroup = false, kQuantize = false;
+
+  // What every block of a call shares: g and NVFP4's tables.
+  struct Call {
+    blocks::BlockParams params;
+    const block_vec::NvFp4Tables* nv;
+    explicit Call(const blocks::BlockParams& p)
+        : params(p), nv(F == BlockFormat::NvFp4 ? &block_vec::nvfp4_tables(p.g) : nullptr) {}
+  };
 
   // The float32 bits every element of a block with scale `code` is
   // multiplied by; false for a block the rule takes.
-  static bool factor_of(uint8_t code, double g, uint32_t* factor) {
+  static bool factor_of(uint8_t code, const Call& c, uint32_t* factor) {
     if constexpr (F == BlockFormat::NvFp4) {
-      if ((code & 0x7F) == 0x7F) return false;  // NaN scale
-      const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{code})) * g;  // exact
-      const float f = static_cast<float>(sg);
-      *factor = block_vec::float_bits(f);
-      // At most 22 significant bits, and every product normal and finite (or sg 0).
-      const bool exact = static_cast<double>(f) == sg && (*factor & 3u) == 0;
-      return exact && (sg == 0.0 || (sg >= 0x1p-125 && sg <= 0x1p124));
+      *factor = c.nv->factor[code];
+      return c.nv->factor_exact[code];
     } else {
       *factor = block_vec::e8m0_bits(code);
       if (code == 0xFF) return false;  // NaN scale
@@ -346,9 +468,9 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
   }
   static Vec nan_codes(Vec m, Vec c) { return V::max_u32(m, V::and32(c, V::splat32(0x7F))); }
 
-  static bool block(char* dst, const char* values, const char* scale, const blocks::BlockParams& p) {
+  static bool block(char* dst, const char* values, const char* scale, const Call& c) {
     uint32_t factor;
-    if (!factor_of(*reinterpret_cast<const unsigned char*>(scale), p.g, &factor)) return false;
+    if (!factor_of(*reinterpret_cast<const unsigned char*>(scale), c, &factor)) return false;
     const Vec x = V::splat32(factor);
     if constexpr (Shape::kPacked) {
       for (int i = 0; i < Shape::kVecs; ++i)
@@ -369,47 +491,50 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
     return true;
   }
 
-  static void tile(char* dst, int64_t dst_step, const char* values, int64_t value_row, int64_t value_step,
-                   const char* scales, int64_t scale_row, const blocks::BlockParams& p) {
-    alignas(64) uint32_t factor[kLanes];
-    bool by_rule[kLanes];
-    for (int l = 0; l < kLanes; ++l)
-      by_rule[l] = !factor_of(static_cast<uint8_t>(scales[l * scale_row]), p.g, &factor[l]);
-    const Vec x = V::load(reinterpret_cast<const char*>(factor));
-    // Value byte j of every lane as a row of kLanes bytes: in place where
+  // Block b of `lanes` adjacent lines, as VectorQuantize::band (`ahead`
+  // of the values where the lines' values are adjacent): each of the
+  // block's rows written across the lanes, the NaN codes as the
+  // positive quiet NaN, the lanes whose scale the vector steps cannot
+  // apply again by the rule.
+  static void band(char* dst, int64_t dst_step, const char* values, int64_t value_row, int64_t value_step,
+                   const char* scales, int64_t scale_row, int64_t lanes, int64_t ahead, const Call& c) {
+    alignas(64) uint32_t factor[kBandLanes];
+    bool by_rule[kBandLanes];
+    bool any_by_rule = false;
+    for (int64_t l = 0; l < lanes; ++l) {
+      by_rule[l] = !factor_of(static_cast<uint8_t>(scales[l * scale_row]), c, &factor[l]);
+      any_by_rule = any_by_rule || by_rule[l];
+    }
+    // Value byte j of every lane as a row of `lanes` bytes: in place where
     // the lines' values are adjacent too, else gathered here first.
-    constexpr int kValues = Shape::kPacked ? kBlock / 2 : kBlock;
-    alignas(64) char gathered[kValues][kLanes];
+    alignas(64) char gathered[kValueBytes][kBandLanes];
     if (value_row != 1)
-      for (int l = 0; l < kLanes; ++l)
-        for (int j = 0; j < kValues; ++j) gathered[j][l] = values[l * value_row + j * value_step];
-    const auto row = [&](int j) {
-      return V::widen_u8_u32(value_row == 1 ? values + j * value_step : gathered[j]);
-    };
-    if constexpr (Shape::kPacked) {
-      for (int j = 0; j < kValues; ++j) {
-        const Vec b = row(j);
-        block_vec::store_as<V, D>(dst + 2 * j * dst_step,
-                                  V::f32_mul(block_vec::fp4_value<V>(V::and32(b, V::splat32(0x0F))), x));
-        block_vec::store_as<V, D>(dst + (2 * j + 1) * dst_step,
-                                  V::f32_mul(block_vec::fp4_value<V>(V::template srl32<4>(b)), x));
+      for (int64_t l = 0; l < lanes; ++l)
+        for (int j = 0; j < kValueBytes; ++j) gathered[j][l] = values[l * value_row + j * value_step];
+    for (int j = 0; j < kValueBytes; ++j) {
+      const char* const row = value_row == 1 ? values + j * value_step : gathered[j];
+      for (int64_t l = 0; l < lanes; l += kLanes) {
+        ST_PREFETCH(row + l + ahead);
+        const Vec b = V::widen_u8_u32(row + l);
+        const Vec x = V::load(reinterpret_cast<const char*>(factor + l));
+        char* const out = dst + l * static_cast<int64_t>(sizeof(D));
+        if constexpr (Shape::kPacked) {
+          block_vec::store_as<V, D>(out + 2 * j * dst_step,
+                                    V::f32_mul(block_vec::fp4_value<V>(V::and32(b, V::splat32(0x0F))), x));
+          block_vec::store_as<V, D>(out + (2 * j + 1) * dst_step,
+                                    V::f32_mul(block_vec::fp4_value<V>(V::template srl32<4>(b)), x));
+        } else {
+          const auto nan = V::gt_s32(V::and32(b, V::splat32(0x7F)), V::splat32(0x7E));
+          block_vec::store_as<V, D>(out + j * dst_step,
+                                    V::select(nan, V::splat32(kQuietNaN32), V::f32_mul(e4m3_values(b), x)));
+        }
       }
-    } else {
-      Vec m = V::zero();
-      for (int j = 0; j < kValues; ++j) {
-        const Vec c = row(j);
-        m = nan_codes(m, c);
-        block_vec::store_as<V, D>(dst + j * dst_step, V::f32_mul(e4m3_values(c), x));
-      }
-      alignas(64) uint32_t largest[kLanes];
-      V::store(reinterpret_cast<char*>(largest), m);
-      for (int l = 0; l < kLanes; ++l) by_rule[l] = by_rule[l] || largest[l] == 0x7F;
     }
-    for (int l = 0; l < kLanes; ++l) {
-      if (by_rule[l])
-        blocks::dequantize_block<F, D>(dst + l * static_cast<int64_t>(sizeof(D)), dst_step, kBlock,
-                                       values + l * value_row, value_step, scales + l * scale_row, p);
-    }
+    if (any_by_rule)
+      for (int64_t l = 0; l < lanes; ++l)
+        if (by_rule[l])
+          blocks::dequantize_block<F, D>(dst + l * static_cast<int64_t>(sizeof(D)), dst_step, kBlock,
+                                         values + l * value_row, value_step, scales + l * scale_row, c.params);
   }
 };
 

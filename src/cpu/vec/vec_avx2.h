@@ -293,6 +293,22 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     m = _mm256_max_epu32(m, _mm256_shuffle_epi32(m, 0xB1));
     return static_cast<uint32_t>(_mm256_cvtsi256_si32(m));
   }
+  // Lane i: the largest dword of m[i], for 8 vectors. Halving steps,
+  // each putting two vectors' halves side by side; the last leaves block
+  // 2j + k at dword j of 128-bit lane k, which the permute puts in order.
+  static Vec hmax_u32_each(const Vec* m) {
+    __m256i a[4], c[2];
+    for (int i = 0; i < 4; ++i)
+      a[i] = _mm256_max_epu32(_mm256_permute2x128_si256(m[2 * i], m[2 * i + 1], 0x20),
+                              _mm256_permute2x128_si256(m[2 * i], m[2 * i + 1], 0x31));
+    for (int i = 0; i < 2; ++i)
+      c[i] = _mm256_max_epu32(_mm256_unpacklo_epi64(a[2 * i], a[2 * i + 1]),
+                              _mm256_unpackhi_epi64(a[2 * i], a[2 * i + 1]));
+    const __m256 p = _mm256_castsi256_ps(c[0]), q = _mm256_castsi256_ps(c[1]);
+    const __m256i d = _mm256_max_epu32(_mm256_castps_si256(_mm256_shuffle_ps(p, q, 0x88)),
+                                       _mm256_castps_si256(_mm256_shuffle_ps(p, q, 0xDD)));
+    return _mm256_permutevar8x32_epi32(d, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
   template <int n>
   static Vec srl64(Vec v) {
     return _mm256_srli_epi64(v, n);
@@ -304,6 +320,10 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   // Entry idx & 7 of eight dwords.
   static Vec lookup8_u32(const uint32_t* table, Vec idx) {
     return _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(table)), idx);
+  }
+  // Entry idx of a table of dwords, for each dword idx.
+  static Vec lookup_u32(const uint32_t* table, Vec idx) {
+    return _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 4);
   }
   // kBytes / 8 bytes at p, one a qword.
   static Vec widen_u8_u64(const char* p) {

@@ -290,6 +290,25 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec sub32(Vec a, Vec b) { return _mm512_sub_epi32(a, b); }
   static Vec max_u32(Vec a, Vec b) { return _mm512_max_epu32(a, b); }
   static uint32_t hmax_u32(Vec v) { return _mm512_reduce_max_epu32(v); }
+  // Lane i: the largest dword of m[i], for 16 vectors. Halving steps,
+  // each putting two vectors' halves side by side; the last leaves block
+  // 4j + k at dword j of 128-bit lane k, which the permute puts in order.
+  static Vec hmax_u32_each(const Vec* m) {
+    __m512i a[8], b[4], c[2];
+    for (int i = 0; i < 8; ++i)
+      a[i] = _mm512_max_epu32(_mm512_shuffle_i32x4(m[2 * i], m[2 * i + 1], 0x44),
+                              _mm512_shuffle_i32x4(m[2 * i], m[2 * i + 1], 0xEE));
+    for (int i = 0; i < 4; ++i)
+      b[i] = _mm512_max_epu32(_mm512_shuffle_i32x4(a[2 * i], a[2 * i + 1], 0x88),
+                              _mm512_shuffle_i32x4(a[2 * i], a[2 * i + 1], 0xDD));
+    for (int i = 0; i < 2; ++i)
+      c[i] = _mm512_max_epu32(_mm512_unpacklo_epi64(b[2 * i], b[2 * i + 1]),
+                              _mm512_unpackhi_epi64(b[2 * i], b[2 * i + 1]));
+    const __m512 p = _mm512_castsi512_ps(c[0]), q = _mm512_castsi512_ps(c[1]);
+    const __m512i d = _mm512_max_epu32(_mm512_castps_si512(_mm512_shuffle_ps(p, q, 0x88)),
+                                       _mm512_castps_si512(_mm512_shuffle_ps(p, q, 0xDD)));
+    return _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), d);
+  }
   template <int n>
   static Vec srl64(Vec v) {
     return _mm512_srli_epi64(v, n);
@@ -302,6 +321,7 @@ struct VecAvx512 : VecBase, PixelChannels3 {
     const __m256i t = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(table));
     return _mm512_permutexvar_epi32(_mm512_and_si512(idx, _mm512_set1_epi32(7)), _mm512_zextsi256_si512(t));
   }
+  static Vec lookup_u32(const uint32_t* table, Vec idx) { return _mm512_i32gather_epi32(idx, table, 4); }
   static Vec widen_u8_u64(const char* p) {
     return _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
   }

@@ -37,10 +37,12 @@
 //                   looked up by each word of w below 16 (any word for one
 //                   from 16 to 127), by byte shuffles
 //   kBlockScale     the block-scaled formats' steps (cpu/levels/block_vector.h):
-//                   sub32, max_u32, hmax_u32 (the largest dword), srl64<n>,
+//                   sub32, max_u32, hmax_u32 (the largest dword), hmax_u32_each
+//                   (of kBytes / 4 vectors, each one's largest dword), srl64<n>,
 //                   sll64<n>, lookup8_u32(table, idx) (dword idx & 7 of
-//                   eight), widen_u8_u64(p) and widen_u8_u32(p) (kBytes / 8
-//                   or kBytes / 4 bytes, one a lane), store_u8_of_u64,
+//                   eight), lookup_u32(table, idx) (dword idx of any table),
+//                   widen_u8_u64(p) and widen_u8_u32(p) (kBytes / 8 or
+//                   kBytes / 4 bytes, one a lane), store_u8_of_u64,
 //                   store_u8_of_u32, store_u16_of_u32 (each lane's low
 //                   byte or word), store_half
 // Everything is in an unnamed namespace: each level's file has its own copy.

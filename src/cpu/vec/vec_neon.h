@@ -190,6 +190,10 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   static Vec sub32(Vec a, Vec b) { return bytes(vsubq_u32(u32(a), u32(b))); }
   static Vec max_u32(Vec a, Vec b) { return bytes(vmaxq_u32(u32(a), u32(b))); }
   static uint32_t hmax_u32(Vec v) { return vmaxvq_u32(u32(v)); }
+  // Lane i: the largest dword of m[i], for 4 vectors, by pairwise maxima.
+  static Vec hmax_u32_each(const Vec* m) {
+    return bytes(vpmaxq_u32(vpmaxq_u32(u32(m[0]), u32(m[1])), vpmaxq_u32(u32(m[2]), u32(m[3]))));
+  }
   template <int n>
   static Vec srl64(Vec v) {
     return bytes(vshrq_n_u64(u64(v), n));
@@ -205,6 +209,14 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     const uint8x16x2_t t = {{load(bytes_at), load(bytes_at + 16)}};
     const uint32x4_t at = vmulq_n_u32(vshlq_n_u32(vandq_u32(u32(idx), vdupq_n_u32(7)), 2), 0x01010101u);
     return vqtbl2q_u8(t, bytes(vaddq_u32(at, vdupq_n_u32(0x03020100u))));
+  }
+  static Vec lookup_u32(const uint32_t* table, Vec idx) {
+    const uint32x4_t i = u32(idx);
+    uint32x4_t r = vdupq_n_u32(table[vgetq_lane_u32(i, 0)]);
+    r = vsetq_lane_u32(table[vgetq_lane_u32(i, 1)], r, 1);
+    r = vsetq_lane_u32(table[vgetq_lane_u32(i, 2)], r, 2);
+    r = vsetq_lane_u32(table[vgetq_lane_u32(i, 3)], r, 3);
+    return bytes(r);
   }
   static Vec widen_u8_u64(const char* p) {
     uint16_t two;
