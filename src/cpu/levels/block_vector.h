@@ -142,6 +142,21 @@ void store_codes(char* p, typename V::Vec codes) {
   }
 }
 
+// kPerStore vectors of codes (a dword each) as one vector of values: 4
+// of a byte a code, or 8 of two codes a byte (low nibble first).
+template <class V, bool kPacked>
+typename V::Vec pack_codes(const typename V::Vec* k) {
+  if constexpr (kPacked) {
+    // Two codes' bytes to one: the odd byte's low nibble beside the even one's.
+    const auto pair = [](typename V::Vec b) {
+      return V::or32(V::and32(b, V::splat32(0x000F000Fu)), V::and32(V::template srl32<4>(b), V::splat32(0x00F000F0u)));
+    };
+    return V::pack_u16_u8(pair(V::pack_u32_u8(k[0], k[1], k[2], k[3])), pair(V::pack_u32_u8(k[4], k[5], k[6], k[7])));
+  } else {
+    return V::pack_u32_u8(k[0], k[1], k[2], k[3]);
+  }
+}
+
 // The E2M1 magnitudes as float32 bits, by code & 7.
 alignas(32) constexpr uint32_t kE2M1Bits[8] = {0x00000000u, 0x3F000000u, 0x3F800000u, 0x3FC00000u,
                                                0x40000000u, 0x40400000u, 0x40800000u, 0x40C00000u};
@@ -150,15 +165,6 @@ alignas(32) constexpr uint32_t kE2M1Bits[8] = {0x00000000u, 0x3F000000u, 0x3F800
 template <class V>
 typename V::Vec fp4_value(typename V::Vec c) {
   return V::or32(V::lookup8_u32(kE2M1Bits, c), V::shl32(V::and32(c, V::splat32(8)), 28));
-}
-
-// kLanes FP4 codes from kLanes / 2 bytes at p (low nibble first), as float32 values.
-template <class V>
-typename V::Vec fp4_values(const char* p) {
-  using Vec = typename V::Vec;
-  const Vec w = V::widen_u8_u64(p);
-  return fp4_value<V>(
-      V::or32(V::and32(w, V::splat32(0x0F)), V::template sll64<28>(V::and32(w, V::splat32(0xF0)))));
 }
 
 // Stores kLanes float32 lanes as D: float32, float16 (F16C's rounding) or
@@ -190,7 +196,7 @@ struct Shape {
 
 // The formats and dtypes the vector steps take, at a level that has them.
 template <class V, BlockFormat F, typename T>
-constexpr bool kTakes = V::kBlockScale && Widens<T>::value &&
+constexpr bool kTakes = V::kBlockScale && V::kConvert && Widens<T>::value &&
                         (F == BlockFormat::MxFp8E4M3 || F == BlockFormat::MxFp4E2M1 || F == BlockFormat::NvFp4);
 
 // 2^(code - 127) as float32 bits, code 0 to 254.
@@ -221,7 +227,7 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
   struct Call {
     blocks::BlockParams params;
     const block_vec::NvFp4Tables* nv;
-    explicit Call(const blocks::BlockParams& p) : params(p), nv(kNvFp4 ? &block_vec::nvfp4_tables(p.g) : nullptr) {}
+    explicit Call(const blocks::BlockParams& p) : params(p), nv(kNvFp4 ? block_vec::nvfp4_tables(p.g) : nullptr) {}
   };
 
   static Vec magnitude(Vec x) { return V::and32(x, V::splat32(block_vec::kAbs32)); }
@@ -345,13 +351,16 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     }
     // Every block in vector steps, then those with a NaN or an infinity again by the rule.
     const bool special = V::any32(V::gt_s32(a, V::splat32(block_vec::kInf32 - 1)));
-    for (int b = 0; b < kLanes; ++b) {
-      const char* const e = src + b * kBlock * kItem;
-      Vec t[kThresholds];
-      thresholds(codes_of[b], c, t);
-      for (int i = 0; i < Shape::kVecs; ++i)
-        block_vec::store_codes<V, Shape::kPacked>(values + b * kValueBytes + i * Shape::kCodeBytes,
-                                                  codes(load_block(e, i), t));
+    // The run's kBlock vectors of codes, a whole vector of values at a time.
+    constexpr int kPerStore = Shape::kPacked ? 8 : 4;
+    for (int v0 = 0; v0 < kBlock; v0 += kPerStore) {
+      Vec k[kPerStore];
+      for (int u = 0; u < kPerStore; ++u) {
+        Vec t[kThresholds];
+        thresholds(codes_of[(v0 + u) / Shape::kVecs], c, t);
+        k[u] = codes(block_vec::load_f32<V, S>(src + (v0 + u) * kLanes * kItem), t);
+      }
+      V::store(values + v0 * Shape::kCodeBytes, block_vec::pack_codes<V, Shape::kPacked>(k));
     }
     if (special)
       for (int b = 0; b < kLanes; ++b)
@@ -435,14 +444,14 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
   static constexpr int kValueBytes = Shape::kPacked ? kBlock / 2 : kBlock;
   static constexpr int64_t kBandLanes = block_vec::kBandLanes;
   static constexpr uint32_t kQuietNaN32 = 0x7FC00000u;  // as the rule's kQuietNaNBits, in float32
-  static constexpr bool kGroup = false, kQuantize = false;
+  static constexpr bool kGroup = true, kQuantize = false;
 
   // What every block of a call shares: g and NVFP4's tables.
   struct Call {
     blocks::BlockParams params;
     const block_vec::NvFp4Tables* nv;
     explicit Call(const blocks::BlockParams& p)
-        : params(p), nv(F == BlockFormat::NvFp4 ? &block_vec::nvfp4_tables(p.g) : nullptr) {}
+        : params(p), nv(F == BlockFormat::NvFp4 ? block_vec::nvfp4_tables(p.g) : nullptr) {}
   };
 
   // The float32 bits every element of a block with scale `code` is
@@ -466,29 +475,53 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
     return V::or32(V::select(V::gt_s32(V::splat32(8), mag), subnormal, normal),
                    V::shl32(V::and32(c, V::splat32(0x80)), 24));
   }
-  static Vec nan_codes(Vec m, Vec c) { return V::max_u32(m, V::and32(c, V::splat32(0x7F))); }
+  // The values of kLanes codes (a dword each) times x: E4M3's NaN codes
+  // as the positive quiet NaN.
+  static Vec scaled(Vec code, Vec x) {
+    if constexpr (Shape::kPacked) {
+      return V::f32_mul(block_vec::fp4_value<V>(code), x);
+    } else {
+      const auto nan = V::gt_s32(V::and32(code, V::splat32(0x7F)), V::splat32(0x7E));
+      return V::select(nan, V::splat32(kQuietNaN32), V::f32_mul(e4m3_values(code), x));
+    }
+  }
+  // Vector i of a block's codes, a dword each.
+  static Vec codes_at(const char* values, int i) {
+    if constexpr (Shape::kPacked) {
+      const Vec w = V::widen_u8_u64(values + i * Shape::kCodeBytes);
+      return V::or32(V::and32(w, V::splat32(0x0F)), V::template sll64<28>(V::and32(w, V::splat32(0xF0))));
+    } else {
+      return V::widen_u8_u32(values + i * Shape::kCodeBytes);
+    }
+  }
 
+  // One whole block of contiguous elements and values; false, with
+  // nothing written, for a block whose scale the vector steps cannot apply.
   static bool block(char* dst, const char* values, const char* scale, const Call& c) {
     uint32_t factor;
     if (!factor_of(*reinterpret_cast<const unsigned char*>(scale), c, &factor)) return false;
     const Vec x = V::splat32(factor);
-    if constexpr (Shape::kPacked) {
-      for (int i = 0; i < Shape::kVecs; ++i)
-        block_vec::store_as<V, D>(dst + i * kOut,
-                                  V::f32_mul(block_vec::fp4_values<V>(values + i * Shape::kCodeBytes), x));
-    } else {
-      // A NaN code anywhere sends the block to the rule before anything is written.
-      Vec c[Shape::kVecs];
-      Vec m = V::zero();
-      for (int i = 0; i < Shape::kVecs; ++i) {
-        c[i] = V::widen_u8_u32(values + i * Shape::kCodeBytes);
-        m = nan_codes(m, c[i]);
-      }
-      if (V::hmax_u32(m) == 0x7F) return false;
-      for (int i = 0; i < Shape::kVecs; ++i)
-        block_vec::store_as<V, D>(dst + i * kOut, V::f32_mul(e4m3_values(c[i]), x));
-    }
+    for (int i = 0; i < Shape::kVecs; ++i) block_vec::store_as<V, D>(dst + i * kOut, scaled(codes_at(values, i), x));
     return true;
+  }
+
+  // kLanes whole blocks, one after another in the elements and in the
+  // values, their scales `scale_step` bytes apart.
+  static void group(char* dst, const char* values, const char* scales, int64_t scale_step, const Call& c) {
+    alignas(64) uint32_t factor[kLanes];
+    bool vector = true;
+    for (int b = 0; b < kLanes; ++b)
+      vector = factor_of(static_cast<uint8_t>(scales[b * scale_step]), c, &factor[b]) && vector;
+    for (int b = 0; b < kLanes; ++b) {
+      char* const e = dst + b * kBlock * static_cast<int64_t>(sizeof(D));
+      const char* const v = values + b * kValueBytes;
+      if (!vector && !block(e, v, scales + b * scale_step, c)) {
+        blocks::dequantize_block<F, D>(e, sizeof(D), kBlock, v, 1, scales + b * scale_step, c.params);
+        continue;
+      }
+      const Vec x = V::splat32(factor[b]);
+      for (int i = 0; i < Shape::kVecs; ++i) block_vec::store_as<V, D>(e + i * kOut, scaled(codes_at(v, i), x));
+    }
   }
 
   // Block b of `lanes` adjacent lines, as VectorQuantize::band (`ahead`
@@ -519,14 +552,10 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
         const Vec x = V::load(reinterpret_cast<const char*>(factor + l));
         char* const out = dst + l * static_cast<int64_t>(sizeof(D));
         if constexpr (Shape::kPacked) {
-          block_vec::store_as<V, D>(out + 2 * j * dst_step,
-                                    V::f32_mul(block_vec::fp4_value<V>(V::and32(b, V::splat32(0x0F))), x));
-          block_vec::store_as<V, D>(out + (2 * j + 1) * dst_step,
-                                    V::f32_mul(block_vec::fp4_value<V>(V::template srl32<4>(b)), x));
+          block_vec::store_as<V, D>(out + 2 * j * dst_step, scaled(V::and32(b, V::splat32(0x0F)), x));
+          block_vec::store_as<V, D>(out + (2 * j + 1) * dst_step, scaled(V::template srl32<4>(b), x));
         } else {
-          const auto nan = V::gt_s32(V::and32(b, V::splat32(0x7F)), V::splat32(0x7E));
-          block_vec::store_as<V, D>(out + j * dst_step,
-                                    V::select(nan, V::splat32(kQuietNaN32), V::f32_mul(e4m3_values(b), x)));
+          block_vec::store_as<V, D>(out + j * dst_step, scaled(b, x));
         }
       }
     }

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/macros.h"
 #include "core/numeric/scalar_types.h"
 
 namespace st {
@@ -86,11 +87,13 @@ inline void fill_nvfp4_tables(NvFp4Tables& t, double g) {
   t.g = g;
 }
 
-// The tables for g, kept per thread for the last g it met.
-inline const NvFp4Tables& nvfp4_tables(double g) {
+// The tables for g, kept per thread for the last g it met. Out of line,
+// so that a caller keeps the pointer rather than the thread-local's
+// address computation in its loops.
+ST_NOINLINE inline const NvFp4Tables* nvfp4_tables(double g) {
   static thread_local NvFp4Tables tables{};
   if (tables.g != g) fill_nvfp4_tables(tables, g);
-  return tables;
+  return &tables;
 }
 
 }  // namespace block_vec

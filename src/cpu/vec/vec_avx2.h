@@ -293,6 +293,8 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
     m = _mm256_max_epu32(m, _mm256_shuffle_epi32(m, 0xB1));
     return static_cast<uint32_t>(_mm256_cvtsi256_si32(m));
   }
+  // The low bytes of the words of a, then of b (each word below 256).
+  static Vec pack_u16_u8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
   // Lane i: the largest dword of m[i], for 8 vectors. Halving steps,
   // each putting two vectors' halves side by side; the last leaves block
   // 2j + k at dword j of 128-bit lane k, which the permute puts in order.

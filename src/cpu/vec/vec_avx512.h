@@ -290,6 +290,10 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec sub32(Vec a, Vec b) { return _mm512_sub_epi32(a, b); }
   static Vec max_u32(Vec a, Vec b) { return _mm512_max_epu32(a, b); }
   static uint32_t hmax_u32(Vec v) { return _mm512_reduce_max_epu32(v); }
+  // The low bytes of the words of a, then of b (each word below 256).
+  static Vec pack_u16_u8(Vec a, Vec b) {
+    return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), _mm512_packus_epi16(a, b));
+  }
   // Lane i: the largest dword of m[i], for 16 vectors. Halving steps,
   // each putting two vectors' halves side by side; the last leaves block
   // 4j + k at dword j of 128-bit lane k, which the permute puts in order.

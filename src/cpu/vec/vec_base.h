@@ -38,7 +38,9 @@
 //                   from 16 to 127), by byte shuffles
 //   kBlockScale     the block-scaled formats' steps (cpu/levels/block_vector.h):
 //                   sub32, max_u32, hmax_u32 (the largest dword), hmax_u32_each
-//                   (of kBytes / 4 vectors, each one's largest dword), srl64<n>,
+//                   (of kBytes / 4 vectors, each one's largest dword),
+//                   pack_u16_u8(a, b) (the words' low bytes, a's then b's),
+//                   pack_u32_u8 (of kConvert), srl64<n>,
 //                   sll64<n>, lookup8_u32(table, idx) (dword idx & 7 of
 //                   eight), lookup_u32(table, idx) (dword idx of any table),
 //                   widen_u8_u64(p) and widen_u8_u32(p) (kBytes / 8 or

@@ -190,6 +190,7 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   static Vec sub32(Vec a, Vec b) { return bytes(vsubq_u32(u32(a), u32(b))); }
   static Vec max_u32(Vec a, Vec b) { return bytes(vmaxq_u32(u32(a), u32(b))); }
   static uint32_t hmax_u32(Vec v) { return vmaxvq_u32(u32(v)); }
+  static Vec pack_u16_u8(Vec a, Vec b) { return vuzp1q_u8(a, b); }
   // Lane i: the largest dword of m[i], for 4 vectors, by pairwise maxima.
   static Vec hmax_u32_each(const Vec* m) {
     return bytes(vpmaxq_u32(vpmaxq_u32(u32(m[0]), u32(m[1])), vpmaxq_u32(u32(m[2]), u32(m[3]))));
