@@ -56,6 +56,17 @@ KERNELS = [
            r"Widen<.*VecNeon, float, unsigned char, false, false>::run", 4, 2.25),
     Kernel("scaled float32 -> int8 (one scale)", "scaled_rows",
            r"Narrow<.*VecNeon, signed char, float, false, false>::run", 1, 2.75),
+    # The block-scaled formats (cpu/levels/block_vector.h): runs of whole
+    # blocks, whose codes are stored a whole vector at a time (dst_bytes: a
+    # value's bytes, half a byte for FP4), and the bands along an outer dim.
+    Kernel("quantize float32 -> MXFP8 E4M3", "block_rows",
+           r"::quantize_rows<.*VecNeon, \(st::BlockFormat\)0, float>", 1, 9.5, require=[r"uzp1\tv\d+\.16b"]),
+    Kernel("quantize float32 -> MXFP4", "block_rows",
+           r"::quantize_rows<.*VecNeon, \(st::BlockFormat\)4, float>", 0.5, 10.0, require=[r"uzp1\tv\d+\.16b"]),
+    Kernel("dequantize MXFP4 -> float32", "block_rows",
+           r"::dequantize_rows<.*VecNeon, \(st::BlockFormat\)4, float>", 4, 8.5, require=[r"fmul"]),
+    Kernel("dequantize MXFP8 E4M3 -> float32, blocks along an outer dim", "block_rows",
+           r"VectorDequantize<.*VecNeon, \(st::BlockFormat\)0, float, void>::band", 4, 8.5, require=[r"fmul"]),
 ]
 
 LINE = re.compile(r"^\s*([0-9a-f]+):\t(\S+)\s*(.*)$")

@@ -76,6 +76,11 @@ namespace block_vec {
 
 constexpr uint32_t kAbs32 = 0x7FFFFFFFu;
 
+// How far ahead of its run of blocks a run prefetches its elements: a
+// single run (1 to 2 KiB) ahead is too near to hide memory's latency
+// behind the arithmetic (docs/performance.md, the block-scaled formats).
+constexpr int64_t kRunAhead = 8192;
+
 // The lines a band of blocks along an outer dim takes at a time: each of
 // its rows is then a run of 512 to 1024 bytes of elements, long enough for
 // the hardware's prefetchers, and the band stays in L1 or L2 between its
@@ -273,6 +278,18 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     }
   }
 
+  // The same for one block, in scalar steps.
+  static uint32_t scale_code(uint32_t amax, const Call& c) {
+    if constexpr (kNvFp4) {
+      return block_vec::nvfp4_scale_code(amax, *c.nv, c.params.g);
+    } else {
+      constexpr uint32_t kFraction = BlockTraits<F>::kMaxFraction << 16;
+      const uint32_t e = (amax >> 23) + (c.params.rule == ScaleRule::RCeil && (amax & 0x7FFFFFu) > kFraction ? 1 : 0);
+      constexpr uint32_t kEmax = static_cast<uint32_t>(BlockTraits<F>::kEmax);
+      return e > kEmax ? e - kEmax : 0;
+    }
+  }
+
   // What codes() needs of scale codes `code`: the multiplier 2^-k as
   // float32 bits (MX; k = code - 127 <= 126 for every finite float32
   // amax, so 2^-k is a normal float32), or the bounds of the E2M1
@@ -315,11 +332,10 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     for (int i = 1; i < Shape::kVecs; ++i) m = V::max_u32(m, magnitude(load_block(src, i)));
     const uint32_t amax = V::hmax_u32(m);
     if (amax >= block_vec::kInf32) return false;
-    alignas(64) uint32_t code[kLanes];
-    V::store(reinterpret_cast<char*>(code), scale_codes(V::splat32(amax), c));
-    *scale = static_cast<char>(code[0]);
+    const uint32_t code = scale_code(amax, c);
+    *scale = static_cast<char>(code);
     Vec t[kThresholds];
-    thresholds(code[0], c, t);
+    thresholds(code, c, t);
     for (int i = 0; i < Shape::kVecs; ++i)
       block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes, codes(load_block(src, i), t));
     return true;
@@ -333,8 +349,8 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     Vec m[kLanes];
     for (int b = 0; b < kLanes; ++b) {
       const char* const e = src + b * kBlock * kItem;
-      // The next run's lines, so that their reads overlap this run's arithmetic.
-      for (int k = 0; k < kBlock * kItem; k += 64) ST_PREFETCH(e + kLanes * kBlock * kItem + k);
+      // The lines kRunAhead bytes on, so that their reads overlap the arithmetic.
+      for (int k = 0; k < kBlock * kItem; k += 64) ST_PREFETCH(e + block_vec::kRunAhead + k);
       m[b] = magnitude(load_block(e, 0));
       for (int i = 1; i < Shape::kVecs; ++i) m[b] = V::max_u32(m[b], magnitude(load_block(e, i)));
     }

@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "core/macros.h"
+#include "core/numeric/block_scaling.h"
 #include "core/numeric/scalar_types.h"
 
 namespace st {
@@ -85,6 +86,26 @@ inline void fill_nvfp4_tables(NvFp4Tables& t, double g) {
                         (sg == 0.0 || (std::fabs(sg) >= 0x1p-125 && std::fabs(sg) <= 0x1p124));
   }
   t.g = g;
+}
+
+// The scale code of a block whose largest magnitude is the finite float32
+// bits amax, as VectorQuantize::scale_codes computes it lane by lane.
+inline uint32_t nvfp4_scale_code(uint32_t amax, const NvFp4Tables& t, double g) {
+  float a;
+  std::memcpy(&a, &amax, sizeof a);
+  if (!t.estimate) {
+    blocks::BlockAmax m;
+    m.add(static_cast<double>(a));
+    return blocks::nvfp4_scale_code(m, g);
+  }
+  float inv;
+  std::memcpy(&inv, &t.inv_6g, sizeof inv);
+  const float q = a * inv;
+  const uint32_t qb = float_bits(q);
+  uint32_t code = qb < (121u << 23) ? static_cast<uint32_t>(std::nearbyint(q * 512.0f)) : ((qb + (1u << 19)) >> 20) - (120u << 3);
+  code = code < 126 ? code : 126;
+  code += static_cast<int32_t>(amax) > static_cast<int32_t>(t.scale_bound[code + 1]) ? 1 : 0;
+  return code - (static_cast<int32_t>(amax) > static_cast<int32_t>(t.scale_bound[code]) ? 0 : 1);
 }
 
 // The tables for g, kept per thread for the last g it met. Out of line,
