@@ -47,8 +47,8 @@ struct BlockAt {
 // of W::kLanes) at a time where the lines' elements are adjacent and the
 // blocks run along an outer dim (Note [Block rows in vector steps]: each
 // row of a band of blocks is read or written across the lines; values and
-// scales in any layout), runs of W::kLanes whole contiguous blocks by W::group where W
-// has it, other whole contiguous blocks by W::block, and the rest, or
+// scales in any layout), runs of W::kLanes whole contiguous blocks by
+// W::group, other whole contiguous blocks by W::block, and the rest, or
 // what W leaves, by `rule`(elements, count, values, scale). W is
 // VectorQuantize or VectorDequantize of element dtype T.
 template <BlockFormat F, typename T, class W, typename Rule>
