@@ -211,10 +211,10 @@ inline uint32_t e8m0_bits(uint8_t code) { return code == 0 ? 0x00400000u : stati
 
 // Whether level V quantizes blocks of format F from S in vector steps:
 // block(), a whole block of contiguous elements and values (false, with
-// nothing written, for a block it leaves to the rule); tile(), block b of
-// kLanes adjacent lines whose elements, values and scales are each
-// adjacent from one line to the next (blocks along an outer dim: lane l
-// is line l), every lane the rule's bits.
+// nothing written, for a block it leaves to the rule); group(), kLanes
+// such blocks one after another; band(), block b of up to kBandLanes
+// adjacent lines (blocks along an outer dim: lane l is line l); every
+// block the rule's bits.
 template <class V, BlockFormat F, typename S, typename = void>
 struct VectorQuantize : std::false_type {};
 
