@@ -35,7 +35,9 @@
 //   at its default, as the drivers keep it).
 // - NVFP4 elements: the code of |x| / sg on E2M1 is the number of the
 //   grid's seven midpoints t below it, a tie counting toward the even
-//   code: |x| compared with the bounds of t · sg, for every g.
+//   code: |x| compared with the bounds of t · sg, for every g; seven
+//   compares, or on x86 (where a lookup of eight dwords in a register is
+//   one instruction) three steps of a search of a block's bounds.
 // - Dequantizing: the element's value (exact in float32) times the scale
 //   by one float32 multiply. For MX into float32 that is the IEEE rounding
 //   of the exact product, the rule's; into float16 it is exact unless
@@ -323,6 +325,31 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     }
   }
 
+  // NVFP4's code of the float32 lanes x by three steps of a search of one
+  // block's bounds (eight: the seven midpoints' and one never passed),
+  // looked up in a register: fewer operations than seven compares where
+  // such a lookup is one instruction (x86's vpermd).
+  static constexpr bool kSearch = kNvFp4 && V::kBytes >= 32;
+  static Vec codes_by_search(Vec x, const uint32_t* bounds) {
+    const Vec a = magnitude(x);
+    Vec code = V::select(V::gt_s32(a, V::splat32(bounds[3])), V::splat32(4), V::zero());
+    code = V::select_sub32(V::gt_s32(a, V::lookup8_u32(bounds, V::add32(code, V::splat32(1)))), code,
+                           V::splat32(0xFFFFFFFEu), code);
+    code = V::select_sub32(V::gt_s32(a, V::lookup8_u32(bounds, code)), code, ones(), code);
+    return V::or32(code, V::template srl32<28>(V::and32(x, V::splat32(0x80000000u))));
+  }
+
+  // The codes of the float32 lanes x of one block, whose scale code is `code`.
+  static Vec block_codes(Vec x, uint32_t code, const Call& c) {
+    if constexpr (kSearch) {
+      return codes_by_search(x, c.nv->element_bound[code]);
+    } else {
+      Vec t[kThresholds];
+      thresholds(code, c, t);
+      return codes(x, t);
+    }
+  }
+
   static Vec load_block(const char* src, int i) { return block_vec::load_f32<V, S>(src + i * kLanes * kItem); }
 
   // One whole block of contiguous elements and values; false, with
@@ -334,10 +361,9 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     if (amax >= block_vec::kInf32) return false;
     const uint32_t code = scale_code(amax, c);
     *scale = static_cast<char>(code);
-    Vec t[kThresholds];
-    thresholds(code, c, t);
     for (int i = 0; i < Shape::kVecs; ++i)
-      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes, codes(load_block(src, i), t));
+      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes,
+                                                block_codes(load_block(src, i), code, c));
     return true;
   }
 
@@ -372,9 +398,8 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     for (int v0 = 0; v0 < kBlock; v0 += kPerStore) {
       Vec k[kPerStore];
       for (int u = 0; u < kPerStore; ++u) {
-        Vec t[kThresholds];
-        thresholds(codes_of[(v0 + u) / Shape::kVecs], c, t);
-        k[u] = codes(block_vec::load_f32<V, S>(src + (v0 + u) * kLanes * kItem), t);
+        const Vec x = block_vec::load_f32<V, S>(src + (v0 + u) * kLanes * kItem);
+        k[u] = block_codes(x, codes_of[(v0 + u) / Shape::kVecs], c);
       }
       V::store(values + v0 * Shape::kCodeBytes, block_vec::pack_codes<V, Shape::kPacked>(k));
     }
