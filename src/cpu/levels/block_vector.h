@@ -447,20 +447,23 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     // where the lines' values are adjacent too, else here and then written
     // line by line.
     alignas(64) char rows[kValueBytes][kBandLanes];
+    // The byte of value row j of lanes l to l + kLanes, a dword each.
+    const auto value_bytes = [&](const char* row, int64_t l) {
+      Vec tv[kThresholds];
+      for (int k = 0; k < kThresholds; ++k) tv[k] = V::load(reinterpret_cast<const char*>(t[k] + l));
+      const char* const e = row + l * kItem;
+      return Shape::kPacked ? V::or32(codes(block_vec::load_f32<V, S>(e), tv),
+                                      V::shl32(codes(block_vec::load_f32<V, S>(e + src_step), tv), 4))
+                            : codes(block_vec::load_f32<V, S>(e), tv);
+    };
     for (int j = 0; j < kValueBytes; ++j) {
       const char* const row = src + (Shape::kPacked ? 2 * j : j) * src_step;
       char* const out = value_row == 1 ? values + j * value_step : rows[j];
-      for (int64_t l = 0; l < lanes; l += kLanes) {
-        Vec tv[kThresholds];
-        for (int k = 0; k < kThresholds; ++k) tv[k] = V::load(reinterpret_cast<const char*>(t[k] + l));
-        const char* const e = row + l * kItem;
-        const Vec byte =
-            Shape::kPacked
-                ? V::or32(codes(block_vec::load_f32<V, S>(e), tv),
-                          V::shl32(codes(block_vec::load_f32<V, S>(e + src_step), tv), 4))
-                : codes(block_vec::load_f32<V, S>(e), tv);
-        V::store_u8_of_u32(out + l, byte);
-      }
+      int64_t l = 0;
+      for (; l + 4 * kLanes <= lanes; l += 4 * kLanes)  // a whole vector of bytes at a time
+        V::store(out + l, V::pack_u32_u8(value_bytes(row, l), value_bytes(row, l + kLanes),
+                                         value_bytes(row, l + 2 * kLanes), value_bytes(row, l + 3 * kLanes)));
+      for (; l < lanes; l += kLanes) V::store_u8_of_u32(out + l, value_bytes(row, l));
     }
     if (value_row != 1)
       for (int64_t l = 0; l < lanes; ++l)
@@ -588,7 +591,7 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
     for (int j = 0; j < kValueBytes; ++j) {
       const char* const row = value_row == 1 ? values + j * value_step : gathered[j];
       for (int64_t l = 0; l < lanes; l += kLanes) {
-        ST_PREFETCH(row + l + ahead);
+        if (value_row == 1) ST_PREFETCH(row + l + ahead);  // not the gathered copy
         const Vec b = V::widen_u8_u32(row + l);
         const Vec x = V::load(reinterpret_cast<const char*>(factor + l));
         char* const out = dst + l * static_cast<int64_t>(sizeof(D));
