@@ -189,7 +189,7 @@ void store_as(char* p, typename V::Vec v) {
 }
 
 // A block of format F in level V's vectors of float32 lanes: kVecs of
-// them, their codes kCodeBytes bytes each.
+// them, their codes kCodeBytes bytes each, the block's kValueBytes.
 template <class V, BlockFormat F>
 struct Shape {
   using Vec = typename V::Vec;
@@ -199,12 +199,22 @@ struct Shape {
   static constexpr int kVecs = kBlock / kLanes;
   static constexpr bool kPacked = BlockTraits<F>::kPacked;
   static constexpr int kCodeBytes = kPacked ? kLanes / 2 : kLanes;
+  static constexpr int kValueBytes = kPacked ? kBlock / 2 : kBlock;
 };
 
 // The formats and dtypes the vector steps take, at a level that has them.
 template <class V, BlockFormat F, typename T>
 constexpr bool kTakes = V::kBlockScale && V::kConvert && Widens<T>::value &&
                         (F == BlockFormat::MxFp8E4M3 || F == BlockFormat::MxFp4E2M1 || F == BlockFormat::NvFp4);
+
+// What every block of a call of format F shares: the rule and g, and
+// NVFP4's tables.
+template <BlockFormat F>
+struct Call {
+  blocks::BlockParams params;
+  const NvFp4Tables* nv;
+  explicit Call(const blocks::BlockParams& p) : params(p), nv(F == BlockFormat::NvFp4 ? nvfp4_tables(p.g) : nullptr) {}
+};
 
 // 2^(code - 127) as float32 bits, code 0 to 254.
 inline uint32_t e8m0_bits(uint8_t code) { return code == 0 ? 0x00400000u : static_cast<uint32_t>(code) << 23; }
@@ -228,14 +238,9 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
   static constexpr bool kNvFp4 = F == BlockFormat::NvFp4;
   static constexpr int kThresholds = kNvFp4 ? 7 : 1;
   static constexpr int kItem = static_cast<int>(sizeof(S));
-  static constexpr int kValueBytes = Shape::kPacked ? kBlock / 2 : kBlock;
+  static constexpr int kValueBytes = Shape::kValueBytes;
 
-  // What every block of a call shares: the rule and g, and NVFP4's tables.
-  struct Call {
-    blocks::BlockParams params;
-    const block_vec::NvFp4Tables* nv;
-    explicit Call(const blocks::BlockParams& p) : params(p), nv(kNvFp4 ? block_vec::nvfp4_tables(p.g) : nullptr) {}
-  };
+  using Call = block_vec::Call<F>;
 
   static Vec magnitude(Vec x) { return V::and32(x, V::splat32(block_vec::kAbs32)); }
   static Vec ones() { return V::splat32(0xFFFFFFFFu); }
@@ -247,16 +252,10 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
   static Vec scale_codes(Vec amax, const Call& c) {
     if constexpr (kNvFp4) {
       const block_vec::NvFp4Tables& t = *c.nv;
-      if (!t.estimate) {
+      if (!t.estimate) {  // the rule, lane by lane
         alignas(64) uint32_t a[kLanes], code[kLanes];
         V::store(reinterpret_cast<char*>(a), amax);
-        for (int l = 0; l < kLanes; ++l) {
-          float f;
-          std::memcpy(&f, &a[l], sizeof f);
-          blocks::BlockAmax m;
-          m.add(static_cast<double>(f));
-          code[l] = blocks::nvfp4_scale_code(m, c.params.g);
-        }
+        for (int l = 0; l < kLanes; ++l) code[l] = block_vec::nvfp4_scale_code(a[l], t, c.params.g);
         return V::load(reinterpret_cast<const char*>(code));
       }
       // An estimate within one code of the exact one, then the bounds on either side.
@@ -485,18 +484,12 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
   using Shape = block_vec::Shape<V, F>;
   static constexpr int kLanes = Shape::kLanes, kBlock = Shape::kBlock;
   static constexpr int kOut = kLanes * static_cast<int>(sizeof(D));
-  static constexpr int kValueBytes = Shape::kPacked ? kBlock / 2 : kBlock;
+  static constexpr int kValueBytes = Shape::kValueBytes;
   static constexpr int64_t kBandLanes = block_vec::kBandLanes;
   static constexpr uint32_t kQuietNaN32 = 0x7FC00000u;  // as the rule's kQuietNaNBits, in float32
   static constexpr bool kGroup = true, kQuantize = false;
 
-  // What every block of a call shares: g and NVFP4's tables.
-  struct Call {
-    blocks::BlockParams params;
-    const block_vec::NvFp4Tables* nv;
-    explicit Call(const blocks::BlockParams& p)
-        : params(p), nv(F == BlockFormat::NvFp4 ? block_vec::nvfp4_tables(p.g) : nullptr) {}
-  };
+  using Call = block_vec::Call<F>;
 
   // The float32 bits every element of a block with scale `code` is
   // multiplied by; false for a block the rule takes.

@@ -60,7 +60,9 @@ struct NvFp4Tables {
 constexpr double kE2M1Mid[7] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
 constexpr bool kE2M1TieUp[7] = {false, true, false, true, false, true, false};
 
-inline double e4m3_value(int code) { return static_cast<double>(float8_to_float(Float8_e4m3fn{static_cast<uint8_t>(code)})); }
+inline double e4m3_value(int code) {
+  return static_cast<double>(float8_to_float(Float8_e4m3fn{static_cast<uint8_t>(code)}));
+}
 
 inline void fill_nvfp4_tables(NvFp4Tables& t, double g) {
   constexpr uint32_t kNever = kInf32;  // above every finite magnitude
@@ -89,7 +91,9 @@ inline void fill_nvfp4_tables(NvFp4Tables& t, double g) {
 }
 
 // The scale code of a block whose largest magnitude is the finite float32
-// bits amax, as VectorQuantize::scale_codes computes it lane by lane.
+// bits amax: the estimate and the bounds on either side, as
+// VectorQuantize::scale_codes computes them lane by lane, or the rule
+// where 6g is too far from 1 for the estimate.
 inline uint32_t nvfp4_scale_code(uint32_t amax, const NvFp4Tables& t, double g) {
   float a;
   std::memcpy(&a, &amax, sizeof a);
@@ -102,7 +106,8 @@ inline uint32_t nvfp4_scale_code(uint32_t amax, const NvFp4Tables& t, double g) 
   std::memcpy(&inv, &t.inv_6g, sizeof inv);
   const float q = a * inv;
   const uint32_t qb = float_bits(q);
-  uint32_t code = qb < (121u << 23) ? static_cast<uint32_t>(std::nearbyint(q * 512.0f)) : ((qb + (1u << 19)) >> 20) - (120u << 3);
+  uint32_t code = qb < (121u << 23) ? static_cast<uint32_t>(std::nearbyint(q * 512.0f))  // E4M3 subnormal
+                                     : ((qb + (1u << 19)) >> 20) - (120u << 3);
   code = code < 126 ? code : 126;
   code += static_cast<int32_t>(amax) > static_cast<int32_t>(t.scale_bound[code + 1]) ? 1 : 0;
   return code - (static_cast<int32_t>(amax) > static_cast<int32_t>(t.scale_bound[code]) ? 0 : 1);
