@@ -66,6 +66,12 @@ struct BlockAmax {
     inf |= a == kInfBits;
     bits = (a < kInfBits && a > bits) ? a : bits;
   }
+  // The amax of the union of two parts of a block.
+  ST_HOST_DEVICE ST_FORCE_INLINE void merge(const BlockAmax& o) {
+    nan |= o.nan;
+    inf |= o.inf;
+    bits = o.bits > bits ? o.bits : bits;
+  }
 };
 
 // A finite non-negative double, given by its bits, as m · 2^e (m = 0 for zero).
@@ -250,45 +256,78 @@ struct BlockParams {
   double g;  // NVFP4's global scale, 1 for 0
 };
 
+// A block's scale once its amax is known: the scale's code and what each
+// element's code needs (MX's k, NVFP4's s·g), or that the block is a NaN
+// block, whose elements all take NaNCode.
+struct BlockScale {
+  uint8_t code;
+  bool nan;
+  int k;      // MX
+  double sg;  // NVFP4, exact
+};
+
+template <BlockFormat F>
+ST_HOST_DEVICE inline BlockScale block_scale(const BlockAmax& amax, const BlockParams& p) {
+  if constexpr (BlockTraits<F>::kNvFp4) {
+    const uint8_t s = nvfp4_scale_code(amax, p.g);
+    return BlockScale{s, amax.nan, 0, amax.nan ? 0.0 : static_cast<double>(float8_to_float(Float8_e4m3fn{s})) * p.g};
+  } else {
+    const int k = mx_scale_exponent(amax, BlockTraits<F>::kEmax, BlockTraits<F>::kMaxFraction, p.rule);
+    return BlockScale{mx_scale_code(k), k == kNaNExponent, k, 0.0};
+  }
+}
+
+// The code of element x of a block whose scale is `s`.
+template <BlockFormat F>
+ST_HOST_DEVICE ST_FORCE_INLINE uint8_t element_code(const BlockScale& s, double x) {
+  if (s.nan) return NaNCode<F>::value;
+  if constexpr (BlockTraits<F>::kNvFp4) {
+    return nvfp4_element(x, s.sg);
+  } else {
+    return mx_element<F>(x, s.k);
+  }
+}
+
 // Quantizes one block of `count` elements (1 to the block length) of a
 // line, element i of the source (type S) at src + i · src_step: its scale
 // to *scale, its values as put_codes places them.
 template <BlockFormat F, typename S>
 ST_HOST_DEVICE inline void quantize_block(const char* src, int64_t src_step, int64_t count, char* values,
                                           int64_t value_step, char* scale, const BlockParams& p) {
-  constexpr bool kPacked = BlockTraits<F>::kPacked;
   BlockAmax amax;
   for (int64_t i = 0; i < count; ++i) amax.add(read_source<S>(src + i * src_step));
-  const auto nan_code = [](int64_t) { return NaNCode<F>::value; };
-  if constexpr (BlockTraits<F>::kNvFp4) {
-    const uint8_t s = nvfp4_scale_code(amax, p.g);
-    *reinterpret_cast<unsigned char*>(scale) = s;
-    if (amax.nan) return put_codes<kPacked>(values, value_step, count, nan_code);
-    const double sg = static_cast<double>(float8_to_float(Float8_e4m3fn{s})) * p.g;  // exact
-    put_codes<kPacked>(values, value_step, count,
-                       [&](int64_t i) { return nvfp4_element(read_source<S>(src + i * src_step), sg); });
-  } else {
-    const int k = mx_scale_exponent(amax, BlockTraits<F>::kEmax, BlockTraits<F>::kMaxFraction, p.rule);
-    *reinterpret_cast<unsigned char*>(scale) = mx_scale_code(k);
-    if (k == kNaNExponent) return put_codes<kPacked>(values, value_step, count, nan_code);
-    put_codes<kPacked>(values, value_step, count,
-                       [&](int64_t i) { return mx_element<F>(read_source<S>(src + i * src_step), k); });
-  }
+  const BlockScale s = block_scale<F>(amax, p);
+  *reinterpret_cast<unsigned char*>(scale) = s.code;
+  put_codes<BlockTraits<F>::kPacked>(values, value_step, count, [&](int64_t i) {
+    return element_code<F>(s, read_source<S>(src + i * src_step));
+  });
+}
+
+// What a block's element values are multiplied by: its scale (times g for
+// NVFP4), exact; NaN for MX's NaN scale.
+template <BlockFormat F>
+ST_HOST_DEVICE ST_FORCE_INLINE double block_factor(uint8_t scale_code, const BlockParams& p) {
+  return BlockTraits<F>::kNvFp4 ? static_cast<double>(float8_to_float(Float8_e4m3fn{scale_code})) * p.g
+                                : mx_scale_value(scale_code);
+}
+
+// An element's value times its block's factor, exact, rounded once to D;
+// every NaN is the positive quiet NaN.
+template <BlockFormat F, typename D>
+ST_HOST_DEVICE ST_FORCE_INLINE D element_out(uint8_t code, double factor) {
+  const double v = element_value<F>(code) * factor;
+  return convert<D>(v == v ? v : detail::bits_to_double(kQuietNaNBits));
 }
 
 // Dequantizes one block (values placed as put_codes places them): element
-// i of dst (type D) at dst + i · dst_step becomes its value times the block's scale (times g for NVFP4), exact,
-// rounded once to D.
+// i of dst (type D) at dst + i · dst_step becomes element_out of its code.
 template <BlockFormat F, typename D>
 ST_HOST_DEVICE inline void dequantize_block(char* dst, int64_t dst_step, int64_t count, const char* values,
                                             int64_t value_step, const char* scale, const BlockParams& p) {
-  constexpr bool kPacked = BlockTraits<F>::kPacked;
-  const uint8_t code = *reinterpret_cast<const unsigned char*>(scale);
-  const double x = BlockTraits<F>::kNvFp4 ? static_cast<double>(float8_to_float(Float8_e4m3fn{code})) * p.g
-                                          : mx_scale_value(code);
+  const double x = block_factor<F>(*reinterpret_cast<const unsigned char*>(scale), p);
   for (int64_t i = 0; i < count; ++i) {
-    const double v = element_value<F>(get_code<kPacked>(values, value_step, i)) * x;
-    store_element<D>(dst + i * dst_step, convert<D>(v == v ? v : detail::bits_to_double(kQuietNaNBits)));
+    const uint8_t code = get_code<BlockTraits<F>::kPacked>(values, value_step, i);
+    store_element<D>(dst + i * dst_step, element_out<F, D>(code, x));
   }
 }
 
