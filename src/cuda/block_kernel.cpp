@@ -6,6 +6,7 @@
 #include "core/block_preconditions.h"
 #include "cuda/device_copy.h"
 #include "cuda/kernels/block_launch.h"
+#include "cuda/kernels/block_warp_loops.h"
 #include "cuda/kernels/device_copy_plan.h"
 #include "cuda/runtime/device_guard.h"
 #include "cuda/runtime/device_status.h"
@@ -37,7 +38,8 @@ void blocks_on_device(const Tensor& elements, const Tensor& values, const Tensor
   }
   DeviceGuard guard(device.index);
   const BlockLines lines = block_lines(elements, values, scales, spec.dim);
-  launch_block_kernel(quantize, spec.format, elements.dtype(),
+  const bool warps = warp_blocks_fit(lines, static_cast<int>(elements.itemsize()), spec.info());
+  launch_block_kernel(quantize, warps, spec.format, elements.dtype(),
                       block_kernel_args(lines, spec.info().block, spec.params()), current_stream(device.index));
 }
 

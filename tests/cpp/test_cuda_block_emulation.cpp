@@ -1,11 +1,15 @@
 // The CUDA kernels of st_quantize_blocks and st_dequantize_blocks run on the
-// host: the same kernel arguments (cuda/kernels/block_loops.h) and the same
-// thread bodies, called for every (block, thread) of the launch a GPU would
-// run, over host memory. The bytes they write must equal the CPU operator's
-// for every format, element dtype and scale rule, over random layouts
-// (shuffled, strided, flipped, channels-last), blocks along every dim, and
-// launches whose grid is capped so that threads stride over several blocks.
-// What this cannot see is the device itself (tests/cuda/ on a GPU).
+// host: the same kernel arguments (cuda/kernels/block_loops.h), the same
+// choice of kernel (warp_blocks_fit) and the same thread bodies, called for
+// every (block, thread) of the launch a GPU would run, over host memory; the
+// warp kernel's lanes (cuda/kernels/block_warp_loops.h) each load their
+// pieces, their blocks' amaxes are joined in a loop where the device
+// shuffles, and each lane stores. The bytes they write must equal the CPU
+// operator's for every format, element dtype and scale rule, over random
+// layouts (shuffled, strided, flipped, channels-last), blocks along every
+// dim, dense lines of whole blocks, and launches whose grid is capped so that
+// threads stride over several blocks. What this cannot see is the device
+// itself: the shuffles, the timing (tests/cuda/ on a GPU).
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -17,6 +21,7 @@
 #include "core/numeric/dtype.h"
 #include "core/views.h"
 #include "cuda/kernels/block_loops.h"
+#include "cuda/kernels/block_warp_loops.h"
 #include "cuda/kernels/launch_shape.h"
 #include "iter/block_lines.h"
 #include "ops/block_scaled.h"
@@ -34,49 +39,111 @@ namespace {
 const ScalarType kElementTypes[] = {ScalarType::Float32, ScalarType::Float16, ScalarType::BFloat16,
                                     ScalarType::Float64};
 
-// Runs the launch the CUDA driver makes (cuda/block_kernel.cpp), thread by
-// thread; `grid_cap` lowers the grid below block_kernel_shape's so that
-// each thread takes several blocks, as on a GPU past 2^31 - 1 blocks.
-void emulate(bool quantize, const Tensor& elements, const Tensor& values, const Tensor& scales, const BlockSpec& spec,
-             uint32_t grid_cap) {
-  if (elements.numel() == 0) return;
-  // The driver stages elements at an address not aligned to their size; these are.
-  assert_int_equal(reinterpret_cast<uintptr_t>(elements.data()) % elements.itemsize(), 0);
-  const BlockKernelArgs args = block_kernel_args(block_lines(elements, values, scales, spec.dim), spec.info().block,
-                                                 spec.params());
+// Calls run(format tag, element tag) for the call's format and element dtype.
+template <typename Run>
+void with_types(BlockFormat format, ScalarType elements, const Run& run) {
+  const auto typed = [&](auto format_tag) {
+    switch (elements) {
+      case ScalarType::Float32: return run(format_tag, float{});
+      case ScalarType::Float16: return run(format_tag, Half{});
+      case ScalarType::BFloat16: return run(format_tag, BFloat16{});
+      case ScalarType::Float64: return run(format_tag, double{});
+      default: fail_msg("emulate: element dtype %s", dtype_name(static_cast<int32_t>(elements)));
+    }
+  };
+  switch (format) {
+#define ST_EMULATED_FORMAT_(F) \
+  case F: return typed(std::integral_constant<BlockFormat, F>{});
+    ST_EMULATED_FORMAT_(BlockFormat::MxFp8E4M3)
+    ST_EMULATED_FORMAT_(BlockFormat::MxFp8E5M2)
+    ST_EMULATED_FORMAT_(BlockFormat::MxFp6E2M3)
+    ST_EMULATED_FORMAT_(BlockFormat::MxFp6E3M2)
+    ST_EMULATED_FORMAT_(BlockFormat::MxFp4E2M1)
+    ST_EMULATED_FORMAT_(BlockFormat::MxInt8)
+    ST_EMULATED_FORMAT_(BlockFormat::NvFp4)
+#undef ST_EMULATED_FORMAT_
+  }
+}
+
+// The thread-per-block kernel's launch, thread by thread.
+template <BlockFormat F, typename E>
+void emulate_threads(bool quantize, const BlockKernelArgs& args, uint32_t grid_cap) {
   LaunchShape shape = block_kernel_shape(args);
   check_launch_shape(shape, kBlockThreads, "emulated block kernel");
   assert_int_equal(shape.block[0], kBlockThreads);
   if (shape.grid[0] > grid_cap) shape.grid[0] = grid_cap;
   const uint32_t grid = shape.grid[0];
   for (uint32_t b = 0; b < grid; ++b) {
-    for (uint32_t t = 0; t < kBlockThreads; ++t) {
-      const auto run = [&](auto element_tag) {
-        using E = decltype(element_tag);
-        switch (spec.format) {
-#define ST_EMULATED_FORMAT_(F)                                                          \
-  case F:                                                                               \
-    quantize ? quantize_blocks_thread<F, E>(args, b, t, grid) : dequantize_blocks_thread<F, E>(args, b, t, grid); \
-    break;
-          ST_EMULATED_FORMAT_(BlockFormat::MxFp8E4M3)
-          ST_EMULATED_FORMAT_(BlockFormat::MxFp8E5M2)
-          ST_EMULATED_FORMAT_(BlockFormat::MxFp6E2M3)
-          ST_EMULATED_FORMAT_(BlockFormat::MxFp6E3M2)
-          ST_EMULATED_FORMAT_(BlockFormat::MxFp4E2M1)
-          ST_EMULATED_FORMAT_(BlockFormat::MxInt8)
-          ST_EMULATED_FORMAT_(BlockFormat::NvFp4)
-#undef ST_EMULATED_FORMAT_
+    for (uint32_t t = 0; t < kBlockThreads; ++t)
+      quantize ? quantize_blocks_thread<F, E>(args, b, t, grid) : dequantize_blocks_thread<F, E>(args, b, t, grid);
+  }
+}
+
+// The warp kernel's launch (block_scaled.cu's quantize_warps_kernel and
+// dequantize_warps_kernel), warp by warp: each round's loads by every lane,
+// then the amaxes joined over each block's lanes, then the stores.
+template <BlockFormat F, typename E>
+void emulate_warps(bool quantize, const BlockKernelArgs& args, uint32_t grid_cap) {
+  using W = WarpBlocks<F, E>;
+  LaunchShape shape = warp_kernel_shape(W::slots(args));
+  check_launch_shape(shape, kBlockThreads, "emulated block warp kernel");
+  assert_int_equal(shape.block[0], kBlockThreads);
+  if (shape.grid[0] > grid_cap) shape.grid[0] = grid_cap;
+  const uint32_t grid = shape.grid[0];
+  for (uint32_t b = 0; b < grid; ++b) {
+    for (uint32_t warp = 0; warp < kBlockWarps; ++warp) {
+      const WarpSlots w = warp_slots(W::slots(args), b, warp, grid);
+      for (uint64_t slot = w.first; slot < w.count; slot += w.step * kWarpUnroll) {
+        typename W::Piece p[kWarpUnroll][kWarpLanes] = {};
+        typename W::Codes c[kWarpUnroll][kWarpLanes] = {};
+        for (int j = 0; j < kWarpUnroll; ++j) {
+          for (int lane = 0; lane < kWarpLanes; ++lane) {
+            const uint64_t block = W::block_of(slot + j * w.step, lane);
+            if (block >= args.total) continue;
+            if (quantize) {
+              p[j][lane] = W::load(args, block, W::piece_of(lane));
+            } else {
+              c[j][lane] = W::load_codes(args, block, W::piece_of(lane));
+            }
+          }
         }
-      };
-      switch (elements.dtype()) {
-        case ScalarType::Float32: run(float{}); break;
-        case ScalarType::Float16: run(Half{}); break;
-        case ScalarType::BFloat16: run(BFloat16{}); break;
-        case ScalarType::Float64: run(double{}); break;
-        default: fail_msg("emulate: element dtype %s", dtype_name(static_cast<int32_t>(elements.dtype())));
+        for (int j = 0; j < kWarpUnroll; ++j) {
+          for (int lane = 0; lane < kWarpLanes; ++lane) {
+            const uint64_t block = W::block_of(slot + j * w.step, lane);
+            if (block >= args.total) continue;
+            if (!quantize) {
+              W::dequantize(args, block, W::piece_of(lane), c[j][lane]);
+              continue;
+            }
+            blocks::BlockAmax amax;
+            const int first = lane - W::piece_of(lane);
+            for (int k = first; k < first + W::kLanes; ++k) amax.merge(p[j][k].amax);
+            W::store(args, block, W::piece_of(lane), p[j][lane], amax);
+          }
+        }
       }
     }
   }
+}
+
+// Runs the launch the CUDA driver makes (cuda/block_kernel.cpp); `grid_cap`
+// lowers the grid below the kernel's shape so that each thread takes
+// several blocks, as on a GPU past 2^31 - 1 blocks. Returns whether the
+// warp kernel ran.
+bool emulate(bool quantize, const Tensor& elements, const Tensor& values, const Tensor& scales, const BlockSpec& spec,
+             uint32_t grid_cap) {
+  if (elements.numel() == 0) return false;
+  // The driver stages elements at an address not aligned to their size; these are.
+  assert_int_equal(reinterpret_cast<uintptr_t>(elements.data()) % elements.itemsize(), 0);
+  const BlockLines lines = block_lines(elements, values, scales, spec.dim);
+  const BlockKernelArgs args = block_kernel_args(lines, spec.info().block, spec.params());
+  const bool warps = warp_blocks_fit(lines, static_cast<int>(elements.itemsize()), spec.info());
+  with_types(spec.format, elements.dtype(), [&](auto format_tag, auto element_tag) {
+    constexpr BlockFormat F = decltype(format_tag)::value;
+    using E = decltype(element_tag);
+    warps ? emulate_warps<F, E>(quantize, args, grid_cap) : emulate_threads<F, E>(quantize, args, grid_cap);
+  });
+  return warps;
 }
 
 // Finite values of every magnitude the formats care about, now and then
@@ -199,6 +266,94 @@ void a_launch_of_several_thread_blocks(void**) {
   assert_true(copy_cases::storage_bytes(scales) == copy_cases::storage_bytes(s2));
 }
 
+// A (lines, n) tensor of `dtype` whose rows are `pad` elements apart past
+// n (the view of the first n columns), sometimes flipped along its lines:
+// every line starts at a multiple of 16 bytes when pad · itemsize is one.
+Tensor dense_rows(std::mt19937_64& rng, int64_t lines, int64_t n, int64_t pad, ScalarType dtype) {
+  const DimVector base_sizes{lines, n + pad};
+  const Tensor base = st::empty_cpu(base_sizes, st::contiguous_strides(base_sizes), dtype);
+  copy_cases::fill_random_bytes(base, rng);
+  Tensor t = st::slice(base, 1, 0, n, 1);
+  if (pick(rng, 0, 3) == 0) t = st::flip(t, 0);
+  return t;
+}
+
+// Lines of whole blocks in dense, aligned memory: the layout the warp
+// kernel takes (Note [Warps over whole blocks]), every format and element
+// dtype, lines of 1 to 12 blocks, rows padded or flipped, specials, grids
+// capped; quantize and dequantize both equal the CPU's bytes.
+void dense_lines_take_the_warp_kernel(void**) {
+  std::mt19937_64 rng(test_seed("dense_lines_take_the_warp_kernel"));
+  for (int k = 0; k < 400; ++k) {
+    const BlockFormat format = static_cast<BlockFormat>(pick(rng, 0, kNumBlockFormats - 1));
+    const ScaleRule rule = static_cast<ScaleRule>(pick(rng, 0, kNumScaleRules - 1));
+    const ScalarType dtype = kElementTypes[pick(rng, 0, 3)];
+    const int64_t block = block_format_info(format).block, item = static_cast<int64_t>(itemsize(dtype));
+    const int64_t lines = pick(rng, 1, 40), n = block * pick(rng, 1, 12);
+    const int64_t pad = pick(rng, 0, 1) == 0 ? 0 : (16 / item) * pick(rng, 1, 3);
+    const Tensor elements = dense_rows(rng, lines, n, pad, dtype);
+    fill_values(elements, rng);
+    const float g = pick(rng, 0, 2) == 0 ? 0.0f : std::ldexp(1.0f + static_cast<float>(pick(rng, 0, 99)) / 100.0f,
+                                                             static_cast<int>(pick(rng, -10, 10)));
+    const BlockSpec spec = make_block_spec(format, rule, 1, g, elements, "src");
+    const BlockFormatInfo& info = spec.info();
+    // Values rows padded by a multiple of a lane's code access (8 bytes or more).
+    const Tensor values = dense_rows(rng, lines, n / info.per_byte, pick(rng, 0, 1) * 16, info.values);
+    const Tensor scales = dense_rows(rng, lines, n / block, pick(rng, 0, 2), info.scales);
+    const uint32_t cap = random_grid_cap(rng);
+    const std::string what = std::string(info.name) + " of " + dtype_name(static_cast<int32_t>(dtype)) + ": elements " +
+                             describe(elements) + ", values " + describe(values) + ", scales " + describe(scales);
+
+    const Tensor cpu_values = copy_cases::twin(values), cpu_scales = copy_cases::twin(scales);
+    const Tensor gpu_values = copy_cases::twin(values), gpu_scales = copy_cases::twin(scales);
+    ops::quantize_blocks(cpu_values, cpu_scales, elements, spec);
+    if (!emulate(true, elements, gpu_values, gpu_scales, spec, cap)) {
+      print_error("case %d, %s: the warp kernel was not chosen\n", k, what.c_str());
+      fail();
+    }
+    if (copy_cases::storage_bytes(cpu_values) != copy_cases::storage_bytes(gpu_values) ||
+        copy_cases::storage_bytes(cpu_scales) != copy_cases::storage_bytes(gpu_scales)) {
+      print_error("case %d, quantize %s: the emulated warp kernel differs from the CPU\n", k, what.c_str());
+      fail();
+    }
+
+    copy_cases::fill_random_bytes(values, rng);
+    copy_cases::fill_random_bytes(scales, rng);
+    const Tensor cpu = copy_cases::twin(elements), gpu = copy_cases::twin(elements);
+    ops::dequantize_blocks(cpu, values, scales, spec);
+    emulate(false, gpu, values, scales, spec, cap);
+    if (copy_cases::storage_bytes(cpu) != copy_cases::storage_bytes(gpu)) {
+      print_error("case %d, dequantize %s: the emulated warp kernel differs from the CPU\n", k, what.c_str());
+      fail();
+    }
+  }
+}
+
+// Which lines the warp kernel takes, by hand: dense lines of whole blocks
+// at aligned addresses, and none of the layouts next to them.
+void the_warp_layout_is_recognized(void**) {
+  std::mt19937_64 rng(2);
+  const auto fits = [](const Tensor& elements, BlockFormat format, int dim) {
+    const BlockSpec spec = make_block_spec(format, ScaleRule::Floor, dim, 0.0f, elements, "src");
+    const DimVector vs = block_values_shape(elements.sizes(), spec), ss = block_scales_shape(elements.sizes(), spec);
+    const Tensor values = st::empty_cpu(vs, st::contiguous_strides(vs), spec.info().values);
+    const Tensor scales = st::empty_cpu(ss, st::contiguous_strides(ss), spec.info().scales);
+    return warp_blocks_fit(block_lines(elements, values, scales, spec.dim), static_cast<int>(elements.itemsize()),
+                           spec.info());
+  };
+  const Tensor rows = dense_rows(rng, 4, 64, 0, ScalarType::Float32);
+  assert_true(fits(rows, BlockFormat::MxFp8E4M3, 1));
+  assert_true(fits(rows, BlockFormat::NvFp4, 1));
+  assert_true(fits(dense_rows(rng, 4, 64, 4, ScalarType::Float32), BlockFormat::MxFp4E2M1, 1));
+  // Rows 2 float32s (8 bytes) apart past their ends: every other line starts off 16 bytes.
+  assert_false(fits(dense_rows(rng, 4, 64, 2, ScalarType::Float32), BlockFormat::MxFp8E4M3, 1));
+  // Blocks down the columns, a partial block, a line starting 4 bytes in, every other element.
+  assert_false(fits(rows, BlockFormat::MxFp8E4M3, 0));
+  assert_false(fits(dense_rows(rng, 4, 48, 0, ScalarType::Float32), BlockFormat::MxFp8E4M3, 1));
+  assert_false(fits(st::slice(dense_rows(rng, 4, 68, 0, ScalarType::Float32), 1, 1, 65, 1), BlockFormat::MxInt8, 1));
+  assert_false(fits(st::slice(dense_rows(rng, 4, 128, 0, ScalarType::Float32), 1, 0, 128, 2), BlockFormat::MxInt8, 1));
+}
+
 }  // namespace
 
 int main() {
@@ -206,6 +361,8 @@ int main() {
       cmocka_unit_test(quantize_matches_the_cpu),
       cmocka_unit_test(dequantize_matches_the_cpu),
       cmocka_unit_test(a_launch_of_several_thread_blocks),
+      cmocka_unit_test(dense_lines_take_the_warp_kernel),
+      cmocka_unit_test(the_warp_layout_is_recognized),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

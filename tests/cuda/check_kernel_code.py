@@ -13,10 +13,13 @@
    each SASS architecture of the build and of --also-sass (those a package
    builds, so that a build holding PTX alone checks them too) and must
    report 0 bytes of stack frame and spills.
-3. The unrolled copy kernels (Note [Loads before stores] in
-   cuda/kernels/copy_loops.h): the probe is compiled to PTX for sm_90 too, and in
-   each bytes, strided and scaled kernel the first kCopyUnroll elements'
-   ld.global must all come before its first st.global.
+3. The unrolled kernels (Note [Loads before stores] in
+   cuda/kernels/copy_loops.h, Note [Warps over whole blocks] in
+   cuda/kernels/block_warp_loops.h): the probe is compiled to PTX for sm_90
+   too, and in each bytes, strided and scaled kernel the first kCopyUnroll
+   elements' ld.global, in each block warp kernel the first kWarpUnroll
+   pieces', must all come before its first st.global. The block warp kernels
+   must load (quantize) or store (dequantize) 128 bits at a time.
 4. With cuobjdump, when the library holds SASS: the same two checks on it
    (LDG.E.128 and STG.E.128 in the vectorized kernels, no LDL or STL
    anywhere).
@@ -98,28 +101,37 @@ WIDE_STORE = re.compile(r"st\.global(\.[a-z]+)*\.(v4\.(b32|u32|f32|s32)|v2\.(b64
 
 
 # The probe's unrolled kernels (mangled-name prefix), with the ld.global
-# and st.global that one element takes: Bytes<4> moves byte by byte; a
-# scaled element reads its value, its scale and its shift.
+# and st.global that one element takes, and the header and constant of
+# their unroll: Bytes<4> moves byte by byte; a scaled element reads its
+# value, its scale and its shift; a block warp kernel's piece is one
+# 16-byte load (quantize: its codes and the block's scale stored), or its
+# codes and its block's scale (dequantize: one 16-byte store).
+COPY_UNROLL = ("cuda/kernels/copy_loops.h", "kCopyUnroll")
+WARP_UNROLL = ("cuda/kernels/block_warp_loops.h", "kWarpUnroll")
 UNROLLED = [
-    ("_ZN2st4cuda17copy_bytes_kernelILi4E", 1, 1),
-    ("_ZN2st4cuda17copy_bytes_kernelILi16E", 1, 1),
-    ("_ZN2st4cuda19copy_strided_kernelIfNS_4HalfE", 1, 1),
-    ("_ZN2st4cuda19copy_strided_kernelINS0_5BytesILi4EEES3_E", 4, 4),
-    ("_ZN2st4cuda18copy_scaled_kernelIfhE", 3, 1),
+    ("_ZN2st4cuda17copy_bytes_kernelILi4E", 1, 1, COPY_UNROLL),
+    ("_ZN2st4cuda17copy_bytes_kernelILi16E", 1, 1, COPY_UNROLL),
+    ("_ZN2st4cuda19copy_strided_kernelIfNS_4HalfE", 1, 1, COPY_UNROLL),
+    ("_ZN2st4cuda19copy_strided_kernelINS0_5BytesILi4EEES3_E", 4, 4, COPY_UNROLL),
+    ("_ZN2st4cuda18copy_scaled_kernelIfhE", 3, 1, COPY_UNROLL),
+    ("_ZN2st4cuda21quantize_warps_kernelILNS_11BlockFormatE0EfE", 1, 1, WARP_UNROLL),
+    ("_ZN2st4cuda21quantize_warps_kernelILNS_11BlockFormatE6ENS_8BFloat16EE", 1, 1, WARP_UNROLL),
+    ("_ZN2st4cuda23dequantize_warps_kernelILNS_11BlockFormatE4EfE", 2, 1, WARP_UNROLL),
+    ("_ZN2st4cuda23dequantize_warps_kernelILNS_11BlockFormatE6ENS_8BFloat16EE", 2, 1, WARP_UNROLL),
 ]
 UNROLL_ARCH = 90
 
 
-def copy_unroll(include_dirs):
+def unroll_of(include_dirs, header, name):
     for d in include_dirs:
         try:
-            text = open(f"{d}/cuda/kernels/copy_loops.h").read()
+            text = open(f"{d}/{header}").read()
         except OSError:
             continue
-        m = re.search(r"constexpr int kCopyUnroll = (\d+);", text)
+        m = re.search(rf"constexpr int {name} = (\d+);", text)
         if m:
             return int(m.group(1))
-    raise SystemExit("kCopyUnroll not found in cuda/kernels/copy_loops.h under " + ", ".join(include_dirs))
+    raise SystemExit(f"{name} not found in {header} under " + ", ".join(include_dirs))
 
 
 def store_before_last_load(body, unroll, loads, stores):
@@ -194,15 +206,21 @@ def main():
             r.check(bool(WIDE_LOAD.search(body)) and bool(WIDE_STORE.search(body)) or
                     ("fill_contiguous" in k and bool(WIDE_STORE.search(body))),
                     f"128-bit global loads and stores in {k}")
+        warps = {k: v for k, v in entries.items() if "quantize_warps_kernel" in k}
+        r.check(len(warps) == 4, f"the probe has the block warp kernels ({len(warps)})")
+        for k, body in sorted(warps.items()):
+            dequantize = k.startswith("_ZN2st4cuda23dequantize")
+            r.check(bool((WIDE_STORE if dequantize else WIDE_LOAD).search(body)),
+                    f"128-bit global {'stores' if dequantize else 'loads'} in {k}")
         unroll_ptx = f"{tmp}/probe_sm{UNROLL_ARCH}.ptx"
         cmd90 = cmd[:4] + [f"-arch=compute_{UNROLL_ARCH}", "-o", unroll_ptx] + cmd[7:]
         done = subprocess.run(cmd90, capture_output=True, text=True)
         r.check(done.returncode == 0, f"the probe compiles to PTX for sm_{UNROLL_ARCH}" + (
             "" if done.returncode == 0 else "\n" + done.stderr[-2000:]))
         if done.returncode == 0:
-            unroll = copy_unroll(args.include)
             unrolled = ptx_entries(open(unroll_ptx).read())
-            for prefix, loads, stores in UNROLLED:
+            for prefix, loads, stores, (header, constant) in UNROLLED:
+                unroll = unroll_of(args.include, header, constant)
                 found = [k for k in unrolled if k.startswith(prefix)]
                 if len(found) != 1:
                     r.check(False, f"the probe has one kernel {prefix}... ({len(found)} found)")

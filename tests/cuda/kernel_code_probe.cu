@@ -3,7 +3,11 @@
 // vectorized conversions of a narrowing, a widening and a same-width pair,
 // the 16-byte raw copy and fill, and a strided and a transpose kernel; and
 // the unrolled kernels whose loads must precede their stores (Note [Loads
-// before stores]): a 4-byte raw copy, a byte-wise strided copy and a scaled one.
+// before stores]): a 4-byte raw copy, a byte-wise strided copy and a scaled one;
+// and the block-scaled warp kernels (Note [Warps over whole blocks]), whose
+// 16-byte loads (quantize) and stores (dequantize) are checked, and whose
+// pieces are all loaded before any is stored.
+#include "cuda/kernels/block_kernels.cuh"
 #include "cuda/kernels/copy_kernels.cuh"
 
 using st::Half;
@@ -21,3 +25,12 @@ template __global__ void st::cuda::copy_strided_kernel<float, Half>(st::cuda::St
 template __global__ void st::cuda::copy_strided_kernel<Bytes<4>, Bytes<4>>(st::cuda::StridedCopyArgs);
 template __global__ void st::cuda::copy_scaled_kernel<float, uint8_t>(st::cuda::ScaledCopyArgs);
 template __global__ void st::cuda::copy_transpose_kernel<Word<4>, Word<4>>(st::cuda::TransposeCopyArgs);
+
+using st::BFloat16;
+using st::BlockFormat;
+using st::cuda::BlockKernelArgs;
+
+template __global__ void st::cuda::quantize_warps_kernel<BlockFormat::MxFp8E4M3, float>(BlockKernelArgs);
+template __global__ void st::cuda::quantize_warps_kernel<BlockFormat::NvFp4, BFloat16>(BlockKernelArgs);
+template __global__ void st::cuda::dequantize_warps_kernel<BlockFormat::MxFp4E2M1, float>(BlockKernelArgs);
+template __global__ void st::cuda::dequantize_warps_kernel<BlockFormat::NvFp4, BFloat16>(BlockKernelArgs);

@@ -14,8 +14,10 @@ namespace cuda {
 
 // `quantize`: values and scales from the elements (of dtype `elements`),
 // else the elements from them. Every operand aligned to its element size.
-void launch_block_kernel(bool quantize, BlockFormat format, ScalarType elements, const BlockKernelArgs& args,
-                         cudaStream_t stream);
+// `warps`: the lines have the layout of Note [Warps over whole blocks]
+// (warp_blocks_fit of cuda/kernels/block_warp_loops.h).
+void launch_block_kernel(bool quantize, bool warps, BlockFormat format, ScalarType elements,
+                         const BlockKernelArgs& args, cudaStream_t stream);
 
 }  // namespace cuda
 }  // namespace st

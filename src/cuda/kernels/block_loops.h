@@ -35,6 +35,10 @@ struct BlockKernelArgs {
   int64_t blocks_per_line;  // of the format's block length
   uint64_t total;           // blocks of every line
   blocks::BlockParams params;
+  // Whether consecutive threads take the same block of consecutive lines
+  // (where adjacent lines lie closer than a line's adjacent elements: blocks
+  // along an outer dim, a transposed view), else consecutive blocks of a line.
+  bool lines_first;
 };
 static_assert(sizeof(BlockKernelArgs) <= kMaxKernelArgBytes, "kernel argument size");
 
@@ -42,7 +46,11 @@ static_assert(sizeof(BlockKernelArgs) <= kMaxKernelArgBytes, "kernel argument si
 inline BlockKernelArgs block_kernel_args(const BlockLines& b, int64_t block, const blocks::BlockParams& params) {
   const Geometry& g = b.lines;
   const int64_t* strides[3] = {g.strides[0].data(), g.strides[1].data(), g.strides[2].data()};
-  BlockKernelArgs a{OffsetCalculator<3, uint64_t>(g.ndim(), g.shape.data(), strides), {}, {}, b.n, 0, 0, params};
+  const auto magnitude = [](int64_t v) { return v < 0 ? -v : v; };
+  const bool lines_first =
+      g.ndim() > 0 && magnitude(g.strides[kBlockElements][0]) < magnitude(b.step[kBlockElements]);
+  BlockKernelArgs a{OffsetCalculator<3, uint64_t>(g.ndim(), g.shape.data(), strides), {}, {}, b.n, 0, 0, params,
+                    lines_first};
   for (int k = 0; k < 3; ++k) {
     a.data[k] = g.data[k];
     a.step[k] = b.step[k];
@@ -69,8 +77,9 @@ ST_HOST_DEVICE ST_FORCE_INLINE void for_thread_blocks(const BlockKernelArgs& a, 
   constexpr int64_t kValuesPerBlock = BlockTraits<F>::kValuesPerBlock;
   const uint64_t stride = static_cast<uint64_t>(grid) * kBlockThreads;
   for (uint64_t u = static_cast<uint64_t>(block) * kBlockThreads + tid; u < a.total; u += stride) {
-    const uint64_t line = u / static_cast<uint64_t>(a.blocks_per_line);
-    const int64_t b = static_cast<int64_t>(u % static_cast<uint64_t>(a.blocks_per_line));
+    const uint64_t bpl = static_cast<uint64_t>(a.blocks_per_line), lines = a.total / bpl;
+    const uint64_t line = a.lines_first ? u % lines : u / bpl;
+    const int64_t b = static_cast<int64_t>(a.lines_first ? u / lines : u % bpl);
     const auto at = a.lines.get(line);
     const int64_t first = b * kBlock;
     const int64_t count = a.n - first < kBlock ? a.n - first : kBlock;
