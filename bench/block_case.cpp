@@ -7,6 +7,7 @@
 
 #include "access_limits.h"
 #include "baselines.h"
+#include "block_shapes.h"
 #include "copy_case.h"
 #include "core/numeric/block_format.h"
 #include "cpu/levels/block_rows.h"
@@ -15,37 +16,7 @@
 namespace bench {
 namespace {
 
-// The formats the cases use: their block length, values and scales.
-int block_length(st_block_format f) { return f == ST_BLOCK_NVFP4 ? 16 : 32; }
-bool packed(st_block_format f) { return f == ST_BLOCK_MXFP4_E2M1 || f == ST_BLOCK_NVFP4; }
-st_dtype value_dtype(st_block_format f) {
-  if (f == ST_BLOCK_MXFP8_E4M3) return ST_FLOAT8_E4M3FN;
-  if (packed(f)) return ST_FLOAT4_E2M1FN_X2;
-  die("block case: no values dtype for format %d", static_cast<int>(f));
-}
-st_dtype scale_dtype(st_block_format f) { return f == ST_BLOCK_NVFP4 ? ST_FLOAT8_E4M3FN : ST_FLOAT8_E8M0FNU; }
-
-// The values' and scales' shapes for a float operand of `sizes`, blocks along dim d.
-std::vector<int64_t> values_sizes(std::vector<int64_t> sizes, int d, st_block_format f) {
-  if (packed(f)) sizes[static_cast<size_t>(d)] /= 2;
-  return sizes;
-}
-std::vector<int64_t> scales_sizes(std::vector<int64_t> sizes, int d, st_block_format f) {
-  const int64_t b = block_length(f);
-  sizes[static_cast<size_t>(d)] = (sizes[static_cast<size_t>(d)] + b - 1) / b;
-  return sizes;
-}
-
-st_block_spec spec_of(const BlockCase& c) {
-  st_block_spec s;
-  std::memset(&s, 0, sizeof s);
-  s.struct_size = sizeof s;
-  s.format = c.format;
-  s.dim = c.dim;
-  s.scale_rule = c.rule;
-  s.global_scale = 0.0f;
-  return s;
-}
+st_block_spec spec_of(const BlockCase& c) { return block_spec(c.format, c.dim, c.rule); }
 
 int64_t nbytes(const Layout& l) { return l.numel * static_cast<int64_t>(st_dtype_itemsize(l.dtype)); }
 

@@ -21,6 +21,12 @@
 // view, byte for byte (the CPU and CUDA kernels share their conversions,
 // scaled_convert.h included). A case that differs is named at the end and
 // makes the exit status 1; the other cases still run.
+//
+// The block-scaled cases (Q) time st_quantize_blocks or
+// st_dequantize_blocks the same way; those calls have no non_blocking
+// form and wait for their kernel, so the device idles between two calls
+// of a batch for the host's return and next launch, which the figure
+// includes. Their outputs are checked against the CPU's call.
 #include "cuda_bench.h"
 
 #include <algorithm>
@@ -28,6 +34,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "block_shapes.h"
 #include "cells.h"
 #include "cuda_cases.h"
 #include "cuda_report.h"
@@ -217,6 +224,49 @@ struct CaseResult {
   int64_t device_used = 0;  // cudaMemGetInfo's figure while the case held its memory
 };
 
+// Times `call` (the case's call, queued on `stream`) against the case's
+// baseline, as the head of this file says, into result.row.
+template <typename Call>
+void time_case(const CudaCase& c, const Options& options, cudaStream_t stream, const Call& call, CaseResult& result) {
+  CudaRow& row = result.row;
+  row.name = c.name;
+  row.kind = c.kind;
+  row.bytes_moved = bytes_moved(c);
+  row.baseline_bytes = baseline_bytes(c);
+  const BaselineBuffers baseline(c.kind, static_cast<size_t>(row.baseline_bytes), stream);
+  // Pageable host memory makes st_copy wait for the copy: one per batch then.
+  const bool pageable = c.kind != CudaKind::Device && c.host.type == ST_DEVICE_CPU;
+  const int calls = options.quick || pageable ? 1 : (c.kind == CudaKind::Device ? 10 : 5);
+  const int rounds = options.quick ? 2 : (options.reps > 0 ? options.reps : 5);
+  std::vector<double> case_ms, baseline_ms;
+  Event start, middle, end;
+  for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
+    baseline.copy(stream);
+    start.record(stream);
+    for (int i = 0; i < calls; ++i) baseline.copy(stream);
+    middle.record(stream);
+    for (int i = 0; i < calls; ++i) call();
+    end.record(stream);
+    end.synchronize();
+    if (r == 0) continue;
+    baseline_ms.push_back(middle.since(start) / calls);
+    case_ms.push_back(end.since(middle) / calls);
+  }
+  row.ms = median(case_ms);
+  row.baseline_ms = median(baseline_ms);
+  row.reps = rounds;
+  result.device_used = device_bytes_in_use();
+}
+
+// Whether `got` (any device) holds the bytes of `want` (a contiguous CPU tensor).
+bool same_bytes(st_tensor got, st_tensor want) {
+  const st_tensor host = host_copy(got);
+  const size_t nbytes = nbytes_of(want);
+  const bool equal = nbytes_of(host) == nbytes && std::memcmp(bytes_ptr(host), bytes_ptr(want), nbytes) == 0;
+  check(st_tensor_release(host), "st_tensor_release");
+  return equal;
+}
+
 CaseResult run_case(const CudaCase& c, const Options& options, cudaStream_t stream) {
   const st_device src_device = c.kind == CudaKind::HostToDevice ? c.host : kGpu;
   const st_device dst_device = c.kind == CudaKind::DeviceToHost ? c.host : kGpu;
@@ -237,42 +287,60 @@ CaseResult run_case(const CudaCase& c, const Options& options, cudaStream_t stre
   copy(want, host_view, 0);
 
   CaseResult result;
-  CudaRow& row = result.row;
-  row.name = c.name;
-  row.kind = c.kind;
-  row.bytes_moved = bytes_moved(c);
-  row.baseline_bytes = baseline_bytes(c);
-  {
-    const BaselineBuffers baseline(c.kind, static_cast<size_t>(row.baseline_bytes), stream);
-    // Pageable host memory makes st_copy wait for the copy: one per batch then.
-    const bool pageable = c.kind != CudaKind::Device && c.host.type == ST_DEVICE_CPU;
-    const int calls = options.quick || pageable ? 1 : (c.kind == CudaKind::Device ? 10 : 5);
-    const int rounds = options.quick ? 2 : (options.reps > 0 ? options.reps : 5);
-    std::vector<double> case_ms, baseline_ms;
-    Event start, middle, end;
-    for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
-      baseline.copy(stream);
-      start.record(stream);
-      for (int i = 0; i < calls; ++i) baseline.copy(stream);
-      middle.record(stream);
-      for (int i = 0; i < calls; ++i) copy(dst, view, 1);
-      end.record(stream);
-      end.synchronize();
-      if (r == 0) continue;
-      baseline_ms.push_back(middle.since(start) / calls);
-      case_ms.push_back(end.since(middle) / calls);
-    }
-    row.ms = median(case_ms);
-    row.baseline_ms = median(baseline_ms);
-    row.reps = rounds;
-    result.device_used = device_bytes_in_use();
-  }
+  time_case(c, options, stream, [&] { copy(dst, view, 1); }, result);
   check(st_cuda_synchronize(0), "st_cuda_synchronize");
-  const st_tensor got = host_copy(dst);
-  const size_t nbytes = nbytes_of(want);
-  result.equal = nbytes_of(got) == nbytes && std::memcmp(bytes_ptr(got), bytes_ptr(want), nbytes) == 0;
-  for (st_tensor t : {host_base, base, view, host_view, dst, want, got}) check(st_tensor_release(t), "st_tensor_release");
+  result.equal = same_bytes(dst, want);
+  for (st_tensor t : {host_base, base, view, host_view, dst, want}) check(st_tensor_release(t), "st_tensor_release");
   // The pool's blocks go back to the driver: each case's memory is its own.
+  check(st_cuda_empty_cache(0), "st_cuda_empty_cache");
+  return result;
+}
+
+// A block-scaled case: the CPU quantizes the host's view first, which is
+// what the device's quantize must write and what its dequantize reads; the
+// device's outputs are then compared with the CPU's byte for byte.
+CaseResult run_block_case(const CudaCase& c, const Options& options, cudaStream_t stream) {
+  const CudaBlocks& q = *c.blocks;
+  const st_block_spec spec = block_spec(q.format, q.dim, q.rule);
+  const std::vector<int64_t> vsizes = block_values_sizes(c), ssizes = block_scales_sizes(c);
+  const st_dtype vdtype = value_dtype(q.format), sdtype = scale_dtype(q.format);
+  const st_tensor host_base = make(c.base_sizes, c.src, kCpu);
+  fill_random(host_base, c.src);
+  const st_tensor host_view = make_view(c, host_base);
+  const st_tensor host_values = make(vsizes, vdtype, kCpu), host_scales = make(ssizes, sdtype, kCpu);
+  check(st_quantize_blocks(host_values, host_scales, host_view, &spec), "st_quantize_blocks");
+
+  const st_tensor base = make(c.base_sizes, c.src, kGpu);
+  const st_tensor values = make(vsizes, vdtype, kGpu), scales = make(ssizes, sdtype, kGpu);
+  if (q.quantize) {
+    check(st_copy(base, host_base, 0), "st_copy");
+  } else {
+    check(st_copy(values, host_values, 0), "st_copy");
+    check(st_copy(scales, host_scales, 0), "st_copy");
+  }
+  const st_tensor view = make_view(c, base);
+  if (!view_is_described(c, view)) die("%s: the view made is not the one cuda_cases.cpp describes", c.name.c_str());
+
+  CaseResult result;
+  const auto call = [&] {
+    if (q.quantize) {
+      check(st_quantize_blocks(values, scales, view, &spec), "st_quantize_blocks");
+    } else {
+      check(st_dequantize_blocks(view, values, scales, &spec), "st_dequantize_blocks");
+    }
+  };
+  time_case(c, options, stream, call, result);
+  check(st_cuda_synchronize(0), "st_cuda_synchronize");
+  if (q.quantize) {
+    result.equal = same_bytes(values, host_values) && same_bytes(scales, host_scales);
+  } else {
+    const st_tensor want = make(view_sizes(c), c.src, kCpu);
+    check(st_dequantize_blocks(want, host_values, host_scales, &spec), "st_dequantize_blocks");
+    result.equal = same_bytes(view, want);
+    check(st_tensor_release(want), "st_tensor_release");
+  }
+  for (st_tensor t : {host_base, host_view, host_values, host_scales, base, values, scales, view})
+    check(st_tensor_release(t), "st_tensor_release");
   check(st_cuda_empty_cache(0), "st_cuda_empty_cache");
   return result;
 }
@@ -329,7 +397,7 @@ int run_on_gpu(const std::vector<CudaCase>& cases, const Options& options, const
   std::string largest_case;
   for (const CudaCase& c : cases) {
     std::fprintf(stderr, "[cuda] %s\n", c.name.c_str());
-    const CaseResult result = run_case(c, options, stream);
+    const CaseResult result = c.blocks ? run_block_case(c, options, stream) : run_case(c, options, stream);
     rows.push_back(result.row);
     if (!result.equal) differ.push_back(case_id(c.name));
     peak_used = std::max(peak_used, result.device_used);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bench.h"
+#include "block_shapes.h"
 #include "labels.h"
 
 namespace bench {
@@ -58,6 +59,14 @@ class CaseList {
     c.host = host;
     c.perm = std::move(perm);
   }
+  // A Q case of cases_blocks.cpp: the float operand `sizes` of `dtype`,
+  // transposed when `transposed`.
+  void blocks(const std::string& title, std::vector<int64_t> sizes, st_dtype dtype, bool quantize,
+              st_block_format format, int32_t dim, st_scale_rule rule = ST_SCALE_FLOOR, bool transposed = false) {
+    CudaCase& c = add(title + " " + dims_text(sizes) + (transposed ? ".t()" : ""), sizes, dtype, dtype);
+    if (transposed) c.perm = {1, 0};
+    c.blocks = CudaBlocks{quantize, format, rule, dim};
+  }
   std::vector<CudaCase> take() { return std::move(cases_); }
 
  private:
@@ -110,6 +119,17 @@ std::vector<CudaCase> cuda_cases(bool quick) {
   const std::vector<int64_t> images = l.sizes({512, 224, 224, 3}, {2, 20, 24, 3});
   l.permute("J u8 NHWC->f32 NCHW", images, {0, 3, 1, 2}, ST_UINT8, ST_FLOAT32);
   add_imagenet_normalization(l.permute("S1 u8 NHWC->f32 NCHW norm", images, {0, 3, 1, 2}, ST_UINT8, ST_FLOAT32));
+  // The block-scaled formats (the CPU's Q1-Q8); the 16-bit float cases
+  // with twice the CPU's rows.
+  const std::vector<int64_t> q = l.sizes({8192, 8192}, {96, 160}), q2 = l.sizes({16384, 8192}, {96, 160});
+  l.blocks("Q1 f32->mxfp8 floor", q, ST_FLOAT32, true, ST_BLOCK_MXFP8_E4M3, -1);
+  l.blocks("Q2 f32->mxfp4 rceil", q, ST_FLOAT32, true, ST_BLOCK_MXFP4_E2M1, -1, ST_SCALE_RCEIL);
+  l.blocks("Q3 f32->nvfp4", q, ST_FLOAT32, true, ST_BLOCK_NVFP4, -1);
+  l.blocks("Q4 bf16->mxfp8 dim0", q2, ST_BFLOAT16, true, ST_BLOCK_MXFP8_E4M3, 0);
+  l.blocks("Q5 f32.t->mxfp4", q, ST_FLOAT32, true, ST_BLOCK_MXFP4_E2M1, -1, ST_SCALE_FLOOR, true);
+  l.blocks("Q6 mxfp4->f32", q, ST_FLOAT32, false, ST_BLOCK_MXFP4_E2M1, -1);
+  l.blocks("Q7 nvfp4->bf16", q2, ST_BFLOAT16, false, ST_BLOCK_NVFP4, -1);
+  l.blocks("Q8 mxfp8->f16 dim0", q2, ST_FLOAT16, false, ST_BLOCK_MXFP8_E4M3, 0);
   // Host <-> device.
   const std::vector<int64_t> link_flat = {l.flat()}, link_images = l.sizes({64, 224, 224, 3}, {2, 20, 24, 3});
   l.link("L1 H2D pinned f32", CudaKind::HostToDevice, kPinned, ST_FLOAT32, ST_FLOAT32, link_flat, {});
@@ -216,7 +236,31 @@ std::vector<int64_t> view_sizes(const CudaCase& c) { return geometry_of(c).sizes
 std::vector<int64_t> view_strides(const CudaCase& c) { return geometry_of(c).strides; }
 int64_t view_offset(const CudaCase& c) { return geometry_of(c).offset; }
 
+int block_dim(const CudaCase& c) {
+  const int ndim = static_cast<int>(view_sizes(c).size());
+  return c.blocks->dim < 0 ? c.blocks->dim + ndim : c.blocks->dim;
+}
+
+std::vector<int64_t> block_values_sizes(const CudaCase& c) {
+  return values_sizes(view_sizes(c), block_dim(c), c.blocks->format);
+}
+
+std::vector<int64_t> block_scales_sizes(const CudaCase& c) {
+  return scales_sizes(view_sizes(c), block_dim(c), c.blocks->format);
+}
+
+namespace {
+
+// The values' and scales' bytes of a block-scaled case (both dtypes are one byte).
+int64_t block_code_bytes(const CudaCase& c) {
+  return numel_of(block_values_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(value_dtype(c.blocks->format))) +
+         numel_of(block_scales_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(scale_dtype(c.blocks->format)));
+}
+
+}  // namespace
+
 int64_t bytes_moved(const CudaCase& c) {
+  if (c.blocks) return numel_of(view_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(c.src)) + block_code_bytes(c);
   return numel_of(view_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(c.src) + st_dtype_itemsize(c.dst));
 }
 
@@ -226,6 +270,10 @@ int64_t baseline_bytes(const CudaCase& c) {
 }
 
 int64_t device_bytes(const CudaCase& c) {
+  if (c.blocks) {
+    return numel_of(c.base_sizes) * static_cast<int64_t>(st_dtype_itemsize(c.src)) + block_code_bytes(c) +
+           2 * baseline_bytes(c);
+  }
   const int64_t src = numel_of(c.base_sizes) * static_cast<int64_t>(st_dtype_itemsize(c.src));
   const int64_t dst = numel_of(view_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(c.dst));
   switch (c.kind) {

@@ -11,10 +11,12 @@
 // dim grown. Cases the CPU bench lacks take a new name: A4 (a source 4
 // bytes after its destination's alignment), D1, D2 and D8 (the transpose
 // of 1-, 2- and 8-byte dtypes), I31 and I32 (float16 and bfloat16 to
-// float32), L1-L5 (host <-> device).
+// float32), L1-L5 (host <-> device). The block-scaled cases Q1-Q8 call
+// st_quantize_blocks and st_dequantize_blocks instead of st_copy.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,17 @@ enum class CudaKind {
   DeviceToHost,  // destination on the host; the same
 };
 
+// A block-scaled case's call (include/stride.h, "Block-scaled formats"):
+// st_quantize_blocks of the view into values and scales, or
+// st_dequantize_blocks of values and scales into the view, blocks along
+// view dim `dim` (negative: from the end).
+struct CudaBlocks {
+  bool quantize = true;
+  st_block_format format = ST_BLOCK_MXFP8_E4M3;
+  st_scale_rule rule = ST_SCALE_FLOOR;
+  int32_t dim = -1;
+};
+
 struct CudaCase {
   std::string name;  // "<id> <what> <sizes>", as the CPU bench's labels
   CudaKind kind = CudaKind::Device;
@@ -57,6 +70,9 @@ struct CudaCase {
   std::vector<double> scale, shift;
   int32_t scale_dim = 0;
   st_device host = {ST_DEVICE_CUDA_HOST, 0};  // the host side of a link case: pinned or pageable (cpu)
+  // A block-scaled case: the view is the float operand (src == dst, its
+  // dtype), the source of a quantize or the destination of a dequantize.
+  std::optional<CudaBlocks> blocks;
 };
 
 // The cases in the order they run; tiny sizes when `quick`.
@@ -83,8 +99,14 @@ bool view_is_described(const CudaCase& c, st_tensor view);
 
 // numel x (source itemsize + destination itemsize): read + written, each
 // element counted once, as in the CPU bench (a broadcast row counts every
-// element it is read for).
+// element it is read for). A block-scaled case: the float operand's bytes
+// + the values' + the scales', as the CPU's Q cases.
 int64_t bytes_moved(const CudaCase& c);
+
+// A block-scaled case's values and scales shapes, and its dim from 0.
+std::vector<int64_t> block_values_sizes(const CudaCase& c);
+std::vector<int64_t> block_scales_sizes(const CudaCase& c);
+int block_dim(const CudaCase& c);
 
 // Note [The GPU baseline]
 // A device case is compared with cudaMemcpyAsync device to device of
@@ -103,7 +125,8 @@ int64_t baseline_bytes(const CudaCase& c);
 
 // The device memory a case holds while it runs: the source base (when on
 // the device), the destination (when on the device) and the baseline's
-// device buffers (two for a device case, one for a link case).
+// device buffers (two for a device case, one for a link case); for a
+// block-scaled case the float base, the values and the scales.
 int64_t device_bytes(const CudaCase& c);
 
 }  // namespace bench

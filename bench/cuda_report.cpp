@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "bench.h"
+#include "block_shapes.h"
 #include "cells.h"
 #include "labels.h"
 #include "report.h"
@@ -70,7 +71,14 @@ void print_cuda_case_list(const std::vector<CudaCase>& cases, std::FILE* out) {
     std::fprintf(out, "%s\n", c.name.c_str());
     std::string text = "view " + dims_text(view_sizes(c)) + " strides " + dims_text(view_strides(c));
     if (view_offset(c) != 0) text += " offset " + std::to_string(view_offset(c));
-    text += std::string("; ") + st_dtype_name(c.src) + " -> " + st_dtype_name(c.dst);
+    if (c.blocks) {
+      const std::string format = block_format_name(c.blocks->format);
+      text += std::string("; ") + (c.blocks->quantize ? st_dtype_name(c.src) + std::string(" -> ") + format
+                                                      : format + " -> " + st_dtype_name(c.src)) +
+              " along dim " + std::to_string(block_dim(c));
+    } else {
+      text += std::string("; ") + st_dtype_name(c.src) + " -> " + st_dtype_name(c.dst);
+    }
     if (c.scaled) text += " scaled per index of dim " + std::to_string(c.scale_dim);
     text += "; " + fixed(static_cast<double>(bytes_moved(c)) / (1 << 20), 1) + " MiB moved; " +
             fixed(static_cast<double>(device_bytes(c)) / (1 << 30), 2) + " GiB on the device; baseline " +
@@ -97,6 +105,9 @@ void print_cuda_definitions(std::FILE* out) {
   define("timing", "CUDA events on the stream; a round queues one untimed baseline copy, then the baseline's "
                    "copies, then the case's, each batch between two events, so that the host's work for a "
                    "call overlaps the device's; one untimed round first; medians of the rounds");
+  define("Q cases", "st_quantize_blocks or st_dequantize_blocks on the view, on the same stream; they wait for "
+                    "their kernel, so each call's return and the next launch count; bytes moved: the float "
+                    "operand's bytes + the values' + the scales'");
   define("MB moved", "bytes moved / 10^6");
   define("ms", "one copy's median time");
   define("GB/s", "bytes moved / ms (GB = 10^9 bytes)");

@@ -94,6 +94,44 @@ void every_required_case_has_its_view_and_dtypes(void**) {
   expect_case(cases, "S1", nchw, nchw_strides, ST_UINT8, ST_FLOAT32);
 }
 
+// A block-scaled case `id` over a float view of these sizes and strides.
+void expect_block_case(const std::vector<CudaCase>& cases, const char* id, const Dims& sizes, const Dims& strides,
+                       st_dtype dtype, bool quantize, st_block_format format, st_scale_rule rule, int dim) {
+  expect_case(cases, id, sizes, strides, dtype, dtype);
+  const CudaCase& c = find_case(cases, id);
+  assert_true(c.blocks.has_value());
+  assert_int_equal(c.blocks->quantize, quantize);
+  assert_int_equal(c.blocks->format, format);
+  assert_int_equal(c.blocks->rule, rule);
+  assert_int_equal(bench::block_dim(c), dim);
+}
+
+// The CPU's Q1-Q8 (bench/cases_blocks.cpp), the 16-bit ones with twice the rows.
+void block_cases_are_the_cpu_q_cases(void**) {
+  const std::vector<CudaCase> cases = bench::cuda_cases(false);
+  const Dims q = {8192, 8192}, rows = {8192, 1}, q2 = {16384, 8192};
+  expect_block_case(cases, "Q1", q, rows, ST_FLOAT32, true, ST_BLOCK_MXFP8_E4M3, ST_SCALE_FLOOR, 1);
+  expect_block_case(cases, "Q2", q, rows, ST_FLOAT32, true, ST_BLOCK_MXFP4_E2M1, ST_SCALE_RCEIL, 1);
+  expect_block_case(cases, "Q3", q, rows, ST_FLOAT32, true, ST_BLOCK_NVFP4, ST_SCALE_FLOOR, 1);
+  expect_block_case(cases, "Q4", q2, rows, ST_BFLOAT16, true, ST_BLOCK_MXFP8_E4M3, ST_SCALE_FLOOR, 0);
+  expect_block_case(cases, "Q5", q, {1, 8192}, ST_FLOAT32, true, ST_BLOCK_MXFP4_E2M1, ST_SCALE_FLOOR, 1);
+  expect_block_case(cases, "Q6", q, rows, ST_FLOAT32, false, ST_BLOCK_MXFP4_E2M1, ST_SCALE_FLOOR, 1);
+  expect_block_case(cases, "Q7", q2, rows, ST_BFLOAT16, false, ST_BLOCK_NVFP4, ST_SCALE_FLOOR, 1);
+  expect_block_case(cases, "Q8", q2, rows, ST_FLOAT16, false, ST_BLOCK_MXFP8_E4M3, ST_SCALE_FLOOR, 0);
+  for (const CudaCase& c : cases) assert_int_equal(c.blocks.has_value(), bench::case_id(c.name)[0] == 'Q');
+  // Bytes moved, by hand: the floats, one byte a value (half a byte for FP4), one byte a block.
+  const int64_t n = int64_t{8192} * 8192;
+  assert_true(bench::block_values_sizes(find_case(cases, "Q2")) == (Dims{8192, 4096}));
+  assert_true(bench::block_scales_sizes(find_case(cases, "Q3")) == (Dims{8192, 512}));
+  assert_true(bench::block_scales_sizes(find_case(cases, "Q4")) == (Dims{512, 8192}));
+  assert_int_equal(bench::bytes_moved(find_case(cases, "Q1")), n * 4 + n + n / 32);
+  assert_int_equal(bench::bytes_moved(find_case(cases, "Q3")), n * 4 + n / 2 + n / 16);
+  assert_int_equal(bench::bytes_moved(find_case(cases, "Q4")), 2 * n * 2 + 2 * n + 2 * n / 32);
+  assert_int_equal(bench::bytes_moved(find_case(cases, "Q7")), 2 * n * 2 + n + 2 * n / 16);
+  const CudaCase& q6 = find_case(cases, "Q6");
+  assert_int_equal(bench::device_bytes(q6), n * 4 + n / 2 + n / 32 + 2 * bench::baseline_bytes(q6));
+}
+
 void s1_normalizes_per_channel_as_the_cpu_case(void**) {
   const std::vector<CudaCase> cases = bench::cuda_cases(false);
   const CudaCase& s1 = find_case(cases, "S1");
@@ -343,6 +381,7 @@ void csv_has_one_line_per_row(void**) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_required_case_has_its_view_and_dtypes),
+      cmocka_unit_test(block_cases_are_the_cpu_q_cases),
       cmocka_unit_test(s1_normalizes_per_channel_as_the_cpu_case),
       cmocka_unit_test(misaligned_case_is_4_bytes_off_its_destination),
       cmocka_unit_test(views_made_are_the_views_described),
