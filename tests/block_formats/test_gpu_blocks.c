@@ -68,23 +68,27 @@ static void expect_same(st_tensor a, st_tensor b, const char* what) {
 static void cuda_gives_the_cpu_bits(void** state) {
   (void)state;
   uint64_t rng = test_seed("cuda_gives_the_cpu_bits", 20260320ull);
+  /* (37, 96): lines of whole blocks whose count fills no whole warp of the
+   * warp kernel (cuda/kernels/block_warp_loops.h) */
+  static const int64_t kShapes[2][2] = {{48, 160}, {37, 96}};
   for (int f = 0; f < REF_NUM_FORMATS; ++f) {
-    for (int d = 0; d < 4; ++d) {
+    for (int d = 0; d < 8; ++d) {
       for (int transposed = 0; transposed < 2; ++transposed) {
-        const int64_t sizes[2] = {48, 160};
+        const int64_t* sizes = kShapes[d / 4];
         const uint32_t g = kAllFormats[f] == REF_NVFP4 ? 0x3DCCCCCD : 0;
         block_operands o;
-        block_operands_create(&o, kAllFormats[f], (ref_rule)(d % 2), g, kFloatDtypes[d], 2, sizes, 1,
+        block_operands_create(&o, kAllFormats[f], (ref_rule)(d % 2), g, kFloatDtypes[d % 4], 2, sizes, 1,
                               ROW_MAJOR_LAYOUT, &rng);
         fill_random_floats(&o, &rng, 1, 0);
         char what[96];
-        snprintf(what, sizeof what, "%s %s%s", format_name(kAllFormats[f]), st_dtype_name(kFloatDtypes[d]),
+        snprintf(what, sizeof what, "%s %s (%lld, %lld)%s", format_name(kAllFormats[f]),
+                 st_dtype_name(kFloatDtypes[d % 4]), (long long)sizes[0], (long long)sizes[1],
                  transposed ? ", transposed src" : "");
         check_quantize(&o, 1, what);
         st_tensor src = buffer_view(&o.fb, &o.fl), values = buffer_view(&o.vb, &o.vl),
                   scales = buffer_view(&o.sb, &o.sl);
         st_tensor src_d;
-        if (transposed) { /* stored (160, 48) on the device, viewed (48, 160) */
+        if (transposed) { /* stored (K, M) on the device, viewed (M, K) */
           st_tensor t = {0}, stored = {0};
           EXPECT_OK(st_transpose(src, 0, 1, &t));
           stored = copy_to(t, kCuda);
