@@ -63,6 +63,10 @@ KERNELS = [
            r"::quantize_rows<.*VecNeon, \(st::BlockFormat\)0, float>", 1, 9.5, require=[r"uzp1\tv\d+\.16b"]),
     Kernel("quantize float32 -> MXFP4", "block_rows",
            r"::quantize_rows<.*VecNeon, \(st::BlockFormat\)4, float>", 0.5, 10.0, require=[r"uzp1\tv\d+\.16b"]),
+    # NVFP4's runs are a call of their own (walk_rows): two blocks a store.
+    Kernel("quantize float32 -> NVFP4", "block_rows",
+           r"walk_rows<\(st::BlockFormat\)6, float, .*VectorQuantize<.*VecNeon", 0.5, 10.0,
+           require=[r"uzp1\tv\d+\.16b", r"cmgt"]),
     Kernel("dequantize MXFP4 -> float32", "block_rows",
            r"::dequantize_rows<.*VecNeon, \(st::BlockFormat\)4, float>", 4, 8.5, require=[r"fmul"]),
     Kernel("dequantize MXFP8 E4M3 -> float32, blocks along an outer dim", "block_rows",

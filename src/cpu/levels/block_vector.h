@@ -89,6 +89,16 @@ constexpr int64_t kRunAhead = 8192;
 // two passes.
 constexpr int64_t kBandLanes = 256;
 
+// One whole block quantized by the rule, for the blocks the vector steps
+// leave to it (a NaN or an infinity): out of line, so that the rule's code
+// does not crowd the vector loops around the call (inlined, it made them
+// slower at AVX-512; docs/performance.md).
+template <BlockFormat F, typename S>
+ST_NOINLINE void quantize_by_rule(const char* src, int64_t src_step, char* values, int64_t value_step, char* scale,
+                                  const blocks::BlockParams& p) {
+  blocks::quantize_block<F, S>(src, src_step, BlockTraits<F>::kBlock, values, value_step, scale, p);
+}
+
 // The source dtypes whose elements widen to float32 exactly.
 template <typename S>
 struct Widens : std::integral_constant<bool, std::is_same<S, float>::value || std::is_same<S, BFloat16>::value ||
@@ -243,7 +253,6 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
   using Call = block_vec::Call<F>;
 
   static Vec magnitude(Vec x) { return V::and32(x, V::splat32(block_vec::kAbs32)); }
-  static Vec ones() { return V::splat32(0xFFFFFFFFu); }
 
   // The scale codes of kLanes blocks whose largest magnitudes are the
   // float32 bits `amax`, by the rule (Note [Block rows in vector steps]);
@@ -265,7 +274,7 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
       Vec code = V::min_u32(V::select(V::gt_s32(V::splat32(121u << 23), q), subnormal, normal), V::splat32(126));
       const Vec above = V::lookup_u32(t.scale_bound + 1, code);
       const Vec below = V::lookup_u32(t.scale_bound, code);
-      code = V::select_sub32(V::gt_s32(amax, above), code, ones(), code);
+      code = V::add_one32(V::gt_s32(amax, above), code);
       return V::select_sub32(V::gt_s32(amax, below), code, V::zero(), V::sub32(code, V::splat32(1)));
     } else {
       // floor(log2 amax) - emax (+1 by RCEIL where amax's fraction exceeds the largest value's), clamped at
@@ -273,7 +282,7 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
       constexpr uint32_t kFraction = BlockTraits<F>::kMaxFraction << 16;
       Vec e = V::template srl32<23>(amax);
       if (c.params.rule == ScaleRule::RCeil)
-        e = V::select_sub32(V::gt_s32(V::and32(amax, V::splat32(0x7FFFFFu)), V::splat32(kFraction)), e, ones(), e);
+        e = V::add_one32(V::gt_s32(V::and32(amax, V::splat32(0x7FFFFFu)), V::splat32(kFraction)), e);
       const Vec emax = V::splat32(static_cast<uint32_t>(BlockTraits<F>::kEmax));
       return V::select(V::gt_s32(emax, e), V::zero(), V::sub32(e, emax));
     }
@@ -317,7 +326,7 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     if constexpr (kNvFp4) {
       const Vec a = magnitude(x);
       Vec code = V::template srl32<28>(V::and32(x, V::splat32(0x80000000u)));
-      for (int j = 0; j < 7; ++j) code = V::select_sub32(V::gt_s32(a, t[j]), code, ones(), code);
+      for (int j = 0; j < 7; ++j) code = V::add_one32(V::gt_s32(a, t[j]), code);
       return code;
     } else {
       return block_vec::mx_codes<V, block_vec::MxGrid<F>>(x, t[0]);
@@ -334,20 +343,30 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     Vec code = V::select(V::gt_s32(a, V::splat32(bounds[3])), V::splat32(4), V::zero());
     code = V::select_sub32(V::gt_s32(a, V::lookup8_u32(bounds, V::add32(code, V::splat32(1)))), code,
                            V::splat32(0xFFFFFFFEu), code);
-    code = V::select_sub32(V::gt_s32(a, V::lookup8_u32(bounds, code)), code, ones(), code);
+    code = V::add_one32(V::gt_s32(a, V::lookup8_u32(bounds, code)), code);
     return V::or32(code, V::template srl32<28>(V::and32(x, V::splat32(0x80000000u))));
   }
 
-  // The codes of the float32 lanes x of one block, whose scale code is `code`.
-  static Vec block_codes(Vec x, uint32_t code, const Call& c) {
-    if constexpr (kSearch) {
-      return codes_by_search(x, c.nv->element_bound[code]);
-    } else {
-      Vec t[kThresholds];
-      thresholds(code, c, t);
-      return codes(x, t);
+  // The codes of float32 lanes of one block whose scale code is `code`:
+  // what they compare with (its bounds, or its thresholds) made once.
+  struct BlockCoder {
+    BlockCoder(uint32_t code, const Call& c) {
+      if constexpr (kSearch) {
+        bounds = c.nv->element_bound[code];
+      } else {
+        thresholds(code, c, t);
+      }
     }
-  }
+    Vec operator()(Vec x) const {
+      if constexpr (kSearch) {
+        return codes_by_search(x, bounds);
+      } else {
+        return codes(x, t);
+      }
+    }
+    const uint32_t* bounds = nullptr;
+    Vec t[kThresholds];
+  };
 
   static Vec load_block(const char* src, int i) { return block_vec::load_f32<V, S>(src + i * kLanes * kItem); }
 
@@ -360,9 +379,9 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     if (amax >= block_vec::kInf32) return false;
     const uint32_t code = scale_code(amax, c);
     *scale = static_cast<char>(code);
+    const BlockCoder coder(code, c);
     for (int i = 0; i < Shape::kVecs; ++i)
-      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes,
-                                                block_codes(load_block(src, i), code, c));
+      block_vec::store_codes<V, Shape::kPacked>(values + i * Shape::kCodeBytes, coder(load_block(src, i)));
     return true;
   }
 
@@ -392,21 +411,27 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
     }
     // Every block in vector steps, then those with a NaN or an infinity again by the rule.
     const bool special = V::any32(V::gt_s32(a, V::splat32(block_vec::kInf32 - 1)));
-    // The run's kBlock vectors of codes, a whole vector of values at a time.
+    // The run's kBlock vectors of codes, a whole vector of values at a
+    // time, each block's thresholds made once for its vectors in the store.
     constexpr int kPerStore = Shape::kPacked ? 8 : 4;
+    constexpr int kOfBlock = kPerStore < Shape::kVecs ? kPerStore : Shape::kVecs;
     for (int v0 = 0; v0 < kBlock; v0 += kPerStore) {
+      // Unrolled, so that the codes stay in registers until they are packed.
       Vec k[kPerStore];
-      for (int u = 0; u < kPerStore; ++u) {
-        const Vec x = block_vec::load_f32<V, S>(src + (v0 + u) * kLanes * kItem);
-        k[u] = block_codes(x, codes_of[(v0 + u) / Shape::kVecs], c);
+#pragma GCC unroll 8
+      for (int u0 = 0; u0 < kPerStore; u0 += kOfBlock) {
+        const BlockCoder coder(codes_of[(v0 + u0) / Shape::kVecs], c);
+#pragma GCC unroll 8
+        for (int u = u0; u < u0 + kOfBlock; ++u)
+          k[u] = coder(block_vec::load_f32<V, S>(src + (v0 + u) * kLanes * kItem));
       }
       V::store(values + v0 * Shape::kCodeBytes, block_vec::pack_codes<V, Shape::kPacked>(k));
     }
     if (special)
       for (int b = 0; b < kLanes; ++b)
         if (amax[b] >= block_vec::kInf32)
-          blocks::quantize_block<F, S>(src + b * kBlock * kItem, kItem, kBlock, values + b * kValueBytes, 1,
-                                       scales + b * scale_step, c.params);
+          block_vec::quantize_by_rule<F, S>(src + b * kBlock * kItem, kItem, values + b * kValueBytes, 1,
+                                            scales + b * scale_step, c.params);
   }
 
   // Block b of `lanes` adjacent lines (a multiple of kLanes, at most
@@ -469,8 +494,8 @@ struct VectorQuantize<V, F, S, std::enable_if_t<block_vec::kTakes<V, F, S>>> : s
         for (int j = 0; j < kValueBytes; ++j) values[l * value_row + j * value_step] = rows[j][l];
     for (int64_t l = 0; l < lanes; ++l)
       if (amax[l] >= block_vec::kInf32)
-        blocks::quantize_block<F, S>(src + l * kItem, src_step, kBlock, values + l * value_row, value_step,
-                                     scales + l * scale_row, c.params);
+        block_vec::quantize_by_rule<F, S>(src + l * kItem, src_step, values + l * value_row, value_step,
+                                          scales + l * scale_row, c.params);
   }
 };
 

@@ -197,6 +197,8 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, _mm256_sub_epi32(a, b), c); }
+  // A true lane is all ones, -1: subtracting it adds one.
+  static Vec add_one32(Lanes m, Vec v) { return _mm256_sub_epi32(v, m); }
   static Vec or_and32(Vec a, Vec b, Vec c) { return _mm256_or_si256(a, _mm256_and_si256(b, c)); }
   // Rounds by MXCSR, which the drivers keep at its default (nearest even).
   static Vec f32_add_nearest(Vec a, Vec b) {

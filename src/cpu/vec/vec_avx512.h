@@ -278,6 +278,7 @@ struct VecAvx512 : VecBase, PixelChannels3 {
   static Vec select(Lanes m, Vec a, Vec b) { return _mm512_mask_blend_epi32(m, b, a); }
   // m ? a - b : c, and a | (b & c): one instruction each.
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return _mm512_mask_sub_epi32(c, m, a, b); }
+  static Vec add_one32(Lanes m, Vec v) { return _mm512_mask_sub_epi32(v, m, v, _mm512_set1_epi32(-1)); }
   static Vec or_and32(Vec a, Vec b, Vec c) { return _mm512_ternarylogic_epi32(a, b, c, 0xF8); }
   static Vec f32_add_nearest(Vec a, Vec b) {
     return _mm512_castps_si512(_mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), kRoundNearest));

@@ -37,7 +37,8 @@
 //                   looked up by each word of w below 16 (any word for one
 //                   from 16 to 127), by byte shuffles
 //   kBlockScale     the block-scaled formats' steps (cpu/levels/block_vector.h):
-//                   sub32, max_u32, hmax_u32 (the largest dword), hmax_u32_each
+//                   sub32, add_one32(m, v) (v + 1 in m's lanes: a count of
+//                   compares), max_u32, hmax_u32 (the largest dword), hmax_u32_each
 //                   (of kBytes / 4 vectors, each one's largest dword),
 //                   pack_u16_u8(a, b) (the words' low bytes, a's then b's),
 //                   pack_u32_u8 (of kConvert), srl64<n>,

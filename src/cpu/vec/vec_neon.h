@@ -181,6 +181,8 @@ struct VecNeon : VecBase, BytewiseParts<16> {
   static Vec select(Lanes m, Vec a, Vec b) { return bytes(vbslq_u32(m, u32(a), u32(b))); }
   // m ? a - b : c, and a | (b & c).
   static Vec select_sub32(Lanes m, Vec a, Vec b, Vec c) { return select(m, bytes(vsubq_u32(u32(a), u32(b))), c); }
+  // A true lane is all ones, -1: subtracting it adds one.
+  static Vec add_one32(Lanes m, Vec v) { return bytes(vsubq_u32(u32(v), m)); }
   static Vec or_and32(Vec a, Vec b, Vec c) { return vorrq_u8(a, vandq_u8(b, c)); }
   // Rounds by FPCR, which the drivers keep at its default (nearest even).
   static Vec f32_add_nearest(Vec a, Vec b) { return bytes(vaddq_f32(f32(a), f32(b))); }
