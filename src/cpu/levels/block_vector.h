@@ -162,7 +162,7 @@ void store_codes(char* p, typename V::Vec codes) {
 // kPerStore vectors of codes (a dword each) as one vector of values: 4
 // of a byte a code, or 8 of two codes a byte (low nibble first).
 template <class V, bool kPacked>
-typename V::Vec pack_codes(const typename V::Vec* k) {
+ST_FORCE_INLINE typename V::Vec pack_codes(const typename V::Vec* k) {
   if constexpr (kPacked) {
     // Two codes' bytes to one: the odd byte's low nibble beside the even one's.
     const auto pair = [](typename V::Vec b) {
