@@ -354,6 +354,27 @@ void the_warp_layout_is_recognized(void**) {
   assert_false(fits(st::slice(dense_rows(rng, 4, 128, 0, ScalarType::Float32), 1, 0, 128, 2), BlockFormat::MxInt8, 1));
 }
 
+// Which way the thread-per-block kernel walks, by hand: blocks along the
+// columns of a row-major matrix (lines adjacent, elements a row apart) and
+// blocks along the rows of its transpose put adjacent threads on adjacent
+// lines; blocks along the rows of the matrix, on adjacent blocks of a line.
+void adjacent_threads_take_adjacent_lines_where_closer(void**) {
+  std::mt19937_64 rng(3);
+  const auto lines_first = [](const Tensor& elements, int dim) {
+    const BlockSpec spec = make_block_spec(BlockFormat::MxFp8E4M3, ScaleRule::Floor, dim, 0.0f, elements, "src");
+    const DimVector vs = block_values_shape(elements.sizes(), spec), ss = block_scales_shape(elements.sizes(), spec);
+    const Tensor values = st::empty_cpu(vs, st::contiguous_strides(vs), spec.info().values);
+    const Tensor scales = st::empty_cpu(ss, st::contiguous_strides(ss), spec.info().scales);
+    return block_kernel_args(block_lines(elements, values, scales, spec.dim), spec.info().block, spec.params())
+        .lines_first;
+  };
+  const Tensor rows = dense_rows(rng, 64, 96, 0, ScalarType::Float32);
+  assert_true(lines_first(rows, 0));
+  assert_false(lines_first(rows, 1));
+  assert_true(lines_first(st::permute(rows, {1, 0}), 1));
+  assert_false(lines_first(st::permute(rows, {1, 0}), 0));
+}
+
 }  // namespace
 
 int main() {
@@ -363,6 +384,7 @@ int main() {
       cmocka_unit_test(a_launch_of_several_thread_blocks),
       cmocka_unit_test(dense_lines_take_the_warp_kernel),
       cmocka_unit_test(the_warp_layout_is_recognized),
+      cmocka_unit_test(adjacent_threads_take_adjacent_lines_where_closer),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
