@@ -76,8 +76,11 @@ run_mingw() {
   mingw_cmocka "$build/cmocka" || return 1
   local status=0
   run_platform mingw || status=$?
-  # Wine's server lingers a few seconds after its last program: wait for it.
-  WINEPREFIX="$build/wine-prefix" wineserver -w || true
+  # Wine's server lingers a few seconds after its last program: wait for it
+  # (Debian keeps wineserver out of PATH, in /usr/lib/wine, as wine64).
+  local wineserver
+  wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
+  if [ -x "$wineserver" ]; then WINEPREFIX="$build/wine-prefix" "$wineserver" -w || true; fi
   return $status
 }
 
