@@ -256,6 +256,14 @@ struct BlockParams {
   double g;  // NVFP4's global scale, 1 for 0
 };
 
+// What a block's element values are multiplied by: its scale (times g for
+// NVFP4), exact; NaN for MX's NaN scale.
+template <BlockFormat F>
+ST_HOST_DEVICE ST_FORCE_INLINE double block_factor(uint8_t scale_code, const BlockParams& p) {
+  return BlockTraits<F>::kNvFp4 ? static_cast<double>(float8_to_float(Float8_e4m3fn{scale_code})) * p.g
+                                : mx_scale_value(scale_code);
+}
+
 // A block's scale once its amax is known: the scale's code and what each
 // element's code needs (MX's k, NVFP4's s·g), or that the block is a NaN
 // block, whose elements all take NaNCode.
@@ -270,7 +278,7 @@ template <BlockFormat F>
 ST_HOST_DEVICE inline BlockScale block_scale(const BlockAmax& amax, const BlockParams& p) {
   if constexpr (BlockTraits<F>::kNvFp4) {
     const uint8_t s = nvfp4_scale_code(amax, p.g);
-    return BlockScale{s, amax.nan, 0, amax.nan ? 0.0 : static_cast<double>(float8_to_float(Float8_e4m3fn{s})) * p.g};
+    return BlockScale{s, amax.nan, 0, amax.nan ? 0.0 : block_factor<F>(s, p)};
   } else {
     const int k = mx_scale_exponent(amax, BlockTraits<F>::kEmax, BlockTraits<F>::kMaxFraction, p.rule);
     return BlockScale{mx_scale_code(k), k == kNaNExponent, k, 0.0};
@@ -301,14 +309,6 @@ ST_HOST_DEVICE inline void quantize_block(const char* src, int64_t src_step, int
   put_codes<BlockTraits<F>::kPacked>(values, value_step, count, [&](int64_t i) {
     return element_code<F>(s, read_source<S>(src + i * src_step));
   });
-}
-
-// What a block's element values are multiplied by: its scale (times g for
-// NVFP4), exact; NaN for MX's NaN scale.
-template <BlockFormat F>
-ST_HOST_DEVICE ST_FORCE_INLINE double block_factor(uint8_t scale_code, const BlockParams& p) {
-  return BlockTraits<F>::kNvFp4 ? static_cast<double>(float8_to_float(Float8_e4m3fn{scale_code})) * p.g
-                                : mx_scale_value(scale_code);
 }
 
 // An element's value times its block's factor, exact, rounded once to D;

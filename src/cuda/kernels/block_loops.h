@@ -60,12 +60,31 @@ inline BlockKernelArgs block_kernel_args(const BlockLines& b, int64_t block, con
   return a;
 }
 
-// One thread per block of elements, as many blocks of threads as that
-// takes up to the grid's limit; each thread then strides by the grid.
-inline LaunchShape block_kernel_shape(const BlockKernelArgs& a) {
-  const uint64_t blocks = (a.total + kBlockThreads - 1) / kBlockThreads;
+// `blocks` blocks of kBlockThreads threads, capped at the grid's limit (the
+// kernels stride by the grid over what lies beyond), at least one.
+inline LaunchShape block_grid_shape(uint64_t blocks) {
   const uint32_t grid = blocks == 0 ? 1u : blocks > kMaxGridDimX ? kMaxGridDimX : static_cast<uint32_t>(blocks);
   return LaunchShape{{grid, 1, 1}, {kBlockThreads, 1, 1}};
+}
+
+// One thread per block of elements.
+inline LaunchShape block_kernel_shape(const BlockKernelArgs& a) {
+  return block_grid_shape((a.total + kBlockThreads - 1) / kBlockThreads);
+}
+
+// Where block b of line `line` lies: its first element, its values' first
+// byte, its scale.
+struct BlockPlace {
+  char* elements;
+  char* values;
+  char* scale;
+};
+template <BlockFormat F>
+ST_HOST_DEVICE ST_FORCE_INLINE BlockPlace block_place(const BlockKernelArgs& a, uint64_t line, int64_t b) {
+  const auto at = a.lines.get(line);
+  return BlockPlace{a.data[0] + at[0] + b * BlockTraits<F>::kBlock * a.step[0],
+                    a.data[1] + at[1] + b * BlockTraits<F>::kValuesPerBlock * a.step[1],
+                    a.data[2] + at[2] + b * a.step[2]};
 }
 
 // Calls fn(elements, values, scale, count) for each block of elements the
@@ -74,17 +93,14 @@ template <BlockFormat F, typename Fn>
 ST_HOST_DEVICE ST_FORCE_INLINE void for_thread_blocks(const BlockKernelArgs& a, uint32_t block, uint32_t tid,
                                                       uint32_t grid, const Fn& fn) {
   constexpr int64_t kBlock = BlockTraits<F>::kBlock;
-  constexpr int64_t kValuesPerBlock = BlockTraits<F>::kValuesPerBlock;
   const uint64_t stride = static_cast<uint64_t>(grid) * kBlockThreads;
+  const uint64_t bpl = static_cast<uint64_t>(a.blocks_per_line), lines = a.total / bpl;
   for (uint64_t u = static_cast<uint64_t>(block) * kBlockThreads + tid; u < a.total; u += stride) {
-    const uint64_t bpl = static_cast<uint64_t>(a.blocks_per_line), lines = a.total / bpl;
     const uint64_t line = a.lines_first ? u % lines : u / bpl;
     const int64_t b = static_cast<int64_t>(a.lines_first ? u / lines : u % bpl);
-    const auto at = a.lines.get(line);
-    const int64_t first = b * kBlock;
-    const int64_t count = a.n - first < kBlock ? a.n - first : kBlock;
-    fn(a.data[0] + at[0] + first * a.step[0], a.data[1] + at[1] + b * kValuesPerBlock * a.step[1],
-       a.data[2] + at[2] + b * a.step[2], count);
+    const BlockPlace at = block_place<F>(a, line, b);
+    const int64_t count = a.n - b * kBlock < kBlock ? a.n - b * kBlock : kBlock;
+    fn(at.elements, at.values, at.scale, count);
   }
 }
 

@@ -75,18 +75,15 @@ struct WarpBlocks {
   }
   ST_HOST_DEVICE static int piece_of(int lane) { return lane % kLanes; }
 
-  struct Place {
-    char* elements;  // the piece's first element
-    char* codes;     // the piece's first code's byte
-    char* scale;
-  };
-  ST_HOST_DEVICE static Place place(const BlockKernelArgs& a, uint64_t block, int piece) {
-    const uint64_t line = block / static_cast<uint64_t>(a.blocks_per_line);
-    const int64_t b = static_cast<int64_t>(block % static_cast<uint64_t>(a.blocks_per_line));
-    const auto at = a.lines.get(line);
-    return Place{a.data[0] + at[0] + (b * kBlock + piece * kPerLane) * static_cast<int64_t>(sizeof(T)),
-                 a.data[1] + at[1] + b * BlockTraits<F>::kValuesPerBlock + piece * kCodeBytes,
-                 a.data[2] + at[2] + b * a.step[2]};
+  // The piece's first element, its first code's byte, and its block's
+  // scale (block_place, then the piece's offset: the elements and values
+  // are dense).
+  ST_HOST_DEVICE static BlockPlace place(const BlockKernelArgs& a, uint64_t block, int piece) {
+    const uint64_t bpl = static_cast<uint64_t>(a.blocks_per_line);
+    BlockPlace at = block_place<F>(a, block / bpl, static_cast<int64_t>(block % bpl));
+    at.elements += piece * kPerLane * static_cast<int64_t>(sizeof(T));
+    at.values += piece * kCodeBytes;
+    return at;
   }
 
   ST_HOST_DEVICE static Piece load(const BlockKernelArgs& a, uint64_t block, int piece) {
@@ -101,13 +98,13 @@ struct WarpBlocks {
   ST_HOST_DEVICE static void store(const BlockKernelArgs& a, uint64_t block, int piece, const Piece& p,
                                    const blocks::BlockAmax& amax) {
     const blocks::BlockScale s = blocks::block_scale<F>(amax, a.params);
-    const Place at = place(a, block, piece);
+    const BlockPlace at = place(a, block, piece);
     uint64_t word = 0;
     for (int i = 0; i < kPerLane; ++i) {
       const uint64_t code = blocks::element_code<F>(s, blocks::exact_double(p.elements.v[i]));
       word |= BlockTraits<F>::kPacked ? code << (4 * i) : code << (8 * i);  // little-endian, low nibble first
     }
-    store_as<Word<kCodeBytes>>(at.codes, static_cast<Word<kCodeBytes>>(word));
+    store_as<Word<kCodeBytes>>(at.values, static_cast<Word<kCodeBytes>>(word));
     if (piece == 0) *reinterpret_cast<unsigned char*>(at.scale) = s.code;
   }
 
@@ -117,8 +114,8 @@ struct WarpBlocks {
     uint8_t scale;
   };
   ST_HOST_DEVICE static Codes load_codes(const BlockKernelArgs& a, uint64_t block, int piece) {
-    const Place at = place(a, block, piece);
-    return Codes{load_as<Word<kCodeBytes>>(at.codes), *reinterpret_cast<const unsigned char*>(at.scale)};
+    const BlockPlace at = place(a, block, piece);
+    return Codes{load_as<Word<kCodeBytes>>(at.values), *reinterpret_cast<const unsigned char*>(at.scale)};
   }
 
   ST_HOST_DEVICE static void dequantize(const BlockKernelArgs& a, uint64_t block, int piece, const Codes& c) {
@@ -150,9 +147,7 @@ ST_HOST_DEVICE ST_FORCE_INLINE WarpSlots warp_slots(uint64_t slots, uint32_t blo
 // Enough warps for every slot at kWarpUnroll slots a warp, up to the grid's limit.
 inline LaunchShape warp_kernel_shape(uint64_t slots) {
   const uint64_t warps = (slots + kWarpUnroll - 1) / kWarpUnroll;
-  const uint64_t blocks = (warps + kBlockWarps - 1) / kBlockWarps;
-  const uint32_t grid = blocks == 0 ? 1u : blocks > kMaxGridDimX ? kMaxGridDimX : static_cast<uint32_t>(blocks);
-  return LaunchShape{{grid, 1, 1}, {kBlockThreads, 1, 1}};
+  return block_grid_shape((warps + kBlockWarps - 1) / kBlockWarps);
 }
 
 // Whether the lines `b` of blocks of `info`, with elements of
