@@ -251,7 +251,7 @@ std::vector<int64_t> block_scales_sizes(const CudaCase& c) {
 
 namespace {
 
-// The values' and scales' bytes of a block-scaled case (both dtypes are one byte).
+// The values' and scales' bytes of a block-scaled case.
 int64_t block_code_bytes(const CudaCase& c) {
   return numel_of(block_values_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(value_dtype(c.blocks->format))) +
          numel_of(block_scales_sizes(c)) * static_cast<int64_t>(st_dtype_itemsize(scale_dtype(c.blocks->format)));
