@@ -194,6 +194,7 @@ void op_make(Input& in) {
   } else if (!ns.host) {
     ns.checked = false;
   }
+  after_conversion(ns, got.dtype, sl.dtype);
 }
 
 // ---- Operators that write ---------------------------------------------------
@@ -329,18 +330,15 @@ void op_write(Input& in) {
     } else if (!ss->checked) {
       ds->checked = false;
     }
-    return;
-  }
-  if (!value_in_domain) {
+  } else if (!value_in_domain) {
     ds->checked = false;
-    return;
-  }
-  if (numel(dl) < kCheckLimit && ds->checked) {
+  } else if (numel(dl) < kCheckLimit && ds->checked) {
     Layout scalar;
     scalar.ndim = 0;
     scalar.dtype = ST_FLOAT64;
     expect_copied(fn, dl, *ds, scalar, std::vector<Value>{Value{value, 0}}, &before);
   }
+  after_conversion(*ds, dl.dtype, which == 0 ? sh->layout.dtype : ST_FLOAT64);  // a fill's value is a double
 }
 
 }  // namespace fuzz
