@@ -574,15 +574,21 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
     bool vector = true;
     for (int b = 0; b < kLanes; ++b)
       vector = factor_of(static_cast<uint8_t>(scales[b * scale_step]), c, &factor[b]) && vector;
+    constexpr int64_t kBlockBytes = kBlock * static_cast<int64_t>(sizeof(D));
+    if (!vector) {
+      // Block by block, some by the rule. Apart from the loop below, which
+      // then calls nothing: a call there clobbers every vector register,
+      // so the compiler made each block's constants again.
+      for (int b = 0; b < kLanes; ++b)
+        if (!block(dst + b * kBlockBytes, values + b * kValueBytes, scales + b * scale_step, c))
+          blocks::dequantize_block<F, D>(dst + b * kBlockBytes, sizeof(D), kBlock, values + b * kValueBytes, 1,
+                                         scales + b * scale_step, c.params);
+      return;
+    }
     for (int b = 0; b < kLanes; ++b) {
-      char* const e = dst + b * kBlock * static_cast<int64_t>(sizeof(D));
-      const char* const v = values + b * kValueBytes;
-      if (!vector && !block(e, v, scales + b * scale_step, c)) {
-        blocks::dequantize_block<F, D>(e, sizeof(D), kBlock, v, 1, scales + b * scale_step, c.params);
-        continue;
-      }
       const Vec x = V::splat32(factor[b]);
-      for (int i = 0; i < Shape::kVecs; ++i) block_vec::store_as<V, D>(e + i * kOut, scaled(codes_at(v, i), x));
+      for (int i = 0; i < Shape::kVecs; ++i)
+        block_vec::store_as<V, D>(dst + b * kBlockBytes + i * kOut, scaled(codes_at(values + b * kValueBytes, i), x));
     }
   }
 
