@@ -23,7 +23,10 @@ const ScaledRowsTable& active_scaled_rows() {
   return for_cpu_isa(scalar_scaled_rows, avx2_scaled_rows, avx512_scaled_rows);
 }
 
-const BlockRowsTable& active_block_rows() { return for_cpu_isa(scalar_block_rows, avx2_block_rows, avx512_block_rows); }
+const BlockRowsTable& active_block_rows() {
+  return for_cpu_isa(scalar_block_rows, avx2_block_rows,
+                     cpu_has_avx512_bf16() ? avx512_bf16_block_rows : avx512_block_rows);
+}
 #elif ST_CPU_NEON_LEVEL
 const CopyKernelTable& active_copy_kernels() { return for_cpu_isa(scalar_copy_kernels, neon_copy_kernels); }
 

@@ -2,6 +2,7 @@
 // CPU runs, the scalar one first: what the block row tests call directly.
 #pragma once
 
+#include <cstdio>
 #include <vector>
 
 #include "cpu/cpu_isa.h"
@@ -14,6 +15,12 @@ inline std::vector<const st::cpu::BlockRowsTable*> block_row_levels() {
   const cpu::CpuIsa detected = cpu::detected_cpu_isa();
   if (detected >= cpu::CpuIsa::Avx2) v.push_back(&cpu::avx2_block_rows());
   if (detected >= cpu::CpuIsa::Avx512) v.push_back(&cpu::avx512_block_rows());
+  if (cpu::cpu_has_avx512_bf16()) {
+    v.push_back(&cpu::avx512_bf16_block_rows());
+  } else if (detected >= cpu::CpuIsa::Avx512) {
+    static const bool said = std::printf("AVX512_BF16's block rows not checked: this CPU lacks AVX512_BF16\n") > 0;
+    (void)said;
+  }
 #elif ST_CPU_NEON_LEVEL
   if (cpu::detected_cpu_isa() >= cpu::CpuIsa::Neon) v.push_back(&cpu::neon_block_rows());
 #endif

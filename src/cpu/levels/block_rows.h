@@ -56,6 +56,9 @@ struct BlockRowsTable {
 const BlockRowsTable& scalar_block_rows();
 const BlockRowsTable& avx2_block_rows();    // call only at CpuIsa::Avx2 or above
 const BlockRowsTable& avx512_block_rows();  // call only at CpuIsa::Avx512
+// The same with bfloat16 results rounded by AVX512_BF16's instruction:
+// call only where cpu_has_avx512_bf16().
+const BlockRowsTable& avx512_bf16_block_rows();
 const BlockRowsTable& neon_block_rows();    // call only at CpuIsa::Neon
 
 // The table for cpu_isa() now.

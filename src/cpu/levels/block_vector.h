@@ -46,9 +46,11 @@
 //   whose subnormals are float32's, only blocks with X >= 2^-100 (every
 //   product normal, so exact) are taken. NVFP4's sg = s · g must have at
 //   most 22 significant bits and keep every product normal, so that the
-//   products are exact. bfloat16 rounds by integer steps (nearest even on
-//   the dropped half). A block the vector steps cannot take goes to the
-//   rule; an E4M3 NaN code becomes the positive quiet NaN in its lane.
+//   products are exact. bfloat16 rounds to nearest even by AVX512_BF16's
+//   instruction where the CPU has it (it takes a subnormal as zero, and no
+//   product here is one), else by integer steps. A block the vector steps
+//   cannot take goes to the rule; an E4M3 NaN code becomes the positive
+//   quiet NaN in its lane.
 // - Blocks along an outer dim (a block's elements are one element of each
 //   of 32 rows, the lines adjacent): a band of up to kBandLanes lines at a
 //   time, lane l one line. Quantizing reads each of the band's rows across
@@ -185,13 +187,18 @@ typename V::Vec fp4_value(typename V::Vec c) {
 }
 
 // Stores kLanes float32 lanes as D: float32, float16 (F16C's rounding) or
-// bfloat16 (nearest even by integer steps; no NaN reaches here).
+// bfloat16 (nearest even, by the level's instruction where it has one, else
+// by integer steps; the lanes are the products of Note [Block rows in
+// vector steps], never subnormal, and the only NaN is the positive quiet
+// one, which both ways keep).
 template <class V, typename D>
 void store_as(char* p, typename V::Vec v) {
   if constexpr (std::is_same<D, float>::value) {
     V::store(p, v);
   } else if constexpr (std::is_same<D, Half>::value) {
     V::store_half(p, V::f32_to_f16(v));
+  } else if constexpr (V::kBf16Store) {
+    V::store_bf16(p, v);
   } else {
     const typename V::Vec round = V::add32(V::splat32(0x7FFF), V::and32(V::template srl32<16>(v), V::splat32(1)));
     V::store_u16_of_u32(p, V::template srl32<16>(V::add32(v, round)));

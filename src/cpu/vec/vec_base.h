@@ -48,6 +48,10 @@
 //                   kBytes / 4 bytes, one a lane), store_u8_of_u64,
 //                   store_u8_of_u32, store_u16_of_u32 (each lane's low
 //                   byte or word), store_half
+//   kBf16Store      store_bf16(p, v): kBytes / 4 float32 lanes rounded to
+//                   bfloat16, nearest even, by one instruction; the lanes
+//                   must be normal, zero, infinite or the quiet NaN (it
+//                   takes a subnormal as zero)
 // Everything is in an unnamed namespace: each level's file has its own copy.
 #pragma once
 
@@ -62,7 +66,7 @@ struct VecBase {
   static constexpr bool kStream = false, kMasked = false, kGather = false;
   static constexpr bool kRegisterTiles = false, kSmallPermute = false, kConvert = false;
   static constexpr bool kConvertU64ToF32 = false, kWordTable = false, kWordTable16 = false;
-  static constexpr bool kBlockScale = false;
+  static constexpr bool kBlockScale = false, kBf16Store = false;
 };
 
 // The table of lookup16_u16.
