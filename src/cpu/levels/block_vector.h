@@ -176,14 +176,16 @@ ST_FORCE_INLINE typename V::Vec pack_codes(const typename V::Vec* k) {
   }
 }
 
-// The E2M1 magnitudes as float32 bits, by code & 7.
-alignas(32) constexpr uint32_t kE2M1Bits[8] = {0x00000000u, 0x3F000000u, 0x3F800000u, 0x3FC00000u,
-                                               0x40000000u, 0x40400000u, 0x40800000u, 0x40C00000u};
+// The E2M1 values as float32 bits, by code (bit 3 the sign).
+alignas(64) constexpr uint32_t kE2M1Bits[16] = {
+    0x00000000u, 0x3F000000u, 0x3F800000u, 0x3FC00000u, 0x40000000u, 0x40400000u, 0x40800000u, 0x40C00000u,
+    0x80000000u, 0xBF000000u, 0xBF800000u, 0xBFC00000u, 0xC0000000u, 0xC0400000u, 0xC0800000u, 0xC0C00000u};
 
-// FP4 codes (a dword each, below 16) as float32 values.
+// FP4 codes (a dword each, in its low 4 bits; the bits above are ignored)
+// as float32 values.
 template <class V>
 typename V::Vec fp4_value(typename V::Vec c) {
-  return V::or32(V::lookup8_u32(kE2M1Bits, c), V::shl32(V::and32(c, V::splat32(8)), 28));
+  return V::lookup16_u32(kE2M1Bits, c);
 }
 
 // Stores kLanes float32 lanes as D: float32, float16 (F16C's rounding) or
@@ -554,11 +556,13 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
       return V::select(nan, V::splat32(kQuietNaN32), V::f32_mul(e4m3_values(code), x));
     }
   }
-  // Vector i of a block's codes, a dword each.
+  // Vector i of a block's codes, a dword each (FP4: in the low 4 bits).
   static Vec codes_at(const char* values, int i) {
     if constexpr (Shape::kPacked) {
+      // A byte's low nibble in its qword's low dword, its high one shifted
+      // into the high dword; the bits above each nibble fp4_value ignores.
       const Vec w = V::widen_u8_u64(values + i * Shape::kCodeBytes);
-      return V::or32(V::and32(w, V::splat32(0x0F)), V::template sll64<28>(V::and32(w, V::splat32(0xF0))));
+      return V::or32(w, V::template sll64<28>(w));
     } else {
       return V::widen_u8_u32(values + i * Shape::kCodeBytes);
     }
@@ -627,7 +631,7 @@ struct VectorDequantize<V, F, D, std::enable_if_t<block_vec::kTakes<V, F, D>>> :
         const Vec x = V::load(reinterpret_cast<const char*>(factor + l));
         char* const out = dst + l * static_cast<int64_t>(sizeof(D));
         if constexpr (Shape::kPacked) {
-          block_vec::store_as<V, D>(out + 2 * j * dst_step, scaled(V::and32(b, V::splat32(0x0F)), x));
+          block_vec::store_as<V, D>(out + 2 * j * dst_step, scaled(b, x));  // the high nibble ignored
           block_vec::store_as<V, D>(out + (2 * j + 1) * dst_step, scaled(V::template srl32<4>(b), x));
         } else {
           block_vec::store_as<V, D>(out + j * dst_step, scaled(b, x));

@@ -325,6 +325,13 @@ struct VecAvx2 : VecBase, BytewiseParts<32>, PixelChannels3 {
   static Vec lookup8_u32(const uint32_t* table, Vec idx) {
     return _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(table)), idx);
   }
+  // Entry idx & 15 of sixteen dwords: a lookup in each half (by idx & 7),
+  // one chosen by bit 3 moved to the sign bit that blendv reads.
+  static Vec lookup16_u32(const uint32_t* table, Vec idx) {
+    const __m256 lo = _mm256_castsi256_ps(lookup8_u32(table, idx));
+    const __m256 hi = _mm256_castsi256_ps(lookup8_u32(table + 8, idx));
+    return _mm256_castps_si256(_mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28))));
+  }
   // Entry idx of a table of dwords, for each dword idx.
   static Vec lookup_u32(const uint32_t* table, Vec idx) {
     return _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 4);

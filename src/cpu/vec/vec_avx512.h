@@ -326,6 +326,9 @@ struct VecAvx512 : VecBase, PixelChannels3 {
     const __m256i t = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(table));
     return _mm512_permutexvar_epi32(_mm512_and_si512(idx, _mm512_set1_epi32(7)), _mm512_zextsi256_si512(t));
   }
+  static Vec lookup16_u32(const uint32_t* table, Vec idx) {
+    return _mm512_permutexvar_epi32(idx, _mm512_loadu_si512(table));  // takes idx & 15
+  }
   static Vec lookup_u32(const uint32_t* table, Vec idx) { return _mm512_i32gather_epi32(idx, table, 4); }
   static Vec widen_u8_u64(const char* p) {
     return _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));

@@ -43,7 +43,8 @@
 //                   pack_u16_u8(a, b) (the words' low bytes, a's then b's),
 //                   pack_u32_u8 (of kConvert), srl64<n>,
 //                   sll64<n>, lookup8_u32(table, idx) (dword idx & 7 of
-//                   eight), lookup_u32(table, idx) (dword idx of any table),
+//                   eight), lookup16_u32(table, idx) (dword idx & 15 of
+//                   sixteen), lookup_u32(table, idx) (dword idx of any table),
 //                   widen_u8_u64(p) and widen_u8_u32(p) (kBytes / 8 or
 //                   kBytes / 4 bytes, one a lane), store_u8_of_u64,
 //                   store_u8_of_u32, store_u16_of_u32 (each lane's low

@@ -213,6 +213,12 @@ struct VecNeon : VecBase, BytewiseParts<16> {
     const uint32x4_t at = vmulq_n_u32(vshlq_n_u32(vandq_u32(u32(idx), vdupq_n_u32(7)), 2), 0x01010101u);
     return vqtbl2q_u8(t, bytes(vaddq_u32(at, vdupq_n_u32(0x03020100u))));
   }
+  static Vec lookup16_u32(const uint32_t* table, Vec idx) {
+    const char* const bytes_at = reinterpret_cast<const char*>(table);
+    const uint8x16x4_t t = {{load(bytes_at), load(bytes_at + 16), load(bytes_at + 32), load(bytes_at + 48)}};
+    const uint32x4_t at = vmulq_n_u32(vshlq_n_u32(vandq_u32(u32(idx), vdupq_n_u32(15)), 2), 0x01010101u);
+    return vqtbl4q_u8(t, bytes(vaddq_u32(at, vdupq_n_u32(0x03020100u))));
+  }
   static Vec lookup_u32(const uint32_t* table, Vec idx) {
     const uint32x4_t i = u32(idx);
     uint32x4_t r = vdupq_n_u32(table[vgetq_lane_u32(i, 0)]);
